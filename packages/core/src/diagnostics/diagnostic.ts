@@ -1,0 +1,57 @@
+/** How bad a diagnostic is, in LSP's four levels. */
+export type DiagnosticSeverity = 'error' | 'warning' | 'information' | 'hint';
+
+/** One problem a checker reported in a file. */
+export interface Diagnostic {
+  /** Absolute path of the file. */
+  readonly file: string;
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column, when known. */
+  readonly column?: number;
+  readonly endLine?: number;
+  readonly endColumn?: number;
+  readonly severity: DiagnosticSeverity;
+  readonly code?: string | number;
+  readonly message: string;
+  /** Who reported it (`ts`, `Pyright`, `clangd`). */
+  readonly source?: string;
+}
+
+/** The outcome of checking one file after a write. */
+export type FileCheck =
+  /** The checker answered for the version just written. */
+  | { readonly file: string; readonly state: 'checked'; readonly diagnostics: readonly Diagnostic[] }
+  /**
+   * The inline budget ran out. `settled` resolves with the diagnostics when they arrive, or `undefined` when
+   * the checker gave up; it must never reject.
+   */
+  | {
+      readonly file: string;
+      readonly state: 'pending';
+      readonly settled: Promise<readonly Diagnostic[] | undefined>;
+    }
+  /** No checker can look at this file (no server for its language, server not found): say why. */
+  | { readonly file: string; readonly state: 'unchecked'; readonly reason: string };
+
+/** Options of a diagnostics request. */
+export interface CheckOptions {
+  /** How long the caller waits inline before the source answers `pending`. */
+  readonly budgetMs: number;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Where diagnostics of written files come from; `@agent-tools/lsp` implements it.
+ *
+ * `check` is called after the files are on disk: it syncs them to the checker (open or change with a new
+ * version, save, watched-file events for created files) and waits for the diagnostics of that version.
+ */
+export interface DiagnosticsSource {
+  check(files: readonly string[], options: CheckOptions): Promise<readonly FileCheck[]>;
+  /**
+   * Optional: the diagnostics of existing files before their first write in the run, so problems that were
+   * already there are not reported as introduced by the write.
+   */
+  baseline?(files: readonly string[], options: CheckOptions): Promise<readonly FileCheck[]>;
+}

@@ -1,0 +1,27 @@
+import { relative, sep } from 'node:path';
+import type { Diagnostic } from './diagnostic.js';
+
+/** A path as a model reads it: relative to the working directory, with forward slashes. */
+export function displayPath(file: string, cwd: string | undefined): string {
+  if (!cwd) return file;
+  const rel = relative(cwd, file);
+  if (!rel) return '.';
+  if (rel.startsWith('..')) return file;
+  return sep === '/' ? rel : rel.split(sep).join('/');
+}
+
+/** One diagnostic as an indented line: `12:5 error TS2322: message`. */
+export function formatDiagnostic(diagnostic: Diagnostic): string {
+  const where = diagnostic.column ? `${diagnostic.line}:${diagnostic.column}` : `${diagnostic.line}`;
+  const code = diagnostic.code === undefined || diagnostic.code === '' ? '' : ` ${diagnostic.code}`;
+  const message = diagnostic.message.trim().split('\n').join('\n      ');
+  return `  ${where} ${diagnostic.severity}${code}: ${message}`;
+}
+
+/** A file's new diagnostics as a block, capped at `max` lines with the cut stated. */
+export function formatNewDiagnostics(path: string, diagnostics: readonly Diagnostic[], max: number): string {
+  const shown = diagnostics.slice(0, max).map(formatDiagnostic);
+  const head = `New diagnostics in ${path} (${diagnostics.length}):`;
+  const tail = diagnostics.length > max ? [`  (${max} of ${diagnostics.length} shown)`] : [];
+  return [head, ...shown, ...tail].join('\n');
+}

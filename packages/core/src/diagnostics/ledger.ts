@@ -1,0 +1,103 @@
+import type { Diagnostic } from './diagnostic.js';
+
+/** Bounds of a {@link DiagnosticsLedger}. */
+export interface LedgerLimits {
+  /** Files remembered; the least recently updated is forgotten first. */
+  readonly maxFiles?: number;
+  /** Distinct messages remembered per file. */
+  readonly maxKeysPerFile?: number;
+}
+
+interface Entry {
+  count: number;
+  lines: number[];
+}
+
+/**
+ * Which diagnostics of a file the run has already reported.
+ *
+ * Keyed by severity, code and message, never by position: a message that only moved is not new. Occurrences
+ * are counted per file, so a second copy of a known message is new, and a message that was fixed (absent from
+ * one snapshot) and later comes back is new again.
+ */
+export class DiagnosticsLedger {
+  readonly #files = new Map<string, Map<string, Entry>>();
+  readonly #maxFiles: number;
+  readonly #maxKeys: number;
+
+  constructor(limits: LedgerLimits = {}) {
+    this.#maxFiles = limits.maxFiles ?? 1000;
+    this.#maxKeys = limits.maxKeysPerFile ?? 2000;
+  }
+
+  /** Whether the file has a recorded snapshot. */
+  has(file: string): boolean {
+    return this.#files.has(file);
+  }
+
+  /** How many files are remembered. */
+  get size(): number {
+    return this.#files.size;
+  }
+
+  /**
+   * Records the file's current diagnostics and returns the ones that are new against the previous snapshot,
+   * ordered by line. With no previous snapshot every diagnostic is new.
+   */
+  update(file: string, diagnostics: readonly Diagnostic[]): Diagnostic[] {
+    const previous = this.#files.get(file);
+    const groups = new Map<string, Diagnostic[]>();
+    for (const diagnostic of diagnostics) {
+      const key = ledgerKey(diagnostic);
+      const group = groups.get(key);
+      if (group) group.push(diagnostic);
+      else groups.set(key, [diagnostic]);
+    }
+
+    const fresh: Diagnostic[] = [];
+    const next = new Map<string, Entry>();
+    for (const [key, group] of groups) {
+      group.sort((a, b) => a.line - b.line);
+      const known = previous?.get(key);
+      const extra = group.length - (known?.count ?? 0);
+      if (extra > 0) fresh.push(...pickNew(group, known?.lines ?? [], extra));
+      if (next.size < this.#maxKeys) next.set(key, { count: group.length, lines: group.map((d) => d.line) });
+    }
+
+    // Re-inserting moves the file to the young end of the map, which is what the eviction reads.
+    this.#files.delete(file);
+    this.#files.set(file, next);
+    while (this.#files.size > this.#maxFiles) {
+      const oldest = this.#files.keys().next().value as string;
+      this.#files.delete(oldest);
+    }
+    return fresh.sort((a, b) => a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
+  }
+
+  /** Forgets a file, so its next snapshot is compared with nothing. */
+  forget(file: string): void {
+    this.#files.delete(file);
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.#files.clear();
+  }
+}
+
+/** The identity of a diagnostic in the ledger: severity, code and message, deliberately without position. */
+export function ledgerKey(diagnostic: Diagnostic): string {
+  return `${diagnostic.severity}\u0000${diagnostic.code ?? ''}\u0000${diagnostic.message}`;
+}
+
+/**
+ * Chooses which copies of a repeated message to report as new: the ones on lines that held no copy before,
+ * then the last ones. Identical messages cannot be told apart otherwise.
+ */
+function pickNew(group: readonly Diagnostic[], knownLines: readonly number[], extra: number): Diagnostic[] {
+  const known = new Set(knownLines);
+  const unseen = group.filter((d) => !known.has(d.line));
+  if (unseen.length >= extra) return unseen.slice(0, extra);
+  const rest = group.filter((d) => known.has(d.line));
+  return [...unseen, ...rest.slice(rest.length - (extra - unseen.length))];
+}

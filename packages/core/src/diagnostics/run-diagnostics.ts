@@ -1,0 +1,233 @@
+import { existsSync } from 'node:fs';
+import { messageOf } from '../errors.js';
+import type { Diagnostic, DiagnosticSeverity, DiagnosticsSource, FileCheck } from './diagnostic.js';
+import { displayPath, formatNewDiagnostics } from './format.js';
+import { DiagnosticsLedger, type LedgerLimits } from './ledger.js';
+
+/** Options of a run's diagnostics hook. */
+export interface RunDiagnosticsOptions {
+  readonly cwd?: string;
+  /** How long a write waits inline for its diagnostics (default 1500 ms). */
+  readonly budgetMs?: number;
+  /** Which severities are reported (default errors and warnings). */
+  readonly severities?: readonly DiagnosticSeverity[];
+  /** New diagnostics shown per file before the rest is counted (default 20). */
+  readonly maxPerFile?: number;
+  readonly ledger?: LedgerLimits;
+}
+
+/** What one written file's check found, for programs. */
+export interface WrittenFileReport {
+  /** Workspace-relative path. */
+  readonly file: string;
+  readonly state: FileCheck['state'] | 'failed';
+  /** The diagnostics introduced by this write (empty unless `checked`). */
+  readonly newDiagnostics: readonly Diagnostic[];
+  readonly reason?: string;
+}
+
+/** The diagnostics part of a write's result: the text appended for the model and the data behind it. */
+export interface WriteDiagnostics {
+  readonly text: string;
+  readonly files: readonly WrittenFileReport[];
+}
+
+/** Grace beyond the budget for a source that does not keep its own budget. */
+const SOURCE_GRACE_MS = 2000;
+
+/**
+ * The diagnostics hook of one run: the ledger of what was reported, the source to ask, and the late
+ * diagnostics waiting to be appended to the next result. Tools that write files call {@link afterWrite};
+ * core's write wrapper does it for the harness's own write tools.
+ */
+export class RunDiagnostics {
+  readonly #source: DiagnosticsSource | undefined;
+  readonly #cwd: string | undefined;
+  readonly #budgetMs: number;
+  readonly #severities: ReadonlySet<DiagnosticSeverity>;
+  readonly #maxPerFile: number;
+  readonly #ledger: DiagnosticsLedger;
+  /** Bumped on every write of a file; a late answer for an older generation is dropped. */
+  readonly #generation = new Map<string, number>();
+  readonly #late: string[] = [];
+  readonly #controller = new AbortController();
+
+  constructor(source: DiagnosticsSource | undefined, options: RunDiagnosticsOptions = {}) {
+    this.#source = source;
+    this.#cwd = options.cwd;
+    this.#budgetMs = options.budgetMs ?? 1500;
+    this.#severities = new Set(options.severities ?? ['error', 'warning']);
+    this.#maxPerFile = options.maxPerFile ?? 20;
+    this.#ledger = new DiagnosticsLedger(options.ledger);
+  }
+
+  /** Whether a source is attached; without one, writes report nothing. */
+  get enabled(): boolean {
+    return this.#source !== undefined;
+  }
+
+  /** The ledger, for inspection in tests and harness UIs. */
+  get ledger(): DiagnosticsLedger {
+    return this.#ledger;
+  }
+
+  /**
+   * Records the diagnostics that existing files have before their first write in the run, when the source
+   * can tell, so they are not reported as introduced by the write. Never throws.
+   */
+  async beforeWrite(files: readonly string[], signal?: AbortSignal): Promise<void> {
+    const baseline = this.#source?.baseline?.bind(this.#source);
+    if (!baseline) return;
+    const fresh = files.filter((file) => !this.#ledger.has(file) && existsSync(file));
+    if (fresh.length === 0) return;
+    const checks = await this.#ask(baseline, fresh, signal).catch(() => []);
+    for (const check of checks) {
+      if (check.state === 'checked') this.#ledger.update(check.file, this.#relevant(check.diagnostics));
+    }
+  }
+
+  /**
+   * Asks the source for the diagnostics of files that were just written and returns the new ones. A check
+   * that runs out of time is reported as pending, never as clean; its answer is appended to a later result.
+   * Never throws.
+   */
+  async afterWrite(files: readonly string[], signal?: AbortSignal): Promise<WriteDiagnostics> {
+    const source = this.#source;
+    const unique = [...new Set(files)];
+    if (!source || unique.length === 0) return { text: '', files: [] };
+    const generations = new Map(unique.map((file) => [file, this.#bump(file)]));
+
+    let checks: readonly FileCheck[];
+    let failure: string | undefined;
+    try {
+      checks = await this.#ask(source.check.bind(source), unique, signal);
+    } catch (error) {
+      checks = [];
+      failure = messageOf(error);
+    }
+
+    const reports = unique.map((file): WrittenFileReport => {
+      const check = checks.find((c) => c.file === file);
+      const path = displayPath(file, this.#cwd);
+      if (!check) {
+        const reason = failure ?? 'the diagnostics source gave no answer for it';
+        return { file: path, state: 'failed', newDiagnostics: [], reason };
+      }
+      switch (check.state) {
+        case 'checked':
+          return {
+            file: path,
+            state: 'checked',
+            newDiagnostics: this.#ledger.update(file, this.#relevant(check.diagnostics)),
+          };
+        case 'pending':
+          this.#awaitLate(file, generations.get(file) ?? 0, check.settled);
+          return { file: path, state: 'pending', newDiagnostics: [] };
+        case 'unchecked':
+          return { file: path, state: 'unchecked', newDiagnostics: [], reason: check.reason };
+      }
+    });
+    return { text: this.#describe(reports), files: reports };
+  }
+
+  /** Takes the late diagnostics that arrived since the last call, as text for the next result ('' if none). */
+  takeLate(): string {
+    if (this.#late.length === 0) return '';
+    const blocks = this.#late.splice(0);
+    return ['Late diagnostics from an earlier write:', ...blocks].join('\n');
+  }
+
+  /** Stops waiting for late diagnostics. */
+  dispose(): void {
+    this.#controller.abort();
+    this.#late.length = 0;
+  }
+
+  #bump(file: string): number {
+    const next = (this.#generation.get(file) ?? 0) + 1;
+    this.#generation.set(file, next);
+    return next;
+  }
+
+  #relevant(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+    return diagnostics.filter((d) => this.#severities.has(d.severity));
+  }
+
+  /** Calls the source with the budget, and turns a source that overruns it into pending answers. */
+  async #ask(
+    call: DiagnosticsSource['check'],
+    files: readonly string[],
+    signal: AbortSignal | undefined,
+  ): Promise<readonly FileCheck[]> {
+    const combined = signal ? AbortSignal.any([signal, this.#controller.signal]) : this.#controller.signal;
+    const request = call(files, { budgetMs: this.#budgetMs, signal: combined });
+    let timer: NodeJS.Timeout | undefined;
+    const overrun = new Promise<undefined>((resolve) => {
+      timer = setTimeout(resolve, this.#budgetMs + SOURCE_GRACE_MS, undefined);
+    });
+    try {
+      const answer = await Promise.race([request, overrun]);
+      if (answer) return answer;
+    } finally {
+      clearTimeout(timer);
+    }
+    const late = request.catch(() => [] as readonly FileCheck[]);
+    return files.map((file) => ({
+      file,
+      state: 'pending' as const,
+      settled: late.then(async (checks) => {
+        const check = checks.find((c) => c.file === file);
+        if (check?.state === 'checked') return check.diagnostics;
+        if (check?.state === 'pending') return check.settled;
+        return undefined;
+      }),
+    }));
+  }
+
+  #awaitLate(file: string, generation: number, settled: Promise<readonly Diagnostic[] | undefined>): void {
+    settled.then(
+      (diagnostics) => {
+        if (this.#controller.signal.aborted || this.#generation.get(file) !== generation) return;
+        const path = displayPath(file, this.#cwd);
+        if (diagnostics === undefined) {
+          this.#late.push(`Diagnostics of ${path} never arrived: the file is not verified.`);
+          return;
+        }
+        const fresh = this.#ledger.update(file, this.#relevant(diagnostics));
+        this.#late.push(
+          fresh.length === 0 ? `No new diagnostics in ${path}.` : formatNewDiagnostics(path, fresh, this.#maxPerFile),
+        );
+      },
+      () => {
+        // A source promised never to reject; if it does, the file stays unverified and the next write says so.
+      },
+    );
+  }
+
+  #describe(reports: readonly WrittenFileReport[]): string {
+    const seconds = `${(this.#budgetMs / 1000).toFixed(1)} s`;
+    const clean = reports.filter((r) => r.state === 'checked' && r.newDiagnostics.length === 0).map((r) => r.file);
+    const lines: string[] = [];
+    for (const report of reports) {
+      if (report.state === 'checked' && report.newDiagnostics.length > 0) {
+        lines.push(formatNewDiagnostics(report.file, report.newDiagnostics, this.#maxPerFile));
+      } else if (report.state === 'pending') {
+        lines.push(
+          `Diagnostics of ${report.file} are still pending (no answer within ${seconds}); they will be appended to a later result. Do not assume the file is clean.`,
+        );
+      } else if (report.state === 'unchecked') {
+        lines.push(`${report.file} was not checked: ${sentence(report.reason)}`);
+      } else if (report.state === 'failed') {
+        lines.push(`${report.file} was not verified: ${sentence(report.reason)}`);
+      }
+    }
+    if (clean.length > 0) lines.push(`No new diagnostics in ${clean.join(', ')}.`);
+    return lines.join('\n');
+  }
+}
+
+/** A reason as the end of a sentence, whether or not the source ended it with a period. */
+function sentence(reason: string | undefined): string {
+  const text = (reason ?? 'no reason given').trim();
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}

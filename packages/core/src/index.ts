@@ -1,0 +1,65 @@
+/**
+ * @agent-tools/core: the tier model, tool definitions, the registrar, the diagnostics ledger and write wrapping.
+ * Resource packages depend on it; it depends on none of them.
+ */
+export { type ApprovalCallback, type ApprovalDecision, type ApprovalRequest, approveAll } from './approval.js';
+export { type Capped, capList, capText, capTextTail } from './caps.js';
+export type {
+  CheckOptions,
+  Diagnostic,
+  DiagnosticSeverity,
+  DiagnosticsSource,
+  FileCheck,
+} from './diagnostics/diagnostic.js';
+export { displayPath, formatDiagnostic } from './diagnostics/format.js';
+export { DiagnosticsLedger, type LedgerLimits, ledgerKey } from './diagnostics/ledger.js';
+export {
+  RunDiagnostics,
+  type RunDiagnosticsOptions,
+  type WriteDiagnostics,
+  type WrittenFileReport,
+} from './diagnostics/run-diagnostics.js';
+export { disposeValue } from './dispose.js';
+export { CoreError, type CoreErrorCode, messageOf } from './errors.js';
+export {
+  type AnyToolFactory,
+  defineFactory,
+  type FactoryOutput,
+  isPresent,
+  type Resources,
+  type ResourcesWith,
+  type ToolFactory,
+} from './factory.js';
+export { isWithin, type ResolvedPath, type ResolveOptions, resolveInside } from './paths.js';
+export { createRegistry, type FactoryStatus, Registry, type RegistryOptions } from './registry.js';
+export {
+  appendText,
+  type ContentPart,
+  errorResult,
+  type ImagePart,
+  imagePart,
+  resultText,
+  type TextPart,
+  textResult,
+  type ToolResult,
+} from './result.js';
+export { type JsonSchema, type ToolSchema, toAnthropicTools, toOpenAITools, toolSchema } from './schema.js';
+export {
+  admits,
+  builtinSurfaces,
+  defaultSurface,
+  defineSurface,
+  planSurface,
+  type Surface,
+  subagentSurface,
+} from './surface.js';
+export { needsApproval, TIERS, type Tier } from './tier.js';
+export {
+  type AnyToolDefinition,
+  type CallOptions,
+  defineTool,
+  type ToolCaller,
+  type ToolContext,
+  type ToolDefinition,
+} from './tool.js';
+export { type WithDiagnostics, type WrapWriteOptions, wrapWrite } from './write-wrapper.js';

@@ -1,0 +1,380 @@
+import { randomUUID } from 'node:crypto';
+import { type ApprovalCallback, readDecision } from './approval.js';
+import { RunDiagnostics, type RunDiagnosticsOptions } from './diagnostics/run-diagnostics.js';
+import { disposeValue } from './dispose.js';
+import { CoreError, messageOf } from './errors.js';
+import { type AnyToolFactory, type FactoryOutput, isPresent, type Resources } from './factory.js';
+import { KeyedLock } from './keyed-lock.js';
+import { appendText, errorResult, type ToolResult } from './result.js';
+import { type ToolSchema, toolSchema } from './schema.js';
+import { admits, builtinSurfaces, defaultSurface, type Surface } from './surface.js';
+import { needsApproval } from './tier.js';
+import type { AnyToolDefinition, CallOptions, ToolCaller, ToolContext } from './tool.js';
+import { validateArguments } from './validation.js';
+
+/** How a registry is assembled. */
+export interface RegistryOptions {
+  /** The run's resources; factories whose needs are all present contribute their tools. */
+  readonly resources?: Resources;
+  readonly factories?: readonly AnyToolFactory[];
+  /** The harness's own tools (its write and edit tools, wrapped with `wrapWrite`). */
+  readonly tools?: readonly AnyToolDefinition[];
+  /** Decides write and exec calls. Without one, such calls are refused (fail-closed). */
+  readonly approve?: ApprovalCallback;
+  /** The surface of calls that name none (default: `default`). */
+  readonly surface?: Surface;
+  /** Further surfaces, addressable by name. */
+  readonly surfaces?: readonly Surface[];
+  /** Per-call timeout for tools that set none (default 120 s). */
+  readonly timeoutMs?: number;
+  readonly runId?: string;
+  /** Options of the run's diagnostics hook (inline budget, severities). */
+  readonly diagnostics?: RunDiagnosticsOptions;
+  /** How long each resource may take to dispose (default 10 s). */
+  readonly disposeTimeoutMs?: number;
+  /** Called with every unexpected throw, for the harness's logs; the model gets an error result either way. */
+  readonly onError?: (error: unknown, context: { readonly tool?: string; readonly phase: 'call' | 'factory' | 'dispose' }) => void;
+}
+
+/** Whether a factory contributed tools, and if not, which resources it missed. */
+export interface FactoryStatus {
+  readonly name: string;
+  readonly registered: boolean;
+  readonly missing: readonly string[];
+  readonly tools: readonly string[];
+  /** Set when the factory threw while creating its tools. */
+  readonly error?: string;
+}
+
+/** How long a serialized tool keeps its lock after a timeout or cancel while it winds down. */
+const WIND_DOWN_MS = 2000;
+
+/**
+ * The tools of one run: lists schemas per surface and executes calls with validation, approval, serialization,
+ * timeouts and error containment. Disposing it disposes every resource.
+ */
+export class Registry implements ToolCaller, AsyncDisposable {
+  readonly runId: string;
+  /** The run's diagnostics hook, shared by every tool that writes files. */
+  readonly diagnostics: RunDiagnostics;
+  readonly #options: RegistryOptions;
+  readonly #resources: Resources;
+  readonly #tools = new Map<string, AnyToolDefinition>();
+  readonly #surfaces = new Map<string, Surface>();
+  readonly #factoryStatus: FactoryStatus[] = [];
+  readonly #outputs: FactoryOutput[] = [];
+  readonly #lock = new KeyedLock();
+  readonly #lifetime = new AbortController();
+  #disposing: Promise<void> | undefined;
+
+  constructor(options: RegistryOptions = {}) {
+    this.#options = options;
+    this.#resources = options.resources ?? {};
+    this.runId = options.runId ?? randomUUID();
+    this.diagnostics = new RunDiagnostics(this.#resources.diagnostics, {
+      ...(this.#resources.cwd ? { cwd: this.#resources.cwd } : {}),
+      ...options.diagnostics,
+    });
+    for (const surface of [...Object.values(builtinSurfaces), ...(options.surfaces ?? [])]) {
+      this.#surfaces.set(surface.name, surface);
+    }
+    if (options.surface) this.#surfaces.set(options.surface.name, options.surface);
+    for (const factory of options.factories ?? []) this.#assemble(factory);
+    for (const tool of options.tools ?? []) this.#add(tool);
+  }
+
+  /** The surface of calls that name none. */
+  get defaultSurface(): Surface {
+    return this.#options.surface ?? defaultSurface;
+  }
+
+  /** Every factory, and whether it contributed tools. */
+  get factories(): readonly FactoryStatus[] {
+    return this.#factoryStatus;
+  }
+
+  /** Whether {@link dispose} has been called. */
+  get disposed(): boolean {
+    return this.#disposing !== undefined;
+  }
+
+  /** Looks up a surface by name (built-in or registered), or passes a surface object through. */
+  surface(surface: Surface | string | undefined): Surface {
+    if (surface === undefined) return this.defaultSurface;
+    if (typeof surface !== 'string') return surface;
+    const found = this.#surfaces.get(surface);
+    if (!found) {
+      throw new CoreError(
+        'invalid_definition',
+        `Unknown surface "${surface}"; known surfaces: ${[...this.#surfaces.keys()].join(', ')}.`,
+      );
+    }
+    return found;
+  }
+
+  /** The tools a surface sees, in registration order. */
+  tools(surface?: Surface | string): AnyToolDefinition[] {
+    const s = this.surface(surface);
+    return [...this.#tools.values()].filter((tool) => admits(s, tool.tier));
+  }
+
+  /** The JSON Schemas of the tools a surface sees, ready for `toAnthropicTools` / `toOpenAITools`. */
+  schemas(surface?: Surface | string): ToolSchema[] {
+    return this.tools(surface).map(toolSchema);
+  }
+
+  /** Whether a surface sees a tool. */
+  has(name: string, surface?: Surface | string): boolean {
+    const tool = this.#tools.get(name);
+    return tool !== undefined && admits(this.surface(surface), tool.tier);
+  }
+
+  /**
+   * Executes one call. Never throws: unknown tools, bad arguments, refusals, timeouts, cancellations and
+   * crashes all come back as error results whose text tells the model what to do. Late diagnostics of earlier
+   * writes are appended to the result.
+   */
+  async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
+    const result = await this.#call(name, args, options, []);
+    const late = this.diagnostics.takeLate();
+    return late ? appendText(result, late) : result;
+  }
+
+  /** Disposes every factory output and every resource, aborting calls in flight. Safe to call twice. */
+  dispose(): Promise<void> {
+    this.#disposing ??= this.#dispose();
+    return this.#disposing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
+  }
+
+  #assemble(factory: AnyToolFactory): void {
+    const missing = factory.needs.filter((need) => !isPresent(this.#resources[need]));
+    if (missing.length > 0) {
+      this.#factoryStatus.push({ name: factory.name, registered: false, missing, tools: [] });
+      return;
+    }
+    let output: FactoryOutput;
+    try {
+      const created = factory.create(this.#resources as never);
+      output = isToolList(created) ? { tools: created } : created;
+    } catch (error) {
+      this.#options.onError?.(error, { phase: 'factory' });
+      this.#factoryStatus.push({ name: factory.name, registered: false, missing: [], tools: [], error: messageOf(error) });
+      return;
+    }
+    for (const tool of output.tools) this.#add(tool);
+    this.#outputs.push(output);
+    this.#factoryStatus.push({ name: factory.name, registered: true, missing: [], tools: output.tools.map((t) => t.name) });
+  }
+
+  #add(tool: AnyToolDefinition): void {
+    if (this.#tools.has(tool.name)) {
+      throw new CoreError('duplicate_tool', `Two tools are named "${tool.name}"; rename one of them.`);
+    }
+    this.#tools.set(tool.name, tool);
+  }
+
+  async #call(name: string, args: unknown, options: CallOptions, ancestors: readonly string[]): Promise<ToolResult> {
+    try {
+      return await this.#execute(name, args, options, ancestors);
+    } catch (error) {
+      // #execute contains tool failures itself; this is the last net for a registry bug or a bad surface name.
+      this.#options.onError?.(error, { tool: name, phase: 'call' });
+      return errorResult(`The call to ${name} could not be made: ${messageOf(error)}`);
+    }
+  }
+
+  async #execute(name: string, args: unknown, options: CallOptions, ancestors: readonly string[]): Promise<ToolResult> {
+    if (this.disposed) return errorResult('This run has ended and its tools are disposed; no further calls can run.');
+    const surface = this.surface(options.surface);
+    const tool = this.#tools.get(name);
+    if (!tool || !admits(surface, tool.tier)) return errorResult(this.#unknownTool(name, surface));
+
+    const validation = validateArguments(name, tool.parameters, args);
+    if (!validation.ok) return errorResult(validation.message);
+    if (!tool.parallelSafe && ancestors.includes(name)) {
+      return errorResult(`${name} cannot be called from inside its own call: it runs one call at a time and would wait for itself.`);
+    }
+
+    const signals = [this.#lifetime.signal, ...(options.signal ? [options.signal] : [])];
+    const outer = AbortSignal.any(signals);
+    if (outer.aborted) return errorResult(cancelledText(name, this.#lifetime.signal));
+
+    if (needsApproval(tool.tier)) {
+      const refusal = await this.#approve(tool, validation.value, surface, options, ancestors.length > 0, outer);
+      if (refusal) return errorResult(refusal);
+    }
+
+    const run = (): { result: Promise<ToolResult>; settled: Promise<void> } =>
+      this.#start(tool, validation.value, surface, options, ancestors, outer);
+    if (tool.parallelSafe) return run().result;
+
+    const key = `${name}\u0000${options.conversationId ?? this.#resources.conversationId ?? ''}`;
+    return new Promise<ToolResult>((resolve) => {
+      void this.#lock.run(key, async () => {
+        if (outer.aborted) return resolve(errorResult(cancelledText(name, this.#lifetime.signal)));
+        const { result, settled } = run();
+        resolve(await result);
+        // The call has answered (perhaps by timing out); the next one waits until this one has wound down.
+        await Promise.race([settled, delay(WIND_DOWN_MS)]);
+      });
+    });
+  }
+
+  async #approve(
+    tool: AnyToolDefinition,
+    args: unknown,
+    surface: Surface,
+    options: CallOptions,
+    bridged: boolean,
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
+    const approve = this.#options.approve;
+    if (!approve) {
+      return `${tool.name} is a ${tool.tier}-tier tool and this run has no approver attached, so it was refused. Do not retry; continue with read-only tools or tell the user what you would have done.`;
+    }
+    try {
+      const decision = readDecision(
+        await approve({
+          tool: tool.name,
+          tier: tool.tier,
+          args,
+          surface,
+          conversationId: options.conversationId ?? this.#resources.conversationId,
+          bridged,
+          signal,
+        }),
+      );
+      if (decision.approved) return undefined;
+      const why = decision.reason ? ` Reason given: ${decision.reason}` : '';
+      return `The user did not allow this ${tool.name} call.${why} Do not repeat the same call; change the approach or ask the user.`;
+    } catch (error) {
+      this.#options.onError?.(error, { tool: tool.name, phase: 'call' });
+      return `${tool.name} was refused because the approval step failed (${messageOf(error)}).`;
+    }
+  }
+
+  #start(
+    tool: AnyToolDefinition,
+    params: unknown,
+    surface: Surface,
+    options: CallOptions,
+    ancestors: readonly string[],
+    outer: AbortSignal,
+  ): { result: Promise<ToolResult>; settled: Promise<void> } {
+    const controller = new AbortController();
+    const stop = (): void => controller.abort(outer.reason);
+    outer.addEventListener('abort', stop, { once: true });
+    const conversationId = options.conversationId ?? this.#resources.conversationId;
+    const bridge: ToolCaller = {
+      // A bridged call stays on the surface of the call that made it: a tool cannot widen its own view.
+      call: (name, args, nested = {}) =>
+        this.#call(
+          name,
+          args,
+          {
+            ...nested,
+            surface,
+            ...(conversationId === undefined ? {} : { conversationId }),
+            signal: nested.signal ? AbortSignal.any([nested.signal, controller.signal]) : controller.signal,
+          },
+          [...ancestors, tool.name],
+        ),
+    };
+    const ctx: ToolContext = {
+      runId: this.runId,
+      conversationId,
+      cwd: this.#resources.cwd,
+      signal: controller.signal,
+      surface,
+      toolName: tool.name,
+      registry: bridge,
+      diagnostics: this.diagnostics,
+    };
+
+    const execution = Promise.resolve().then(() => tool.execute(params, ctx));
+    const settled = execution.then(
+      () => undefined,
+      () => undefined,
+    );
+    const timeoutMs = options.timeoutMs ?? tool.timeoutMs ?? this.#options.timeoutMs ?? 120_000;
+    let timer: NodeJS.Timeout | undefined;
+    const result = new Promise<ToolResult>((resolve) => {
+      execution.then(
+        (value) => resolve(checkResult(tool.name, value)),
+        (error: unknown) => {
+          if (controller.signal.aborted) return resolve(errorResult(cancelledText(tool.name, this.#lifetime.signal)));
+          this.#options.onError?.(error, { tool: tool.name, phase: 'call' });
+          resolve(errorResult(`${tool.name} failed: ${messageOf(error)}`));
+        },
+      );
+      controller.signal.addEventListener(
+        'abort',
+        () => resolve(errorResult(cancelledText(tool.name, this.#lifetime.signal, controller.signal.reason))),
+        { once: true },
+      );
+      if (Number.isFinite(timeoutMs)) {
+        timer = setTimeout(() => controller.abort(new TimeoutMarker(timeoutMs)), timeoutMs);
+      }
+    }).finally(() => {
+      clearTimeout(timer);
+      outer.removeEventListener('abort', stop);
+    });
+    return { result, settled };
+  }
+
+  #unknownTool(name: string, surface: Surface): string {
+    const visible = this.tools(surface).map((t) => t.name);
+    const list = visible.length ? `The tools available here are: ${visible.join(', ')}.` : 'No tools are available here.';
+    return `Unknown tool "${name}". ${list}`;
+  }
+
+  async #dispose(): Promise<void> {
+    this.#lifetime.abort(new Error('registry disposed'));
+    this.diagnostics.dispose();
+    const timeout = this.#options.disposeTimeoutMs ?? 10_000;
+    const targets: unknown[] = [...this.#outputs, ...Object.values(this.#resources)];
+    const failures = await Promise.all(targets.map((target) => disposeValue(target, timeout)));
+    for (const failure of failures) {
+      if (failure) this.#options.onError?.(new Error(failure), { phase: 'dispose' });
+    }
+  }
+}
+
+/** Assembles a registry from the run's resources and the factories the harness chose. */
+export function createRegistry(options: RegistryOptions = {}): Registry {
+  return new Registry(options);
+}
+
+/** Marks an abort caused by the registry's timeout, so the answer can say so. */
+class TimeoutMarker {
+  constructor(readonly timeoutMs: number) {}
+}
+
+function cancelledText(name: string, lifetime: AbortSignal, reason?: unknown): string {
+  if (reason instanceof TimeoutMarker) {
+    const seconds = Math.round(reason.timeoutMs / 100) / 10;
+    return `${name} did not finish within ${seconds} s and was cancelled. Try a smaller request, or check the tool's status before retrying.`;
+  }
+  if (lifetime.aborted) return `${name} was cancelled because the run ended.`;
+  return `${name} was cancelled before it finished.`;
+}
+
+function checkResult(name: string, value: unknown): ToolResult {
+  const result = value as ToolResult | undefined;
+  if (!result || !Array.isArray(result.content) || typeof result.isError !== 'boolean') {
+    return errorResult(`${name} returned a malformed result; this is a bug in the tool. Try another approach.`);
+  }
+  return result;
+}
+
+function isToolList(value: readonly AnyToolDefinition[] | FactoryOutput): value is readonly AnyToolDefinition[] {
+  return Array.isArray(value);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

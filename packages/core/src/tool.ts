@@ -1,0 +1,95 @@
+import type { z } from 'zod';
+import type { RunDiagnostics } from './diagnostics/run-diagnostics.js';
+import { CoreError } from './errors.js';
+import type { ToolResult } from './result.js';
+import type { Surface } from './surface.js';
+import { TIERS, type Tier } from './tier.js';
+
+/** Options of a call made through the registry, by the harness or by a tool bridging into it. */
+export interface CallOptions {
+  /** The surface the call is made on; the registry's default surface when omitted. */
+  readonly surface?: Surface | string;
+  /** Cancels the call; the tool sees it through `ctx.signal`. */
+  readonly signal?: AbortSignal;
+  /** Overrides the tool's and the registry's timeout for this call. */
+  readonly timeoutMs?: number;
+  /** The conversation this call belongs to, when the run has several. */
+  readonly conversationId?: string;
+}
+
+/** Something that executes tool calls: the registry, or the bridged caller a tool receives in its context. */
+export interface ToolCaller {
+  call(name: string, args: unknown, options?: CallOptions): Promise<ToolResult>;
+}
+
+/** What a tool's `execute` receives beside its validated parameters. */
+export interface ToolContext {
+  /** The run this registry belongs to. */
+  readonly runId: string;
+  /** The conversation of the call, when known. */
+  readonly conversationId: string | undefined;
+  /** The working directory of the run, when it has one. Tools resolve paths inside it. */
+  readonly cwd: string | undefined;
+  /** Aborted when the call is cancelled, times out, or the registry is disposed. */
+  readonly signal: AbortSignal;
+  /** The surface the call was made on. */
+  readonly surface: Surface;
+  /** The name of the tool being executed. */
+  readonly toolName: string;
+  /**
+   * The registry, for bridged calls (a cell calling `tool("read", ...)`): surface, approval and wrappers
+   * apply exactly as for a call the model made. Calls made here are nested under this call.
+   */
+  readonly registry: ToolCaller;
+  /** The run's diagnostics hook: what a tool that writes files calls after writing them. */
+  readonly diagnostics: RunDiagnostics;
+}
+
+/** One tool: everything a registry needs to list it, gate it and run it. */
+export interface ToolDefinition<P extends z.ZodType = z.ZodType, S = unknown> {
+  /** The name a model calls, `[a-zA-Z0-9_-]{1,64}` so every model API accepts it. */
+  readonly name: string;
+  readonly tier: Tier;
+  /** The only manual a model reads: what the tool does, and how to use it well. */
+  readonly description: string;
+  /** A zod object schema for the arguments. */
+  readonly parameters: P;
+  /** Whether calls may overlap. Tools holding session state (debug, eval) are not parallel-safe. */
+  readonly parallelSafe: boolean;
+  /**
+   * How long a call may run before the registry aborts it; the registry's default when omitted. `Infinity`
+   * for a tool that enforces its own budget (eval's idle timeout).
+   */
+  readonly timeoutMs?: number;
+  execute(params: z.output<P>, ctx: ToolContext): Promise<ToolResult<S>> | ToolResult<S>;
+}
+
+/** A tool definition whose parameter type has been forgotten, as registries hold them. */
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every parameter type.
+export type AnyToolDefinition = ToolDefinition<z.ZodType, any>;
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Defines a tool, checking the definition once so a registry never holds a malformed one.
+ * The parameters must be a zod object schema: every model API wants an object at the top.
+ */
+export function defineTool<P extends z.ZodType, S = unknown>(definition: ToolDefinition<P, S>): ToolDefinition<P, S> {
+  const { name, tier, description, parameters, timeoutMs } = definition;
+  if (!TOOL_NAME.test(name)) {
+    throw new CoreError('invalid_definition', `Tool name "${name}" must match ${TOOL_NAME.source}.`);
+  }
+  if (!TIERS.includes(tier)) {
+    throw new CoreError('invalid_definition', `Tool "${name}" has unknown tier "${String(tier)}".`);
+  }
+  if (!description.trim()) {
+    throw new CoreError('invalid_definition', `Tool "${name}" needs a description: it is the model's only manual.`);
+  }
+  if (parameters._zod.def.type !== 'object') {
+    throw new CoreError('invalid_definition', `Tool "${name}" parameters must be a z.object() schema.`);
+  }
+  if (timeoutMs !== undefined && !(timeoutMs > 0)) {
+    throw new CoreError('invalid_definition', `Tool "${name}" timeoutMs must be positive or Infinity.`);
+  }
+  return Object.freeze({ ...definition });
+}

@@ -1,0 +1,119 @@
+import type { z } from 'zod';
+
+/** The outcome of checking a call's arguments against a tool's schema. */
+export type Validation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+
+/**
+ * Checks arguments against a tool's zod object schema. On failure the message names every bad field, says what
+ * was expected, and what to do; unknown fields are refused by name (a model passing `column` to a tool that
+ * addresses by symbol should hear so, not have it silently dropped).
+ */
+export function validateArguments<P extends z.ZodType>(
+  toolName: string,
+  schema: P,
+  args: unknown,
+): Validation<z.output<P>> {
+  const input = normalizeArguments(args);
+  if (input === undefined) {
+    return {
+      ok: false,
+      message: `Arguments for ${toolName} must be a JSON object (got ${describeValue(args)}). Call ${toolName} again with an object of named arguments.`,
+    };
+  }
+
+  const problems: string[] = [];
+  const known = objectKeys(schema);
+  if (known) {
+    for (const key of Object.keys(input)) {
+      if (!known.includes(key)) {
+        problems.push(
+          `\`${key}\` is not an argument of ${toolName}; remove it (accepted: ${known.join(', ') || 'none'}).`,
+        );
+      }
+    }
+  }
+
+  const parsed = schema.safeParse(input);
+  if (parsed.success && problems.length === 0) return { ok: true, value: parsed.data };
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(describeIssue(issue, input));
+  }
+  return {
+    ok: false,
+    message: [
+      `Invalid arguments for ${toolName}:`,
+      ...problems.map((p) => `- ${p}`),
+      `Fix these arguments and call ${toolName} again.`,
+    ].join('\n'),
+  };
+}
+
+/** Accepts an object, or a JSON string of one (some models send arguments encoded twice); `{}` for nothing. */
+function normalizeArguments(args: unknown): Record<string, unknown> | undefined {
+  if (args === undefined || args === null) return {};
+  if (typeof args === 'string') {
+    try {
+      return normalizeArguments(JSON.parse(args) as unknown);
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof args === 'object' && !Array.isArray(args)) return args as Record<string, unknown>;
+  return undefined;
+}
+
+/** The keys of a strict or stripping object schema; `undefined` when it accepts any key. */
+function objectKeys(schema: z.ZodType): string[] | undefined {
+  const def = schema._zod.def as { type: string; shape?: Record<string, unknown>; catchall?: { _zod: { def: { type: string } } } };
+  if (def.type !== 'object' || !def.shape) return undefined;
+  const catchall = def.catchall?._zod.def.type;
+  if (catchall && catchall !== 'never') return undefined;
+  return Object.keys(def.shape);
+}
+
+function describeIssue(issue: z.core.$ZodIssue, input: Record<string, unknown>): string {
+  const field = issue.path.length ? `\`${formatPath(issue.path)}\`` : 'the arguments';
+  const received = valueAt(input, issue.path);
+  switch (issue.code) {
+    case 'invalid_type':
+      if (received === undefined) return `${field} is required (expected ${issue.expected}).`;
+      return `${field} must be ${article(issue.expected)}, got ${describeValue(received)}.`;
+    case 'invalid_value':
+      return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(received)}.`;
+    case 'unrecognized_keys':
+      return `${field} has unknown keys ${issue.keys.map((k) => `\`${k}\``).join(', ')}; remove them.`;
+    default:
+      return `${field}: ${issue.message}${received === undefined ? '' : ` (got ${describeValue(received)})`}.`;
+  }
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, key) => {
+    if (typeof key === 'number') return `${acc}[${key}]`;
+    return acc ? `${acc}.${String(key)}` : String(key);
+  }, '');
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let current: unknown = input;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function article(expected: string): string {
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+    return `the string ${JSON.stringify(shown)}`;
+  }
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}

@@ -1,0 +1,4 @@
+/**
+ * @agent-tools/debug: debug-adapter supervisor and the debug tool.
+ */
+export { debugTools } from './factory.js';

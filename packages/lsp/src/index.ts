@@ -1,0 +1,4 @@
+/**
+ * @agent-tools/lsp: language-server supervisor and the lsp, lsp_rename tools; diagnostics on write.
+ */
+export { lspTools } from './factory.js';

@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Registry, Surface } from '@agent-tools/core';
+import { builtinSurfaces } from '@agent-tools/core';
+import { harnessApproval } from './approval.js';
+import { type CliArgs, parseArgs, parseCallArguments, USAGE, UsageError } from './args.js';
+import { assemble } from './assemble.js';
+import { formatList, formatResult, listJson, resultJson } from './output.js';
+import type { Terminal } from './plugin.js';
+import { type StreamTerminal, streamTerminal } from './terminal.js';
+
+/** Runs the harness and returns its exit status: 0 success, 1 error result, 2 usage error. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let args: CliArgs;
+  let cwd: string;
+  let surface: Surface;
+  try {
+    args = parseArgs(argv);
+    if (args.command === 'help') {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    cwd = workingDirectory(args.cwd);
+    surface = surfaceNamed(args.surface);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`agent-tools: ${error.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+
+  const interactive = args.interactive || Boolean(process.stdin.isTTY);
+  // One reader of stdin serves the REPL's commands and every prompt; `call` only reads stdin for prompts.
+  let reader: StreamTerminal | undefined;
+  const input = (): StreamTerminal => {
+    reader ??= streamTerminal(process.stdin, process.stderr);
+    return reader;
+  };
+  const human = interactive ? lazyTerminal(input) : undefined;
+
+  let callArgs: unknown = {};
+  if (args.command === 'call') {
+    try {
+      callArgs = parseCallArguments(args.json === '-' ? await readStdin() : args.json);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      process.stderr.write(`agent-tools: ${error.message}\n`);
+      return 2;
+    }
+  }
+
+  const registry = await assemble({
+    cwd,
+    surface,
+    terminal: human,
+    approve: harnessApproval({ yes: args.yes, terminal: human }),
+    ...(args.timeoutSeconds ? { timeoutMs: args.timeoutSeconds * 1000 } : {}),
+  });
+  const stop = (): void => {
+    void registry.dispose().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    switch (args.command) {
+      case 'list': {
+        const tools = registry.tools(surface);
+        const print = args.asJson ? listJson : formatList;
+        process.stdout.write(`${print(surface.name, tools, registry.factories)}\n`);
+        return 0;
+      }
+      case 'call': {
+        const result = await registry.call(args.tool as string, callArgs);
+        process.stdout.write(`${args.asJson ? resultJson(result) : formatResult(result)}\n`);
+        return result.isError ? 1 : 0;
+      }
+      default:
+        await repl(registry, input(), interactive, args.asJson);
+        return 0;
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    reader?.close();
+    await registry.dispose();
+  }
+}
+
+/** Reads `TOOL JSON-ARGS` lines until end of input and answers each, one call at a time. */
+async function repl(registry: Registry, input: StreamTerminal, interactive: boolean, asJson: boolean): Promise<void> {
+  if (interactive) input.write('agent-tools repl: type TOOL {"json":"args"}; end with Ctrl-D.\n');
+  for (;;) {
+    const line = await input.readLine(interactive ? 'agent-tools> ' : '');
+    if (line === undefined) return;
+    const text = line.trim();
+    if (!text || text.startsWith('#')) continue;
+    const space = text.search(/\s/);
+    const tool = space === -1 ? text : text.slice(0, space);
+    let result: Awaited<ReturnType<Registry['call']>>;
+    try {
+      result = await registry.call(tool, parseCallArguments(space === -1 ? undefined : text.slice(space + 1)));
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      result = { isError: true, content: [{ type: 'text', text: error.message }] };
+    }
+    process.stdout.write(`${asJson ? resultJson(result) : formatResult(result)}\n`);
+  }
+}
+
+/** A terminal that only starts reading stdin when something first prompts. */
+function lazyTerminal(input: () => StreamTerminal): Terminal {
+  return {
+    readLine: (prompt) => input().readLine(prompt),
+    write: (text) => {
+      process.stderr.write(text);
+    },
+  };
+}
+
+function workingDirectory(dir: string | undefined): string {
+  const cwd = resolve(dir ?? process.cwd());
+  if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`--cwd ${dir}: no such directory.`);
+  }
+  return cwd;
+}
+
+function surfaceNamed(name: string | undefined): Surface {
+  if (name === undefined) return builtinSurfaces['default'] as Surface;
+  const surface = builtinSurfaces[name];
+  if (!surface) throw new UsageError(`Unknown surface "${name}"; use ${Object.keys(builtinSurfaces).join(', ')}.`);
+  return surface;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`agent-tools: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

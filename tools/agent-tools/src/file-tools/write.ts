@@ -1,0 +1,30 @@
+import { defineTool, resolveInside, textResult, wrapWrite } from '@agent-tools/core';
+import { z } from 'zod';
+import { writeFileAtomic } from './atomic-write.js';
+
+/** Arguments of the harness's `write` tool. */
+export const writeParameters = z.object({
+  path: z.string().describe('File path relative to the working directory; folders are created.'),
+  content: z.string().describe('The whole new content of the file.'),
+});
+
+/** The harness's whole-file writer, wrapped so new diagnostics of the file are appended to its result. */
+export function writeTool(cwd: string) {
+  return wrapWrite(
+    defineTool({
+      name: 'write',
+      tier: 'write',
+      parallelSafe: false,
+      description:
+        'Create or overwrite a file of the working directory with the given content. New compiler or linter problems the write introduced are reported in the result.',
+      parameters: writeParameters,
+      execute({ path, content }) {
+        const target = resolveInside(cwd, path);
+        writeFileAtomic(target.absolute, content);
+        const lines = content === '' ? 0 : content.split('\n').length;
+        const verb = target.exists ? 'Wrote' : 'Created';
+        return textResult(`${verb} ${target.relative} (${lines} lines).`, { path: target.relative, created: !target.exists });
+      },
+    }),
+  );
+}

@@ -1,0 +1,38 @@
+import type { AnyToolFactory, Resources } from '@agent-tools/core';
+
+/** Line-based terminal I/O shared by the REPL, approval prompts and question cards. */
+export interface Terminal {
+  /** Shows `prompt` and reads one line; `undefined` at end of input. */
+  readLine(prompt: string): Promise<string | undefined>;
+  /** Writes text for the human (prompts and cards go to stderr so stdout stays parseable). */
+  write(text: string): void;
+}
+
+/** What a plugin learns about the run it provides resources for. */
+export interface HarnessEnv {
+  readonly cwd: string;
+  readonly conversationId: string;
+  /** The human's terminal; absent when nobody is attached (then questions fail closed). */
+  readonly terminal: Terminal | undefined;
+}
+
+/** One call of the demo: what it shows, and the call. */
+export interface DemoStep {
+  readonly title: string;
+  readonly tool: string;
+  readonly args: unknown;
+  readonly surface?: string;
+  /** The step shows a refusal or a reported problem: an error result is its success. */
+  readonly expectError?: boolean;
+}
+
+/**
+ * How the harness wires one package: its factory, the resources it can find on this machine for the working
+ * directory, and the calls the demo makes to show it. Resources must be cheap to create; processes start
+ * lazily on first use.
+ */
+export interface HarnessPlugin {
+  readonly factory: AnyToolFactory;
+  resources(env: HarnessEnv): Partial<Resources> | Promise<Partial<Resources>>;
+  readonly demo?: readonly DemoStep[];
+}

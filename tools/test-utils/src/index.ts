@@ -1,0 +1,10 @@
+/** Shared test fixtures of the agent-tools monorepo (private). */
+export { type FactoryContractOptions, factoryContract } from './factory-contract.js';
+export {
+  descendantsOf,
+  listProcesses,
+  type ProcessInfo,
+  processesMatching,
+  waitForNoProcesses,
+} from './processes.js';
+export { type TempDir, tempDir } from './temp-dir.js';
