@@ -80,6 +80,7 @@ export class TreeSitterLoader implements AsyncDisposable {
   /** Searches files for a compiled pattern; the outcomes come back in no particular order. */
   async search(pattern: CompiledPattern, files: readonly string[], options: SearchOptions = {}): Promise<FileOutcome[]> {
     this.#assertLive();
+    if (options.signal?.aborted) throw new AstError('cancelled', 'The search was cancelled.');
     const request = {
       job: ++this.#job,
       pattern,

@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import type { CompiledPattern } from '../pattern/pattern-node.js';
+import { type CompiledPattern, ERROR_KIND_ID } from '../pattern/pattern-node.js';
 import { Matcher, textOf } from './matcher.js';
 
 /** What a metavariable captured, as plain data. */
@@ -38,9 +38,9 @@ export function findMatches(tree: Tree, src: string, pattern: CompiledPattern, s
   const visit = (node: Node): void => {
     if (matcher.match(node)) out.push(record(node, src, matcher));
   };
-  if (root.type === 'meta') {
+  if (root.type === 'meta' || root.kindId === ERROR_KIND_ID) {
     // Any node is a candidate: walk the whole tree (rare, and slow in wasm).
-    const namedOnly = root.meta.kind === 'single' && root.meta.named;
+    const namedOnly = root.type === 'meta' && root.meta.kind === 'single' && root.meta.named;
     const cursor = tree.walk();
     try {
       let count = 0;

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { isEllipsis, isTrivial, type PatternNode } from '../pattern/pattern-node.js';
+import { ERROR_KIND_ID, isEllipsis, isTrivial, type PatternNode } from '../pattern/pattern-node.js';
 
 /**
  * The metavariable bindings of one match attempt, with a trail so a failed branch of the `$$$` search can be
@@ -71,11 +71,9 @@ export function textOf(node: Node, src: string): string {
   return src.slice(node.startIndex, node.endIndex);
 }
 
-const enum Outcome {
-  Matched,
-  SkipCandidate,
-  NoMatch,
-}
+/** How one pattern node fared against one candidate node. */
+const Outcome = { Matched: 0, SkipCandidate: 1, NoMatch: 2 } as const;
+type Outcome = (typeof Outcome)[keyof typeof Outcome];
 
 /** Steps one candidate may take before it is given up (a guard against pathological `$$$` nesting). */
 const STEP_BUDGET = 100_000;
@@ -126,13 +124,15 @@ export class Matcher {
         return Outcome.Matched;
       }
       case 'leaf': {
-        const kindMatches = cand.typeId === goal.kindId;
+        const kindMatches = goal.kindId === ERROR_KIND_ID || cand.typeId === goal.kindId;
         if (kindMatches && (!goal.named || textOf(cand, this.#src) === goal.text)) return Outcome.Matched;
         if (cand.isExtra || !cand.isNamed) return Outcome.SkipCandidate;
         return Outcome.NoMatch;
       }
       case 'inner': {
-        if (cand.typeId !== goal.kindId) return cand.isExtra ? Outcome.SkipCandidate : Outcome.NoMatch;
+        if (goal.kindId !== ERROR_KIND_ID && cand.typeId !== goal.kindId) {
+          return cand.isExtra ? Outcome.SkipCandidate : Outcome.NoMatch;
+        }
         const children = cand.children;
         // ast-grep: a pattern node with children never matches a candidate without any.
         if (children.length === 0) return Outcome.NoMatch;

@@ -31,40 +31,73 @@ export async function compilePattern(
   const prepared = preprocessPattern(pattern, spec);
   const parser = await runtime.parser(spec);
   const refusals: Refusal[] = [];
-  for (const context of spec.contexts) {
-    const { text, start, end } = scaffold(prepared, context);
-    const tree = runtime.parseWith(parser, text);
-    if (!tree) continue;
-    try {
-      const root = tree.rootNode;
-      if (root.hasError) {
-        const bad = firstError(root);
-        // An error region reaching the end of the fragment means it stops in the middle of something.
-        const incomplete = bad !== undefined && !bad.isMissing && bad.endIndex >= end && bad.startIndex < end;
-        const at = bad ? patternOffset(incomplete ? end : bad.startIndex, start, prepared, context) : 0;
-        const reason = bad?.isMissing ? `missing ${bad.type}` : incomplete ? 'the fragment is incomplete' : 'syntax error';
-        refusals.push({ context: context.name, offset: at, reason });
-        continue;
+  // First every rung strictly (no syntax error at all); then, as ast-grep does, tolerating error nodes that a
+  // metavariable explains (`switch $X { $$$ }` in Go: the grammar wants case clauses where $$$ stands).
+  for (const lenient of [false, true]) {
+    for (const context of spec.contexts) {
+      const { text, start, end } = scaffold(prepared, context);
+      const tree = runtime.parseWith(parser, text);
+      if (!tree) continue;
+      try {
+        const root = tree.rootNode;
+        if (root.hasError && !(lenient && explainedByMetavariables(root, text, spec))) {
+          if (!lenient) refusals.push(refusal(root, context, start, end, prepared));
+          continue;
+        }
+        const node =
+          exactNode(root, start, end, text) ??
+          (context.tail ? exactNode(root, start, end + context.tail.length, text) : undefined);
+        if (!node) {
+          if (!lenient) refusals.push({ context: context.name, offset: pattern.length, reason: 'not a single node' });
+          continue;
+        }
+        const compiled = convert(descend(node), text, spec);
+        if (compiled.type === 'meta' && compiled.meta.kind === 'multi') {
+          throw new AstError(
+            'invalid_pattern',
+            `A pattern cannot be a lone $$$ run: it matches one node. Use $NAME, or put the $$$ run inside a larger fragment such as \`foo($$$ARGS)\`.`,
+          );
+        }
+        return finish(spec, source, lenient ? `${context.name} (with a metavariable where the grammar expects other syntax)` : context.name, compiled);
+      } finally {
+        tree.delete();
       }
-      const node = exactNode(root, start, end) ?? (context.tail ? exactNode(root, start, end + context.tail.length) : undefined);
-      if (!node) {
-        refusals.push({ context: context.name, offset: pattern.length, reason: 'not a single node' });
-        continue;
-      }
-      const top = descend(node);
-      const compiled = convert(top, text, spec);
-      if (compiled.type === 'meta' && compiled.meta.kind === 'multi') {
-        throw new AstError(
-          'invalid_pattern',
-          `A pattern cannot be a lone $$$ run: it matches one node. Use $NAME, or put the $$$ run inside a larger fragment such as \`foo($$$ARGS)\`.`,
-        );
-      }
-      return finish(spec, source, context.name, compiled);
-    } finally {
-      tree.delete();
     }
   }
   throw unparseable(spec, pattern, refusals);
+}
+
+function refusal(root: Node, context: PatternContext, start: number, end: number, prepared: string): Refusal {
+  const bad = firstError(root);
+  // An error region reaching the end of the fragment means it stops in the middle of something.
+  const incomplete = bad !== undefined && !bad.isMissing && bad.endIndex >= end && bad.startIndex < end;
+  const offset = bad ? patternOffset(incomplete ? end : bad.startIndex, start, prepared, context) : 0;
+  const reason = bad?.isMissing ? `missing ${bad.type}` : incomplete ? 'the fragment is incomplete' : 'syntax error';
+  return { context: context.name, offset, reason };
+}
+
+/** Whether every error of a parse holds a metavariable (and nothing is missing), so the metavariable caused it. */
+function explainedByMetavariables(root: Node, text: string, spec: LanguageSpec): boolean {
+  const probe = spec.quoteMetavariables ? /"\$/ : new RegExp(`${escapeRegExp(spec.expando)}(?:[A-Z_]|${escapeRegExp(spec.expando)}{2})`);
+  let ok = true;
+  const visit = (node: Node): void => {
+    if (!ok) return;
+    if (node.isMissing) {
+      ok = false;
+      return;
+    }
+    if (node.isError) {
+      if (!probe.test(text.slice(node.startIndex, node.endIndex))) ok = false;
+      return;
+    }
+    for (const child of node.children) if (child.hasError || child.isMissing || child.isError) visit(child);
+  };
+  visit(root);
+  return ok;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function finish(spec: LanguageSpec, source: string, context: string, root: PatternNode): CompiledPattern {
@@ -145,11 +178,18 @@ function firstError(node: Node): Node | undefined {
   return undefined;
 }
 
-/** The outermost node spanning exactly [start, end), if any. */
-function exactNode(root: Node, start: number, end: number): Node | undefined {
+/**
+ * The outermost node spanning [start, end), if any; a node that also takes the whitespace after the fragment
+ * (a preprocessor line takes its newline) counts as spanning it.
+ */
+function exactNode(root: Node, start: number, end: number, text: string): Node | undefined {
   let node: Node | null = root;
+  let loose: Node | undefined;
   while (node) {
-    if (node.startIndex === start && node.endIndex === end) return node;
+    if (node.startIndex === start) {
+      if (node.endIndex === end) return node;
+      if (!loose && node.endIndex > end && !text.slice(end, node.endIndex).trim()) loose = node;
+    }
     let next: Node | null = null;
     for (const child of node.children) {
       if (child.startIndex <= start && child.endIndex >= end && !(child.startIndex === child.endIndex && start !== end)) {
@@ -159,7 +199,7 @@ function exactNode(root: Node, start: number, end: number): Node | undefined {
     }
     node = next;
   }
-  return undefined;
+  return loose;
 }
 
 /** ast-grep's rule: a node with a single child stands for that child (an expression statement, its call). */
@@ -180,11 +220,13 @@ function convert(node: Node, text: string, spec: LanguageSpec): PatternNode {
   const meta = metaVarOf(own, spec);
   if (meta) return { type: 'meta', meta };
   if (node.childCount === 0) {
-    return { type: 'leaf', kindId: node.typeId, kind: node.type, named: node.isNamed, text: own };
+    return { type: 'leaf', kindId: node.typeId, kind: node.type, named: node.isNamed || node.isError, text: own };
   }
   const children: PatternNode[] = [];
   // Comments in a pattern are not part of its shape, just as comments in the code are not.
-  for (const child of node.children) if (!child.isMissing && !child.isExtra) children.push(convert(child, text, spec));
+  for (const child of node.children) {
+    if (!child.isMissing && (!child.isExtra || child.isError)) children.push(convert(child, text, spec));
+  }
   return { type: 'inner', kindId: node.typeId, kind: node.type, children };
 }
 

@@ -34,9 +34,14 @@ export function preprocessPattern(pattern: string, spec: LanguageSpec): string {
   return out;
 }
 
+/**
+ * JSON: a metavariable outside strings becomes a string literal; one standing for a member of an object (not
+ * followed by `:`) becomes a placeholder pair `"$$$REST": 0`, which {@link metaVarOf} reads back.
+ */
 function quoteMetavariables(pattern: string): string {
   let out = '';
   let inString = false;
+  const brackets: string[] = [];
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i] as string;
     if (inString) {
@@ -45,14 +50,16 @@ function quoteMetavariables(pattern: string): string {
       else if (ch === '"') inString = false;
       continue;
     }
-    if (ch === '"') {
-      inString = true;
-      out += ch;
-      continue;
-    }
-    const token = /^\$\$\$(?:[A-Z_][A-Z0-9_]*)?|^\$\$?[A-Z_][A-Z0-9_]*/.exec(pattern.slice(i));
-    if (ch === '$' && token) {
-      out += `"${token[0]}"`;
+    if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') brackets.push(ch);
+    else if (ch === '}' || ch === ']') brackets.pop();
+    const token = ch === '$' ? /^\$\$\$(?:[A-Z_][A-Z0-9_]*)?|^\$\$?[A-Z_][A-Z0-9_]*/.exec(pattern.slice(i)) : null;
+    if (token) {
+      const after = pattern.slice(i + token[0].length).trimStart();
+      const before = out.trimEnd();
+      const keyPosition = before.endsWith('{') || before.endsWith(',');
+      const member = brackets[brackets.length - 1] === '{' && keyPosition && !after.startsWith(':');
+      out += member ? `"${token[0]}": 0` : `"${token[0]}"`;
       i += token[0].length - 1;
       continue;
     }
@@ -65,8 +72,9 @@ function quoteMetavariables(pattern: string): string {
 export function metaVarOf(text: string, spec: LanguageSpec): MetaVar | undefined {
   let source = text;
   if (spec.quoteMetavariables) {
-    if (source.length < 3 || !source.startsWith('"') || !source.endsWith('"')) return undefined;
-    source = source.slice(1, -1);
+    const quoted = /^"(\$[^"]*)"(?:\s*:\s*0)?$/.exec(source);
+    if (!quoted) return undefined;
+    source = quoted[1] as string;
   }
   const e = spec.quoteMetavariables ? '$' : spec.expando;
   const ellipsis = e + e + e;

@@ -28,6 +28,12 @@ export interface CompiledPattern {
   readonly multis: readonly string[];
 }
 
+/**
+ * The kind id tree-sitter gives error nodes. A pattern node of this kind (kept only where a metavariable
+ * explains the error) matches a node of any kind, as in ast-grep.
+ */
+export const ERROR_KIND_ID = 65535;
+
 /** Whether a pattern node is a `$$$` run. */
 export function isEllipsis(node: PatternNode): boolean {
   return node.type === 'meta' && node.meta.kind === 'multi';

@@ -42,6 +42,9 @@ export function prepareRewrite(rewrite: string, pattern: CompiledPattern): Rewri
  */
 export function renderReplacement(template: RewriteTemplate, match: MatchRecord, source: string): string {
   const text = template.text;
+  const matchIndent = lineIndent(source, match.start);
+  /** An indentation of the source made relative to the match's line. */
+  const relative = (indent: string): string => (indent.startsWith(matchIndent) ? indent.slice(matchIndent.length) : indent);
   let out = '';
   let last = 0;
   for (const m of text.matchAll(METAVAR)) {
@@ -49,19 +52,39 @@ export function renderReplacement(template: RewriteTemplate, match: MatchRecord,
     out += text.slice(last, index);
     last = index + m[0].length;
     const capture = match.captures[(m[1] ?? m[2]) as string];
-    if (!capture) continue;
-    const value = capture.text;
-    if (!value.includes('\n')) {
-      out += value;
-      continue;
+    if (!capture?.text) continue;
+    const templateIndent = lineIndent(text, index);
+    // A capture that sat on its own lines inside the match (`foo(\n    a,\n    b,\n)`) keeps those line
+    // breaks when the template puts it right against other code (`bar($$$ARGS)`).
+    const before = breakBefore(source, match.start, capture.start);
+    const after = breakAfter(source, capture.end, match.end);
+    const tight = (ch: string | undefined): boolean => ch !== undefined && !/\s/.test(ch);
+    const captureIndent = lineIndent(source, capture.start);
+    let lineIndentHere = templateIndent;
+    if (before !== undefined && tight(out[out.length - 1])) {
+      lineIndentHere = templateIndent + relative(captureIndent);
+      out += `\n${lineIndentHere}`;
     }
-    // Lines after the first keep their indentation relative to the capture's line, moved to the template's.
-    const from = lineIndent(source, capture.start);
-    const to = lineIndent(text, index);
-    out += reindent(deindent(value, from.length), to);
+    out += capture.text.includes('\n') ? reindent(deindent(capture.text, captureIndent.length), lineIndentHere) : capture.text;
+    if (after !== undefined && tight(text[last])) out += `\n${templateIndent}${relative(after)}`;
   }
   out += text.slice(last);
-  return reindent(out, lineIndent(source, match.start));
+  return reindent(out, matchIndent);
+}
+
+/** When only whitespace with a line break separates `offset` from earlier code of the match: `undefined` otherwise. */
+function breakBefore(source: string, floor: number, offset: number): string | undefined {
+  let i = offset;
+  while (i > floor && /\s/.test(source[i - 1] as string)) i--;
+  return i > floor && source.slice(i, offset).includes('\n') ? '' : undefined;
+}
+
+/** The indentation of the next code of the match when a line break comes first; `undefined` otherwise. */
+function breakAfter(source: string, offset: number, ceiling: number): string | undefined {
+  let j = offset;
+  while (j < ceiling && /\s/.test(source[j] as string)) j++;
+  if (j >= ceiling || !source.slice(offset, j).includes('\n')) return undefined;
+  return lineIndent(source, j);
 }
 
 /** The leading whitespace of the line that contains `offset`. */
