@@ -71,12 +71,12 @@ export function debugpyAdapter(): AdapterConfig {
       stopOnEntry: false,
       showReturnValue: true,
     }),
+    // `python -m debugpy --listen PORT` starts its own adapter, which serves DAP on that port: connect to it.
     attach: {
-      via: 'adapter',
-      arguments: ({ host, port }) => ({
+      via: 'connect',
+      arguments: () => ({
         type: 'python',
         request: 'attach',
-        connect: { host, port },
         justMyCode: true,
         subProcess: false,
         showReturnValue: true,

@@ -131,7 +131,8 @@ export async function endAnswer(session: DebugSession, lead: string[] = []): Pro
 /** A stop snapshot as text. */
 export function formatSnapshot(s: StopSnapshot, cwd: string): string {
   const lines: string[] = [];
-  const why = stopReason(s);
+  // An exception's own line says what it was; the stop reason stays short.
+  const why = s.exception ? 'on an exception' : stopReason(s);
   const thread = s.threadId !== undefined ? `, thread ${s.threadId}${s.threadName ? ` "${s.threadName}"` : ''}` : '';
   if (s.frame) lines.push(`Stopped ${why} in ${s.frame.name} at ${location(s.frame, cwd)}${thread}.`);
   else lines.push(`Stopped ${why}${thread} (no stack frame available).`);

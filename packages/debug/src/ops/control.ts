@@ -91,7 +91,7 @@ export async function pause(op: OpContext, threadId: number | undefined): Promis
   }
   const thread = threadId ?? session.lastThreadId ?? (await fetchThreads(session))[0]?.id;
   if (thread === undefined) throw new DebugError('invalid_argument', 'The debuggee reports no threads to pause; call threads and pass thread_id.');
-  await session.request('pause', { threadId: thread });
+  await session.pause(thread);
   return settleAnswer(op, session, [], op.supervisor.timeouts.requestMs);
 }
 

@@ -172,9 +172,21 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
   }
 }
 
-/** Connects to a DAP server that is already listening (attach to a headless delve). */
-export async function connectToServer(name: string, port: number, requestTimeoutMs: number): Promise<AdapterProcess> {
-  const socket = await connectSocket(port, 5000, name);
+/**
+ * Connects to a DAP server that is already listening (a `debugpy --listen` debuggee, a headless delve). A
+ * refused connection is retried for a few seconds: the model often starts the debuggee and attaches at once.
+ */
+export async function connectToServer(name: string, port: number, requestTimeoutMs: number, retryMs = 5000): Promise<AdapterProcess> {
+  const deadline = Date.now() + retryMs;
+  let socket: Socket | undefined;
+  while (!socket) {
+    try {
+      socket = await connectSocket(port, 5000, name);
+    } catch (error) {
+      if (Date.now() >= deadline || !String((error as Error).message).includes('ECONNREFUSED')) throw error;
+      await delay(100);
+    }
+  }
   const connection = new DapConnection(socket, socket, { name, requestTimeoutMs });
   const exited = new Promise<ExitInfo>((resolve) => socket.once('close', () => resolve({ code: null, signal: null })));
   return new AdapterProcess(connection, undefined, new ProcessTracker(), { text: '' }, exited);

@@ -83,6 +83,7 @@ export class DebugSession {
   #ending: Promise<EndInfo> | undefined;
   #end: EndInfo | undefined;
   #initialized = false;
+  #pauseRequested = false;
   readonly #tempDir: string;
   readonly #waiters = new Set<() => void>();
   /** Variable references and frame ids handed out since the last stop: they die when the program moves. */
@@ -219,6 +220,12 @@ export class DebugSession {
       }
       throw error;
     }
+  }
+
+  /** Asks the adapter to pause a running thread; the answer comes from {@link settle}. */
+  async pause(threadId: number): Promise<void> {
+    this.#pauseRequested = true;
+    await this.request('pause', { threadId });
   }
 
   /** Sends the breakpoints of one file and records what the adapter verified. */
@@ -362,8 +369,11 @@ export class DebugSession {
         break;
       case 'stopped': {
         const body = event.body;
+        // lldb-dap pauses with SIGSTOP and reports that as an exception; after our pause it is the pause.
+        const paused = this.#pauseRequested && (body.reason === 'pause' || /SIGSTOP/.test(`${body.description} ${body.text}`));
+        this.#pauseRequested = false;
         this.#stop = {
-          reason: body.reason,
+          reason: paused ? 'pause' : body.reason,
           threadId: body.threadId ?? this.#lastThreadId,
           ...(body.description ? { description: body.description } : {}),
           ...(body.text ? { text: body.text } : {}),
