@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { askCard, type LineTerminal, parseLine, renderCard, terminalPort } from '../src/index.js';
+import { askCard, type LineTerminal, parseLine, permissionCard, renderCard, terminalPort } from '../src/index.js';
 import { card, sleep, target } from './helpers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -54,6 +54,8 @@ describe('card rendering', () => {
       'Pick one or more numbers (like 1,3), or type your own answer; "/skip" skips. Times out in 1 min 30 s.',
     );
     expect(renderCard(card({ options: [], allowFreeText: true }), 5000)).toContain('Type your answer; "/skip" skips.');
+    const permission = permissionCard({ tool: 'write', tier: 'write', args: { path: 'a.ts' }, bridged: false });
+    expect(renderCard(permission, 5000)).toContain('Pick a number (or y, a, n), or type a reason to deny; "/skip" refuses.');
   });
 });
 
@@ -61,6 +63,7 @@ describe('reading typed answers', () => {
   const single = card();
   const multi = card({ multiSelect: true });
   const open = card({ allowFreeText: true });
+  const permission = permissionCard({ tool: 'write', tier: 'write', args: { path: 'a.ts' }, bridged: false });
   it.each([
     [single, '2', { outcome: { type: 'answered', selected: ['SQLite'] } }],
     [single, ' sqlite ', { outcome: { type: 'answered', selected: ['SQLite'] } }],
@@ -76,6 +79,12 @@ describe('reading typed answers', () => {
     [open, '/skip', { outcome: { type: 'skipped' } }],
     [open, '5', { outcome: { type: 'answered', selected: [], text: '5' } }],
     [open, 'Use DuckDB', { outcome: { type: 'answered', selected: [], text: 'Use DuckDB' } }],
+    [permission, 'y', { outcome: { type: 'answered', selected: ['Allow once'] } }],
+    [permission, 'A', { outcome: { type: 'answered', selected: ['Allow for this run'] } }],
+    [permission, 'no', { outcome: { type: 'answered', selected: ['Deny'] } }],
+    [permission, '2', { outcome: { type: 'answered', selected: ['Allow for this run'] } }],
+    [permission, 'not on main', { outcome: { type: 'answered', selected: [], text: 'not on main' } }],
+    [open, 'y', { outcome: { type: 'answered', selected: [], text: 'y' } }],
   ])('%#: reads %j', (c, line, expected) => {
     expect(parseLine(c, line)).toEqual(expected);
   });

@@ -1,8 +1,24 @@
 import type { CardOutcome, QuestionCard } from '../card.js';
+import { PERMISSION_LABELS } from '../permission.js';
 import { formatDuration } from '../wording.js';
 
 /** The prompt a terminal shows while a card waits for a line. */
-export const ANSWER_PROMPT = 'answer> ';
+export function promptFor(card: QuestionCard): string {
+  return card.kind === 'permission' ? 'Allow? ' : 'answer> ';
+}
+
+/**
+ * Letters a terminal user types at a permission prompt out of habit: y(es) allows once, a(lways) allows for the
+ * run, n(o) denies. Matched to the card's own labels, so a permission card with other options gets no shortcuts.
+ */
+const PERMISSION_SHORTCUTS: Readonly<Record<string, string>> = {
+  y: PERMISSION_LABELS.once,
+  yes: PERMISSION_LABELS.once,
+  a: PERMISSION_LABELS.run,
+  always: PERMISSION_LABELS.run,
+  n: PERMISSION_LABELS.deny,
+  no: PERMISSION_LABELS.deny,
+};
 
 /** Words that skip a card: `/skip` always, and `s` / `skip` where no typed answer is accepted. */
 function isSkip(card: QuestionCard, text: string): boolean {
@@ -29,7 +45,11 @@ export function renderCard(card: QuestionCard, timeoutMs: number): string {
 function howToAnswer(card: QuestionCard): string {
   const skip = card.kind === 'permission' ? '"/skip" refuses.' : card.allowFreeText ? '"/skip" skips.' : '"s" skips.';
   if (card.options.length === 0) return `Type your answer; ${skip}`;
-  const pick = card.multiSelect ? 'Pick one or more numbers (like 1,3)' : 'Pick a number';
+  const pick = card.multiSelect
+    ? 'Pick one or more numbers (like 1,3)'
+    : card.kind === 'permission'
+      ? 'Pick a number (or y, a, n)'
+      : 'Pick a number';
   const typed = card.allowFreeText ? (card.kind === 'permission' ? ', or type a reason to deny' : ', or type your own answer') : '';
   return `${pick}${typed}; ${skip}`;
 }
@@ -56,7 +76,8 @@ export function parseLine(card: QuestionCard, line: string): ParsedLine {
     }
     if (!card.allowFreeText) return { retry: `There is no option ${outside.join(', ')}; pick from 1 to ${count}.` };
   }
-  const option = card.options.find((o) => o.label.toLowerCase() === text.toLowerCase());
+  const shortcut = card.kind === 'permission' ? PERMISSION_SHORTCUTS[text.toLowerCase()] : undefined;
+  const option = card.options.find((o) => o.label.toLowerCase() === (shortcut ?? text).toLowerCase());
   if (option) return { outcome: { type: 'answered', selected: [option.label] } };
   if (card.allowFreeText) return { outcome: { type: 'answered', selected: [], text } };
   return { retry: `Please answer with a number from 1 to ${count}${card.multiSelect ? ' (several separated by commas)' : ''}, or "s" to skip.` };

@@ -2,7 +2,7 @@ import type { CardOutcome, QuestionPort } from '../card.js';
 import { isTimeout } from '../desk.js';
 import { formatDuration } from '../wording.js';
 import { ABANDONED, type LineSource, type LineTerminal, streamSource, type TerminalStreams, terminalSource } from './line-source.js';
-import { ANSWER_PROMPT, parseLine, renderCard, renderOutcome } from './render.js';
+import { parseLine, promptFor, renderCard, renderOutcome } from './render.js';
 
 /** A question port that renders cards in a terminal; disposing it stops reading (it never closes the streams). */
 export interface TerminalPort extends QuestionPort, Disposable {
@@ -40,7 +40,7 @@ export function terminalPort(io: LineTerminal | TerminalStreams): TerminalPort {
     async ask(card, options): Promise<CardOutcome> {
       source.write(renderCard(card, options.timeoutMs));
       for (;;) {
-        const line = await source.read(ANSWER_PROMPT, options.signal);
+        const line = await source.read(promptFor(card), options.signal);
         if (line === ABANDONED) {
           const why = isTimeout(options.signal.reason)
             ? `no answer within ${formatDuration(options.timeoutMs)}, the ${card.kind} timed out`
