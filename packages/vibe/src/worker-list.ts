@@ -38,7 +38,7 @@ export interface WorkerListOptions {
   readonly maxKept?: number;
   /** The working directory workers run in. */
   readonly cwd?: string;
-  /** How long a stop waits for the runner to confirm (default 15 s) before the worker is marked killed anyway. */
+  /** How long a stop waits for the runner to confirm (default 8 s, inside the registry's 10 s dispose budget) before the worker is marked killed anyway. */
   readonly stopTimeoutMs?: number;
   /** How much of a running worker's output is kept for listings (default 4,000 characters, from the end). */
   readonly liveOutputChars?: number;
@@ -272,7 +272,7 @@ export class WorkerList implements AsyncDisposable {
   }
 
   #settledWithin(run: Run): Promise<boolean> {
-    const ms = this.#options.stopTimeoutMs ?? 15_000;
+    const ms = this.#options.stopTimeoutMs ?? 8000;
     let timer: NodeJS.Timeout | undefined;
     return Promise.race([
       run.settled.then(() => true),
