@@ -36,8 +36,10 @@ export function debugpyAdapter(): AdapterConfig {
       const candidates = [...new Set([...project, ...onPath, '/usr/bin/python3'])].filter(isExecutable);
       const notes: string[] = [];
       if (project.length === 0) notes.push(`no .venv/bin/python or venv/bin/python in ${show(ctx.root) || '.'}`);
-      for (const python of candidates) {
-        const version = await debugpyVersion(python, ctx.signal);
+      // Checked together (a pyenv shim alone takes a few hundred ms), chosen in order.
+      const versions = await Promise.all(candidates.map((python) => debugpyVersion(python, ctx.signal)));
+      for (const [index, python] of candidates.entries()) {
+        const version = versions[index];
         if (!version) {
           notes.push(`${show(python)} cannot import debugpy`);
           continue;

@@ -21,6 +21,7 @@ export class ConversationDebugger {
   #session: DebugSession | undefined;
   #timer: ClockTimer | undefined;
   #notice: string | undefined;
+  #disposed = false;
 
   constructor(id: string, host: ConversationHost) {
     this.id = id;
@@ -56,6 +57,8 @@ export class ConversationDebugger {
    */
   async start(spec: Omit<SessionSpec, 'book' | 'startedAt'>, describe: (session: DebugSession) => string, signal?: AbortSignal): Promise<DebugSession> {
     await this.checkExpiry();
+    // The run may have ended while the adapter was looked up: start nothing after dispose.
+    if (this.#disposed) throw new DebugError('disposed', 'The run has ended, so no debug session can start.');
     const live = this.live;
     if (live) {
       throw new DebugError(
@@ -83,6 +86,7 @@ export class ConversationDebugger {
 
   /** Ends the session (if any) for the registry's dispose. */
   async dispose(): Promise<void> {
+    this.#disposed = true;
     this.#timer?.cancel();
     await this.#session?.shutdown({ kind: 'disposed' }, true);
   }

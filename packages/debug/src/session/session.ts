@@ -107,8 +107,15 @@ export class DebugSession {
         await this.#ending;
         throw new DebugError('disposed', `The debug session was ended while it started (${describeEnd(this.#end)}).`, { cause: error });
       }
-      const detail = error instanceof DebugError ? error.detail : (error as Error).message;
-      const stderr = this.#process?.stderrTail.trim();
+      let detail = error instanceof DebugError ? error.detail : (error as Error).message;
+      const process = this.#process;
+      const plainClose = process?.connection.closedReason === 'it closed the connection';
+      if (process?.pid && plainClose && error instanceof DebugError && error.code === 'adapter_exited') {
+        // The stream closes a moment before the exit status is known; the status says more.
+        const exit = await Promise.race([process.exited, delay(500).then(() => undefined)]);
+        if (exit) detail = `${capitalize(describeExit(this.adapterId, exit))} while the session was starting.`;
+      }
+      const stderr = process?.stderrTail.trim();
       await this.shutdown({ kind: 'failed', detail });
       if (signal?.aborted) throw signal.reason;
       throw new DebugError(
@@ -287,6 +294,7 @@ export class DebugSession {
     connection.onEvent((event) => this.#onEvent(event));
     connection.onClose((reason) => void this.#onClose(reason));
     const initialized = this.#event('initialized');
+    initialized.catch(() => undefined);
 
     this.capabilities =
       (await this.request(
@@ -334,6 +342,11 @@ export class DebugSession {
       await this.request('configurationDone', {}, signal ? { signal } : {});
     }
     await main;
+    // A close while starting was left to this method (see #onClose): report it as a failed start.
+    const closed = connection.closedReason;
+    if (closed !== undefined && !this.#ending) {
+      throw new DebugError('adapter_exited', `The ${config.id} adapter stopped right after the ${mode}: ${closed}.`);
+    }
     if (this.#state === 'starting') this.#state = 'running';
     this.#process.snapshotTree();
   }
@@ -422,12 +435,15 @@ export class DebugSession {
   }
 
   async #onClose(reason: string): Promise<void> {
-    if (this.#ending) return;
+    // While starting, the failed request reports it and begin() ends the session as failed.
+    if (this.#ending || this.#state === 'starting') return;
     const process = this.#process;
     // The stream usually closes a moment before the exit status is known: wait briefly for it.
     const exit = process?.pid ? await Promise.race([process.exited, delay(500).then(() => undefined)]) : undefined;
     if (this.#ending) return;
-    const how = exit ? describeExit(this.adapterId, exit) : `the ${this.adapterId} adapter ${reason.replace(/^it /, '')}`;
+    // A plain close is best described by the exit status; a protocol fault by what went wrong.
+    const plainClose = reason === 'it closed the connection';
+    const how = exit && plainClose ? describeExit(this.adapterId, exit) : `the ${this.adapterId} adapter ${reason.replace(/^it /, '')}`;
     const stderr = process?.stderrTail.trim();
     void this.shutdown({ kind: 'crashed', detail: `${how}${stderr ? `; its last stderr: ${stderr.slice(-600)}` : ''}` });
   }
@@ -462,6 +478,10 @@ export function parseExitStatus(text: string): number | undefined {
   const matches = [...text.matchAll(/exited with status(?:\s*=)?\s*(-?\d+)/g)];
   const last = matches.at(-1)?.[1];
   return last === undefined ? undefined : Number(last);
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function describeEnd(end: EndInfo | undefined): string {
