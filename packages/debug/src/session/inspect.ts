@@ -65,7 +65,9 @@ export interface StopSnapshot {
 
 /** The threads of the debuggee. */
 export async function fetchThreads(session: DebugSession): Promise<DebugProtocol.Thread[]> {
-  return (await session.request('threads', undefined))?.threads ?? [];
+  const threads = (await session.request('threads', undefined))?.threads ?? [];
+  for (const thread of threads) session.threadNames.set(thread.id, thread.name);
+  return threads;
 }
 
 /** The stack of a thread, capped; frame ids are recorded as live. */
@@ -155,10 +157,11 @@ export async function sourceWindow(
  */
 export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot> {
   const stop = session.stop ?? { reason: 'unknown', threadId: session.lastThreadId };
-  let threadId = stop.threadId;
-  const threads = await fetchThreads(session).catch(() => []);
-  threadId ??= threads[0]?.id;
-  const threadName = threads.find((t) => t.id === threadId)?.name;
+  // Each request is a round trip (about 45 ms with debugpy, whose sockets wait for delayed ACKs), so the
+  // snapshot asks for threads only when the stop did not name one; names come from earlier `threads` answers.
+  const threads = stop.threadId === undefined ? await fetchThreads(session).catch(() => []) : [];
+  const threadId = stop.threadId ?? threads[0]?.id;
+  const threadName = threadId === undefined ? undefined : session.threadNames.get(threadId);
   if (threadId === undefined) return { stop, threadId, callers: [] };
 
   const body = await session.request('stackTrace', { threadId, startFrame: 0, levels: 4 }).catch(() => undefined);
@@ -171,11 +174,14 @@ export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot
     ...(threadName ? { threadName } : {}),
     callers: raw.slice(1).map(frameView),
   };
+  const exceptionRequest =
+    stop.reason === 'exception' && session.capabilities.supportsExceptionInfoRequest
+      ? session.request('exceptionInfo', { threadId }).catch(() => undefined)
+      : undefined;
   if (top) {
     snapshot.frame = frameView(top);
-    const source = await sourceWindow(session, top);
+    const [source, scopes] = await Promise.all([sourceWindow(session, top), fetchScopes(session, top.id).catch(() => [])]);
     if (source) snapshot.source = source;
-    const scopes = await fetchScopes(session, top.id).catch(() => []);
     const locals = scopes.find((s) => s.presentationHint === 'locals') ?? scopes.find((s) => !s.expensive);
     if (locals) {
       const known = (locals.namedVariables ?? 0) + (locals.indexedVariables ?? 0) || undefined;
@@ -183,8 +189,8 @@ export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot
       if (variables) snapshot.locals = { scope: locals.name, reference: locals.variablesReference, variables };
     }
   }
-  if (stop.reason === 'exception' && session.capabilities.supportsExceptionInfoRequest) {
-    const info = await session.request('exceptionInfo', { threadId }).catch(() => undefined);
+  if (exceptionRequest) {
+    const info = await exceptionRequest;
     if (info) {
       snapshot.exception = {
         id: info.exceptionId,

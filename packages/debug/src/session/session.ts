@@ -71,6 +71,8 @@ export class DebugSession {
   capabilities: DebugProtocol.Capabilities = {};
   /** The debuggee's pid, when the adapter said (`process` event). */
   debuggeePid: number | undefined;
+  /** Thread names from the last `threads` answer (the stop snapshot does not ask again). */
+  readonly threadNames = new Map<number, string>();
   /** Output position at the last answer: the next snapshot shows what came after it. */
   reportedOutput = 0;
 

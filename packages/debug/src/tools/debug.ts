@@ -82,6 +82,8 @@ export function debugTool(supervisor: DebugSupervisor, defaults: { cwd: string; 
       const cwd = ctx.cwd ?? defaults.cwd;
       const conversation = supervisor.conversation(ctx.conversationId ?? defaults.conversationId);
       await conversation.checkExpiry();
+      // A session that is shutting down (expired, crashed, exited) finishes first, so every answer can say how it ended.
+      await conversation.session?.whenEnded();
       const notice = conversation.takeNotice();
       const op: OpContext = { supervisor, conversation, cwd, signal: ctx.signal };
       let result: ToolResult;
