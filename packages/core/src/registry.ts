@@ -356,8 +356,9 @@ class TimeoutMarker {
 
 function cancelledText(name: string, lifetime: AbortSignal, reason?: unknown): string {
   if (reason instanceof TimeoutMarker) {
-    const seconds = Math.round(reason.timeoutMs / 100) / 10;
-    return `${name} did not finish within ${seconds} s and was cancelled. Try a smaller request, or check the tool's status before retrying.`;
+    const ms = reason.timeoutMs;
+    const limit = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+    return `${name} did not finish within ${limit} and was cancelled. Try a smaller request, or check the tool's status before retrying.`;
   }
   if (lifetime.aborted) return `${name} was cancelled because the run ended.`;
   return `${name} was cancelled before it finished.`;

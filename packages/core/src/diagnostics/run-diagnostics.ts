@@ -106,26 +106,9 @@ export class RunDiagnostics {
       failure = messageOf(error);
     }
 
-    const reports = unique.map((file): WrittenFileReport => {
+    const reports = unique.map((file) => {
       const check = checks.find((c) => c.file === file);
-      const path = displayPath(file, this.#cwd);
-      if (!check) {
-        const reason = failure ?? 'the diagnostics source gave no answer for it';
-        return { file: path, state: 'failed', newDiagnostics: [], reason };
-      }
-      switch (check.state) {
-        case 'checked':
-          return {
-            file: path,
-            state: 'checked',
-            newDiagnostics: this.#ledger.update(file, this.#relevant(check.diagnostics)),
-          };
-        case 'pending':
-          this.#awaitLate(file, generations.get(file) ?? 0, check.settled);
-          return { file: path, state: 'pending', newDiagnostics: [] };
-        case 'unchecked':
-          return { file: path, state: 'unchecked', newDiagnostics: [], reason: check.reason };
-      }
+      return this.#report(file, check, generations.get(file) ?? 0, failure);
     });
     return { text: this.#describe(reports), files: reports };
   }
@@ -141,6 +124,22 @@ export class RunDiagnostics {
   dispose(): void {
     this.#controller.abort();
     this.#late.length = 0;
+  }
+
+  #report(file: string, check: FileCheck | undefined, generation: number, failure: string | undefined): WrittenFileReport {
+    const path = displayPath(file, this.#cwd);
+    if (!check) {
+      const reason = failure ?? 'the diagnostics source gave no answer for it';
+      return { file: path, state: 'failed', newDiagnostics: [], reason };
+    }
+    if (check.state === 'checked') {
+      return { file: path, state: 'checked', newDiagnostics: this.#ledger.update(file, this.#relevant(check.diagnostics)) };
+    }
+    if (check.state === 'pending') {
+      this.#awaitLate(file, generation, check.settled);
+      return { file: path, state: 'pending', newDiagnostics: [] };
+    }
+    return { file: path, state: 'unchecked', newDiagnostics: [], reason: check.reason };
   }
 
   #bump(file: string): number {
