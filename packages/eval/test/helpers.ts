@@ -48,8 +48,9 @@ export function harnessTools(log: string[] = []) {
       description: 'Waits, then answers.',
       parameters: z.object({ ms: z.number() }),
       execute: async ({ ms }, ctx) => {
-        log.push(`slow ${ms}`);
+        log.push(`slow ${ms} start`);
         await sleep(ms, undefined, { signal: ctx.signal });
+        log.push(`slow ${ms} end`);
         return textResult(`waited ${ms} ms`);
       },
     }),

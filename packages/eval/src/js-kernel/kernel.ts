@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import process from 'node:process';
 import { Publisher, Reply, Router } from 'zeromq';
 import { BRIDGE_MARKER, type BridgeCall, type BridgeReply } from '../bridge.js';
 import { InterruptError, JsRuntime, type MimeBundle } from './runtime.js';

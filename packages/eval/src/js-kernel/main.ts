@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import process from 'node:process';
 import { JsKernel } from './kernel.js';
 import type { ConnectionInfo } from './wire.js';
 

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import process from 'node:process';
 import { inspect } from 'node:util';
 import vm from 'node:vm';
 import type { BridgeCall, BridgeReply, BridgeResult } from '../bridge.js';
@@ -51,7 +52,20 @@ export class JsRuntime {
     for (const key of Reflect.ownKeys(globalThis)) {
       if (key in global) continue;
       const descriptor = Object.getOwnPropertyDescriptor(globalThis, key);
-      if (descriptor) Object.defineProperty(global, key, descriptor);
+      if (!descriptor) continue;
+      // Node's globals are partly accessors whose setters write the kernel's own global (`process = null` in a
+      // cell would take the kernel's process away): the context gets their values as its own properties.
+      if (descriptor.get || descriptor.set) {
+        let value: unknown;
+        try {
+          value = descriptor.get?.call(globalThis);
+        } catch {
+          continue;
+        }
+        Object.defineProperty(global, key, { value, writable: true, configurable: true, enumerable: descriptor.enumerable ?? false });
+      } else {
+        Object.defineProperty(global, key, descriptor);
+      }
     }
     // A fresh context has V8's own console, which prints nowhere; Node's writes to the captured streams.
     global['console'] = console;

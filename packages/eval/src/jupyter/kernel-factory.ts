@@ -40,6 +40,11 @@ export interface KernelFactoryOptions {
   readonly requestTimeoutMs?: number;
   /** Extra environment variables of local kernels. */
   readonly kernelEnv?: Readonly<Record<string, string>>;
+  /**
+   * How long an interrupted cell may take to stop before its kernel is given up and replaced (default 10 s):
+   * code stuck in C, or ignoring SIGINT, cannot be interrupted.
+   */
+  readonly interruptGraceMs?: number;
 }
 
 /** A kernel handed to a cell, with what the cell should tell the model about it. */
@@ -61,6 +66,8 @@ export interface AcquiredKernel {
 export interface KernelFactory extends AsyncDisposable {
   /** A private directory of the local server; it appears in the command line of every process the factory starts. */
   readonly stateDir: string;
+  /** How long an interrupted cell may take to stop before its kernel is given up. */
+  readonly interruptGraceMs: number;
   /** The kernel of this conversation and language, started if needed. */
   acquire(conversationId: string | undefined, language: KernelLanguage): Promise<AcquiredKernel>;
   /** Shuts the kernel of this conversation and language down; the next acquire starts a clean one. */
@@ -102,6 +109,10 @@ class JupyterKernelFactory implements KernelFactory {
 
   constructor(options: KernelFactoryOptions) {
     this.#options = options;
+  }
+
+  get interruptGraceMs(): number {
+    return this.#options.interruptGraceMs ?? 10_000;
   }
 
   get #startTimeoutMs(): number {

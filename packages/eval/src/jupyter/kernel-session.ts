@@ -69,7 +69,9 @@ export class KernelSession {
   static async start(options: StartKernelOptions): Promise<KernelSession> {
     const { services, settings, kernelName, language, startTimeoutMs } = options;
     const model = await withTimeout(
-      services.KernelAPI.startNew({ name: kernelName }, settings),
+      // `path: ''` starts the kernel in the server's root directory; without a path the server uses its own
+      // process's working directory, which for an environment's server may be anywhere.
+      services.KernelAPI.startNew({ name: kernelName, path: '' } as { name: string }, settings),
       startTimeoutMs,
       `the Jupyter server did not start the ${kernelName} kernel within ${startTimeoutMs / 1000} s`,
     ).catch((error: unknown) => {

@@ -60,7 +60,8 @@ export function htmlTableToMarkdown(html: string, caps: TableCaps = {}): string 
   let columns = [...Array(width).keys()];
   let columnsCut = false;
   if (width > maxColumns) {
-    columns = columns.slice(0, maxColumns);
+    // One `…` column stands for everything cut, pandas' own `...` column included.
+    columns = columns.slice(0, maxColumns).filter((c) => c < indexColumns || !isEllipsis(header[c] ?? ''));
     columnsCut = true;
   }
   let rows = bodyGrid;
@@ -77,14 +78,22 @@ export function htmlTableToMarkdown(html: string, caps: TableCaps = {}): string 
     `| ${[...columns.map((c) => cell(values[c] ?? '')), ...(columnsCut ? ['…'] : [])].join(' | ')} |`;
   const lines = [line(header), `|${[...columns, ...(columnsCut ? [0] : [])].map(() => '---').join('|')}|`, ...rows.map(line)];
 
-  const ellipsis = (v: string): boolean => v === '...' || v === '…';
-  const shownRows = rows.filter((r) => !r.every(ellipsis)).length;
-  const shownColumns = columns.filter((c) => c >= indexColumns && !ellipsis(header[c] ?? '')).length;
+  const shownRows = rows.filter((r) => !r.every(isEllipsis)).length;
+  const shownColumns = columns.filter((c) => c >= indexColumns && !isEllipsis(header[c] ?? '')).length;
   const noun = isFrame ? 'DataFrame' : 'table';
-  const size = `${totalRows} row${totalRows === 1 ? '' : 's'} × ${totalColumns} column${totalColumns === 1 ? '' : 's'}`;
-  const shown = shownRows < totalRows || shownColumns < totalColumns ? `; shown: ${shownRows} × ${shownColumns}` : '';
+  const size = `${plural(totalRows, 'row')} × ${plural(totalColumns, 'column')}`;
+  const shown =
+    shownRows < totalRows || shownColumns < totalColumns ? `; shown: ${plural(shownRows, 'row')} × ${plural(shownColumns, 'column')}` : '';
   lines.push(`(${noun}: ${size}${shown})`);
   return lines.join('\n');
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function isEllipsis(text: string): boolean {
+  return text === '...' || text === '…';
 }
 
 function parseRows(html: string): Cell[][] {

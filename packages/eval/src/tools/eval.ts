@@ -103,6 +103,7 @@ export function evalTool(factory: KernelFactory) {
         idleMs: idleSeconds * 1000,
         caller: ctx.registry,
         signal: ctx.signal,
+        interruptGraceMs: factory.interruptGraceMs,
       });
 
       const after: string[] = [];
