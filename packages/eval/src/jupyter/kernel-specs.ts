@@ -14,6 +14,19 @@ export const KERNEL_SPEC_NAMES: Readonly<Record<KernelLanguage, string>> = Objec
 // kernel runs as plain Node, never through a TypeScript loader.
 export const JS_KERNEL_MAIN: string = fileURLToPath(new URL('../../dist/js-kernel/main.js', import.meta.url));
 
+/**
+ * Starts ipykernel without importing debugpy, which ipykernel loads for its debugger (unused by eval) and which costs
+ * a third of the kernel's start. A cell can still `import debugpy` afterwards. History stays in memory: eval does not
+ * need IPython's SQLite file, and writing it costs time on every cell.
+ */
+const PYTHON_LAUNCHER = [
+  'import sys',
+  'sys.modules["debugpy"] = None',
+  'from ipykernel import kernelapp',
+  'del sys.modules["debugpy"]',
+  'kernelapp.launch_new_instance()',
+].join('; ');
+
 /** How {@link installKernelSpecs} writes the two kernel specs. */
 export interface KernelSpecOptions {
   /** The Python interpreter with ipykernel (default `/usr/bin/python3`). */
@@ -34,7 +47,7 @@ export function installKernelSpecs(dataDir: string, options: KernelSpecOptions =
   const env = { PYDEVD_DISABLE_FILE_VALIDATION: '1', ...options.env };
   const specs: Record<KernelLanguage, object> = {
     python: {
-      argv: [options.python ?? '/usr/bin/python3', '-m', 'ipykernel_launcher', '-f', '{connection_file}'],
+      argv: [options.python ?? '/usr/bin/python3', '-c', PYTHON_LAUNCHER, '-f', '{connection_file}', '--HistoryManager.hist_file=:memory:'],
       display_name: 'Python 3 (agent-tools)',
       language: 'python',
       interrupt_mode: 'signal',
