@@ -65,7 +65,7 @@ describe('approval', () => {
     });
     const result = await registry.call('change', { text: 'x' });
     expect(resultText(result)).toBe(
-      'The user did not allow this change call. Reason given: not on Fridays Do not repeat the same call; change the approach or ask the user.',
+      'The user did not allow this change call. Reason given: not on Fridays. Do not repeat the same call; change the approach or ask the user.',
     );
     await registry.call('look', {});
     expect(asked).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { messageOf } from '../errors.js';
+import { asSentence } from '../sentence.js';
 import type { Diagnostic, DiagnosticSeverity, DiagnosticsSource, FileCheck } from './diagnostic.js';
 import { displayPath, formatNewDiagnostics } from './format.js';
 import { DiagnosticsLedger, type LedgerLimits } from './ledger.js';
@@ -215,9 +216,9 @@ export class RunDiagnostics {
           `Diagnostics of ${report.file} are still pending (no answer within ${seconds}); they will be appended to a later result. Do not assume the file is clean.`,
         );
       } else if (report.state === 'unchecked') {
-        lines.push(`${report.file} was not checked: ${sentence(report.reason)}`);
+        lines.push(`${report.file} was not checked: ${asSentence(report.reason)}`);
       } else if (report.state === 'failed') {
-        lines.push(`${report.file} was not verified: ${sentence(report.reason)}`);
+        lines.push(`${report.file} was not verified: ${asSentence(report.reason)}`);
       }
     }
     if (clean.length > 0) lines.push(`No new diagnostics in ${clean.join(', ')}.`);
@@ -225,8 +226,3 @@ export class RunDiagnostics {
   }
 }
 
-/** A reason as the end of a sentence, whether or not the source ended it with a period. */
-function sentence(reason: string | undefined): string {
-  const text = (reason ?? 'no reason given').trim();
-  return /[.!?]$/.test(text) ? text : `${text}.`;
-}
