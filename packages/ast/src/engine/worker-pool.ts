@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AstError } from '../errors.js';
+import type { LanguageId } from '../languages.js';
 import type { FileOutcome, SearchRequest } from './file-search.js';
 import type { FromWorker, ToWorker, WorkerConfig, WorkerStats } from './protocol.js';
 
@@ -54,6 +55,18 @@ export class WorkerPool {
       shards.map((shard, index) => (shard.length ? this.#runShard(index, request, shard, signal) : [])),
     );
     return results.flat();
+  }
+
+  /**
+   * Starts every worker and has it load a grammar, without waiting: a search that begins with this overlaps
+   * the workers' start with its own pattern compilation and directory walk.
+   */
+  warm(language: LanguageId): void {
+    if (this.#disposed) return;
+    for (let i = 0; i < this.#size; i++) {
+      const slot = this.#slot(i);
+      this.#send(slot, { type: 'warm', id: this.#nextId++, language }).catch(() => undefined);
+    }
   }
 
   /** Cache counters of every started worker. */

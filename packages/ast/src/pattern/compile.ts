@@ -100,13 +100,19 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** An operator token: two or more characters, none a letter, digit, underscore or space. */
+const OPERATOR = /^[^\w\s]{2,}$/;
+
 function finish(spec: LanguageSpec, source: string, context: string, root: PatternNode): CompiledPattern {
   const literals = new Set<string>();
   const singles = new Set<string>();
   const multis = new Set<string>();
   const visit = (node: PatternNode): void => {
     if (node.type === 'leaf') {
-      if (node.named && node.text) literals.add(node.text);
+      // Named leaves (identifiers, literals) must match by text. Of the unnamed tokens, which match by kind,
+      // only operators of two or more characters are used: their text is their kind, never zero-width (as an
+      // automatic `;` is) and never spelled otherwise (as a case-insensitive keyword could be).
+      if (node.named ? node.text : OPERATOR.test(node.text) && node.text === node.kind) literals.add(node.text);
     } else if (node.type === 'meta') {
       if (node.meta.name) (node.meta.kind === 'multi' ? multis : singles).add(node.meta.name);
     } else {

@@ -19,8 +19,8 @@ export interface CompiledPattern {
   /** The context rung that accepted the pattern (statement, expression, ...). */
   readonly context: string;
   /**
-   * Texts every match must contain (the pattern's named leaves, such as identifiers and literals): a file
-   * whose text lacks one cannot match and is not parsed.
+   * Texts every match must contain (the pattern's named leaves, such as identifiers and literals, and its
+   * operators of two or more characters): a file whose text lacks one cannot match and is not parsed.
    */
   readonly literals: readonly string[];
   /** Names of the single and multi metavariables the pattern binds. */
