@@ -284,6 +284,7 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
     return Promise.all(
       entries.map(async (entry): Promise<ReloadOutcome> => {
         const previous = entry.server;
+        const previousPid = previous?.state === 'running' || previous?.state === 'starting' ? previous.pid : undefined;
         await previous?.stop();
         entry.crashes = [];
         entry.crashReason = undefined;
@@ -291,9 +292,9 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
         const server = this.#launch(entry);
         try {
           await raceSignal(server.ready, signal);
-          return { server: server.label, previousPid: previous?.pid, pid: server.pid };
+          return { server: server.label, previousPid, pid: server.pid };
         } catch (error) {
-          return { server: server.label, previousPid: previous?.pid, pid: undefined, error: (error as Error).message.replace(/^\[agent-tools\/lsp\] /, '') };
+          return { server: server.label, previousPid, pid: undefined, error: (error as Error).message.replace(/^\[agent-tools\/lsp\] /, '') };
         }
       }),
     );

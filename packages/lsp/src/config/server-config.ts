@@ -67,6 +67,13 @@ export interface ServerConfig {
   readonly pullDiagnostics?: DiagnosticsPuller;
   /** The project's own checker for whole-project diagnostics (`lsp diagnostics "*"`). */
   readonly projectCheck?: ProjectChecker;
+  /**
+   * A line the server logs (window/logMessage or showMessage) once it has loaded the project. Requests wait
+   * for it, at most `readyTimeoutMs` (default 20 s): answers given before are incomplete (pyright's references
+   * miss files it has not enumerated yet).
+   */
+  readonly readyPattern?: RegExp;
+  readonly readyTimeoutMs?: number;
   /** How long a request may take before it is reported as hung (default: the supervisor's). */
   readonly requestTimeoutMs?: number;
   /** How long starting and initializing may take (default: the supervisor's). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, chmodSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { resolveInside } from '@agent-tools/core';
+import { CoreError, resolveInside } from '@agent-tools/core';
 import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { LspError } from '../errors.js';
 import { displayPath, fromUri } from '../util/paths.js';
@@ -53,8 +53,11 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, cwd: string, open: OpenVe
     if (!path) throw new LspError('edit_failed', `The edit names ${uri}, which is not a file; nothing was changed.`);
     try {
       return resolveInside(cwd, path).absolute;
-    } catch {
-      throw new LspError('edit_failed', `The edit would change ${path}, outside the working directory; nothing was changed.`);
+    } catch (error) {
+      if (error instanceof CoreError && error.code === 'outside_workspace') {
+        throw new LspError('edit_failed', `The edit would change ${path}, outside the working directory; nothing was changed.`);
+      }
+      throw new LspError('edit_failed', `The edit names ${path}, which cannot be written (${(error as Error).message}); nothing was changed.`);
     }
   };
   const textEdit = (uri: string, edits: readonly TextEdit[], version: number | null | undefined): void => {
@@ -120,7 +123,7 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, cwd: string, open: OpenVe
  * files beside their targets, and only then are they renamed into place (and deletions made). If any step
  * fails, the steps already taken are undone from the contents held in memory, and `edit_failed` is thrown.
  */
-export function applyEditPlan(plan: EditPlan, cwd: string): void {
+export function applyEditPlan(plan: EditPlan, cwd: string, io: { rename: (from: string, to: string) => void } = { rename: renameSync }): void {
   for (const change of plan.changes) {
     const now = existsSync(change.path) ? readFileSync(change.path, 'utf8') : undefined;
     if (now !== change.before) {
@@ -145,7 +148,7 @@ export function applyEditPlan(plan: EditPlan, cwd: string): void {
     }
     for (const change of plan.changes) {
       const temp = temps.get(change.path);
-      if (temp) renameSync(temp, change.path);
+      if (temp) io.rename(temp, change.path);
       else unlinkSync(change.path);
       temps.delete(change.path);
       done.push(change);

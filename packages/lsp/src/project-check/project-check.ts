@@ -119,7 +119,7 @@ async function viaSweep(
 ): Promise<ProjectCheckPart> {
   const extensions = Object.keys(server.config.extensions);
   const { files, seen } = listSourceFiles(server.root, extensions, SWEEP_MAX_FILES);
-  const method = `opened ${files.length} ${extensions.map((e) => e.slice(1)).slice(0, 4).join('/')} file${files.length === 1 ? '' : 's'} with ${server.config.name}`;
+  const method = `opening ${files.length} file${files.length === 1 ? '' : 's'} with ${server.config.name}`;
   const deadline = Date.now() + supervisor.checkTimeoutMs;
   const diagnostics: Diagnostic[] = [];
   const unanswered: string[] = [];

@@ -58,7 +58,7 @@ export function runChecker(run: CheckerRun, root: string, timeoutMs: number, env
     };
     const timer = setTimeout(() => {
       kill();
-      finish({ ok: false, reason: `${run.title} did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped` });
+      finish({ ok: false, reason: `${run.title} did not finish within ${Math.round(timeoutMs / 100) / 10} s and was stopped` });
     }, timeoutMs);
     const onAbort = (): void => {
       kill();

@@ -149,6 +149,7 @@ export class RpcConnection {
   }
 
   #dispatch(message: Record<string, unknown>): void {
+    if (this.#closed) return;
     try {
       const { id, method } = message;
       if (typeof method === 'string') {

@@ -100,6 +100,8 @@ export class LanguageServer {
   readonly #progress = new Map<string | number, string>();
   readonly #malformed: number[] = [];
   #capabilities: ServerCapabilities = {};
+  #loaded = false;
+  #onLoaded: (() => void) | undefined;
   #state: ServerState = 'starting';
   #endReason: string | undefined;
   #lastMalformed: string | undefined;
@@ -166,6 +168,7 @@ export class LanguageServer {
   async #boot(): Promise<void> {
     try {
       await this.#initialize();
+      await this.#waitUntilLoaded();
     } catch (error) {
       await this.#process.kill(200);
       const exit = this.#process.exit;
@@ -382,6 +385,23 @@ export class LanguageServer {
     if (settings) this.#connection.notify(DidChangeConfigurationNotification.type, { settings });
   }
 
+  /** Waits (bounded) for the configuration's "project loaded" log line; proceeds anyway when it does not come. */
+  async #waitUntilLoaded(): Promise<void> {
+    if (!this.config.readyPattern || this.#loaded) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        this.#onLoaded = resolve;
+      }),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.config.readyTimeoutMs ?? 20_000);
+      }),
+      this.#process.exited.then(() => undefined),
+    ]);
+    clearTimeout(timer);
+    this.#onLoaded = undefined;
+  }
+
   #context(): ServerContext {
     return { root: this.root, cwd: this.cwd, binary: this.binary };
   }
@@ -443,7 +463,12 @@ export class LanguageServer {
       case LogMessageNotification.method:
       case ShowMessageNotification.method: {
         const { type, message } = (params ?? {}) as { type?: number; message?: unknown };
-        this.#log.push({ type: type ?? 4, message: String(message).slice(0, 500) });
+        const line = String(message);
+        this.#log.push({ type: type ?? 4, message: line.slice(0, 500) });
+        if (!this.#loaded && this.config.readyPattern?.test(line)) {
+          this.#loaded = true;
+          this.#onLoaded?.();
+        }
         if (this.#log.length > 100) this.#log.splice(0, this.#log.length - 100);
         return;
       }
@@ -505,11 +530,18 @@ export class LanguageServer {
     while (this.#malformed.length > 0 && (this.#malformed[0] as number) < now - 10_000) this.#malformed.shift();
     if (this.#malformed.length > this.#options.limits.maxMalformed && this.#state === 'running') {
       this.#endReason = `it sent more than ${this.#options.limits.maxMalformed} malformed messages within 10 s (last: ${reason})`;
+      // Stop listening at once: whatever else it sends cannot be trusted.
+      this.#connection.close(new LspError('server_exited', `${this.label} was stopped: ${this.#endReason}.`));
       this.#process.signal('SIGKILL');
+      this.#state = 'crashed';
+      this.documents.clear();
+      this.published.poke();
+      this.#options.onCrash?.(this, this.#endReason);
     }
   }
 
   #onExit(info: ExitInfo): void {
+    if (this.#state === 'crashed') return; // Already handled when it was killed for malformed output.
     const expected = this.#state === 'stopping' || this.#state === 'stopped';
     const reason = this.#endReason ?? `it ${describeExit(info, this.#process.stderrTail)}`;
     this.#endReason = reason;

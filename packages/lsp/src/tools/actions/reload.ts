@@ -12,7 +12,9 @@ export async function reload(env: ToolEnv, params: LspParams, signal: AbortSigna
   const lines = outcomes.map((o) =>
     o.error
       ? `${o.server} could not be restarted: ${o.error}`
-      : `${o.server} restarted: pid ${o.previousPid ?? '(none)'} → ${o.pid}.`,
+      : o.previousPid === undefined
+        ? `${o.server} started: pid ${o.pid} (it was not running).`
+        : `${o.server} restarted: pid ${o.previousPid} → ${o.pid}.`,
   );
   const failed = outcomes.filter((o) => o.error).length;
   const text = lines.join('\n');
