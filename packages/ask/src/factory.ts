@@ -1,11 +1,38 @@
-import { defineFactory } from '@agent-tools/core';
+import { defineFactory, type ToolFactory } from '@agent-tools/core';
+import type { QuestionPort, TargetSpace } from './card.js';
+import { askUserTool } from './tools/ask-user.js';
+
+declare module '@agent-tools/core' {
+  interface Resources {
+    /** Renders question cards to the run's human (see `terminalPort`, `memoryPort`, `detachedPort`). */
+    questionPort?: QuestionPort;
+    /** Where the run's cards are shown: its conversation, channel or terminal. */
+    targetSpace?: TargetSpace;
+  }
+}
+
+/** Options of {@link createAskTools}. */
+export interface AskToolsOptions {
+  /** How long a shown question waits for an answer before it times out (default 10 minutes). */
+  readonly timeoutMs?: number;
+}
+
+/** The default time a shown question waits: long enough for a person to read and decide, short of forever. */
+export const DEFAULT_QUESTION_TIMEOUT_MS = 600_000;
 
 /**
- * The factory of @agent-tools/ask. It registers its tools when the run has `questionPort`, `targetSpace`.
- * (A shell for now: it registers nothing yet.)
+ * Builds the factory of @agent-tools/ask with options. It registers `ask_user` (read tier) when the run has both a
+ * `questionPort` and a `targetSpace`. A port with no human attached still registers the tool: a call then fails at
+ * once (fail-closed) and tells the model to proceed on a stated assumption.
  */
-export const askTools = defineFactory({
-  name: '@agent-tools/ask',
-  needs: ['questionPort', 'targetSpace'],
-  create: () => [],
-});
+export function createAskTools(options: AskToolsOptions = {}): ToolFactory<'questionPort' | 'targetSpace'> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_QUESTION_TIMEOUT_MS;
+  return defineFactory({
+    name: '@agent-tools/ask',
+    needs: ['questionPort', 'targetSpace'],
+    create: ({ questionPort, targetSpace }) => [askUserTool({ port: questionPort, target: targetSpace, timeoutMs })],
+  });
+}
+
+/** The factory of @agent-tools/ask with default options (questions time out after 10 minutes). */
+export const askTools = createAskTools();

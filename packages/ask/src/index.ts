@@ -1,4 +1,31 @@
 /**
- * @agent-tools/ask: the question port and the ask_user tool.
+ * @agent-tools/ask: the question port and the ask_user tool. Questions and permission requests render as one kind
+ * of card, shown one at a time per port.
  */
-export { askTools } from './factory.js';
+export {
+  type AskOptions,
+  CARD_LIMITS,
+  type CardOption,
+  type CardOutcome,
+  cardProblems,
+  checkCard,
+  checkOutcome,
+  type QuestionCard,
+  type QuestionPort,
+  type TargetSpace,
+} from './card.js';
+export { type AskCardOptions, type AskOutcome, askCard, isTimeout } from './desk.js';
+export { AskError, type AskErrorCode } from './errors.js';
+export { type AskToolsOptions, askTools, createAskTools, DEFAULT_QUESTION_TIMEOUT_MS } from './factory.js';
+export {
+  PERMISSION_LABELS,
+  type PermissionApprovalOptions,
+  permissionApproval,
+  permissionCard,
+} from './permission.js';
+export type { LineTerminal, TerminalStreams } from './ports/line-source.js';
+export { type MemoryCard, type MemoryPort, type MemoryPortOptions, memoryPort } from './ports/memory-port.js';
+export { parseLine, renderCard } from './ports/render.js';
+export { detachedPort, type TerminalPort, terminalPort } from './ports/terminal-port.js';
+export { type AskUserDeps, type AskUserParameters, type AskUserStructured, askUserParameters, askUserTool } from './tools/ask-user.js';
+export { formatDuration, PROCEED_ON_ASSUMPTION } from './wording.js';

@@ -7,6 +7,7 @@ import { type AnyToolFactory, type FactoryOutput, isPresent, type Resources } fr
 import { KeyedLock } from './keyed-lock.js';
 import { appendText, errorResult, type ToolResult } from './result.js';
 import { type ToolSchema, toolSchema } from './schema.js';
+import { asSentence } from './sentence.js';
 import { admits, builtinSurfaces, defaultSurface, type Surface } from './surface.js';
 import { needsApproval } from './tier.js';
 import type { AnyToolDefinition, CallOptions, ToolCaller, ToolContext } from './tool.js';
@@ -249,7 +250,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
         }),
       );
       if (decision.approved) return undefined;
-      const why = decision.reason ? ` Reason given: ${decision.reason}` : '';
+      const why = decision.reason ? ` Reason given: ${asSentence(decision.reason)}` : '';
       return `The user did not allow this ${tool.name} call.${why} Do not repeat the same call; change the approach or ask the user.`;
     } catch (error) {
       this.#options.onError?.(error, { tool: tool.name, phase: 'call' });
@@ -356,8 +357,9 @@ class TimeoutMarker {
 
 function cancelledText(name: string, lifetime: AbortSignal, reason?: unknown): string {
   if (reason instanceof TimeoutMarker) {
-    const seconds = Math.round(reason.timeoutMs / 100) / 10;
-    return `${name} did not finish within ${seconds} s and was cancelled. Try a smaller request, or check the tool's status before retrying.`;
+    const ms = reason.timeoutMs;
+    const limit = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+    return `${name} did not finish within ${limit} and was cancelled. Try a smaller request, or check the tool's status before retrying.`;
   }
   if (lifetime.aborted) return `${name} was cancelled because the run ended.`;
   return `${name} was cancelled before it finished.`;

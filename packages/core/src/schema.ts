@@ -24,6 +24,11 @@ export function toolSchema(tool: AnyToolDefinition): ToolSchema {
     io: 'input',
     unrepresentable: 'any',
   }) as Record<string, unknown>;
+  // The input side of a stripping object leaves extra keys open, but the registry refuses unknown arguments by
+  // name; the schema says so, which is also what OpenAI's strict mode wants.
+  if (inputSchema['type'] === 'object' && !('additionalProperties' in inputSchema)) {
+    inputSchema['additionalProperties'] = false;
+  }
   const schema: ToolSchema = Object.freeze({ name: tool.name, description: tool.description, inputSchema });
   cache.set(tool, schema);
   return schema;

@@ -79,6 +79,7 @@ function describeIssue(issue: z.core.$ZodIssue, input: Record<string, unknown>):
       if (received === undefined) return `${field} is required (expected ${issue.expected}).`;
       return `${field} must be ${article(issue.expected)}, got ${describeValue(received)}.`;
     case 'invalid_value':
+      if (received === undefined) return `${field} is required (one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}).`;
       return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(received)}.`;
     case 'unrecognized_keys':
       return `${field} has unknown keys ${issue.keys.map((k) => `\`${k}\``).join(', ')}; remove them.`;

@@ -1,11 +1,31 @@
 import { defineFactory } from '@agent-tools/core';
+import { vibeKillTool } from './tools/vibe-kill.js';
+import { vibeListTool } from './tools/vibe-list.js';
+import { vibeSendTool } from './tools/vibe-send.js';
+import { vibeSpawnTool } from './tools/vibe-spawn.js';
+import { vibeWaitTool } from './tools/vibe-wait.js';
+import type { WorkerList } from './worker-list.js';
+
+declare module '@agent-tools/core' {
+  interface Resources {
+    /** The run's background workers. Vibe mode is on when a run has one; the registry disposes it (killing them). */
+    workerList?: WorkerList;
+  }
+}
 
 /**
- * The factory of @agent-tools/vibe. It registers its tools when the run has `workerList`.
- * (A shell for now: it registers nothing yet.)
+ * The factory of @agent-tools/vibe. It registers vibe_spawn, vibe_send, vibe_wait, vibe_kill and vibe_list (all read
+ * tier: the gate belongs to the workers' own tools, where the edits happen) when the run has a `workerList`, which
+ * a harness provides only when vibe mode is on.
  */
 export const vibeTools = defineFactory({
   name: '@agent-tools/vibe',
   needs: ['workerList'],
-  create: () => [],
+  create: ({ workerList }) => [
+    vibeSpawnTool(workerList),
+    vibeSendTool(workerList),
+    vibeWaitTool(workerList),
+    vibeKillTool(workerList),
+    vibeListTool(workerList),
+  ],
 });

@@ -1,9 +1,29 @@
+import { permissionApproval, type QuestionPort, type TargetSpace, terminalPort } from '@agent-tools/ask';
 import { type ApprovalCallback, approveAll } from '@agent-tools/core';
 import type { Terminal } from './plugin.js';
 
+/** Where the harness shows its cards. */
+export const TERMINAL_TARGET: TargetSpace = Object.freeze({ id: 'terminal', name: 'the terminal' });
+
+const ports = new WeakMap<Terminal, QuestionPort>();
+
+/**
+ * The question port of a terminal, one per terminal: ask_user cards and permission cards go through the same port,
+ * so they queue together (one card at a time) and share one reader of standard input with the REPL.
+ */
+export function harnessQuestionPort(terminal: Terminal): QuestionPort {
+  let port = ports.get(terminal);
+  if (!port) {
+    port = terminalPort(terminal);
+    ports.set(terminal, port);
+  }
+  return port;
+}
+
 /**
  * The harness's approval gate: `--yes` approves everything; with a human at the terminal each write or exec call
- * is asked about (once, or for the rest of the run); with nobody attached every such call is refused.
+ * is asked about on a permission card (allow once, allow for this run, deny, or type a reason to deny), the same
+ * card ask_user renders; with nobody attached every such call is refused.
  */
 export function harnessApproval(options: { readonly yes: boolean; readonly terminal: Terminal | undefined }): ApprovalCallback {
   if (options.yes) return approveAll;
@@ -11,23 +31,8 @@ export function harnessApproval(options: { readonly yes: boolean; readonly termi
   if (!terminal) {
     return () => ({
       approved: false,
-      reason: 'no human is attached to approve it (the harness was started without a terminal and without --yes)',
+      reason: 'no human is attached to approve it (the harness was started without a terminal and without --yes).',
     });
   }
-  const always = new Set<string>();
-  return async ({ tool, tier, args }) => {
-    if (always.has(tool)) return true;
-    const shown = JSON.stringify(args);
-    terminal.write(`\n── approval ── ${tool} (${tier}) ${shown.length > 400 ? `${shown.slice(0, 400)}…` : shown}\n`);
-    for (;;) {
-      const answer = (await terminal.readLine('Allow? [y] once  [a] always for this run  [n] deny: '))?.trim().toLowerCase();
-      if (answer === undefined || answer === 'n' || answer === 'no') return { approved: false, reason: 'denied at the terminal' };
-      if (answer === 'y' || answer === 'yes') return true;
-      if (answer === 'a' || answer === 'always') {
-        always.add(tool);
-        return true;
-      }
-      terminal.write('Please answer y, a or n.\n');
-    }
-  };
+  return permissionApproval({ port: harnessQuestionPort(terminal), target: TERMINAL_TARGET });
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { messageOf } from '../errors.js';
+import { asSentence } from '../sentence.js';
 import type { Diagnostic, DiagnosticSeverity, DiagnosticsSource, FileCheck } from './diagnostic.js';
 import { displayPath, formatNewDiagnostics } from './format.js';
 import { DiagnosticsLedger, type LedgerLimits } from './ledger.js';
@@ -106,26 +107,9 @@ export class RunDiagnostics {
       failure = messageOf(error);
     }
 
-    const reports = unique.map((file): WrittenFileReport => {
+    const reports = unique.map((file) => {
       const check = checks.find((c) => c.file === file);
-      const path = displayPath(file, this.#cwd);
-      if (!check) {
-        const reason = failure ?? 'the diagnostics source gave no answer for it';
-        return { file: path, state: 'failed', newDiagnostics: [], reason };
-      }
-      switch (check.state) {
-        case 'checked':
-          return {
-            file: path,
-            state: 'checked',
-            newDiagnostics: this.#ledger.update(file, this.#relevant(check.diagnostics)),
-          };
-        case 'pending':
-          this.#awaitLate(file, generations.get(file) ?? 0, check.settled);
-          return { file: path, state: 'pending', newDiagnostics: [] };
-        case 'unchecked':
-          return { file: path, state: 'unchecked', newDiagnostics: [], reason: check.reason };
-      }
+      return this.#report(file, check, generations.get(file) ?? 0, failure);
     });
     return { text: this.#describe(reports), files: reports };
   }
@@ -141,6 +125,22 @@ export class RunDiagnostics {
   dispose(): void {
     this.#controller.abort();
     this.#late.length = 0;
+  }
+
+  #report(file: string, check: FileCheck | undefined, generation: number, failure: string | undefined): WrittenFileReport {
+    const path = displayPath(file, this.#cwd);
+    if (!check) {
+      const reason = failure ?? 'the diagnostics source gave no answer for it';
+      return { file: path, state: 'failed', newDiagnostics: [], reason };
+    }
+    if (check.state === 'checked') {
+      return { file: path, state: 'checked', newDiagnostics: this.#ledger.update(file, this.#relevant(check.diagnostics)) };
+    }
+    if (check.state === 'pending') {
+      this.#awaitLate(file, generation, check.settled);
+      return { file: path, state: 'pending', newDiagnostics: [] };
+    }
+    return { file: path, state: 'unchecked', newDiagnostics: [], reason: check.reason };
   }
 
   #bump(file: string): number {
@@ -216,9 +216,9 @@ export class RunDiagnostics {
           `Diagnostics of ${report.file} are still pending (no answer within ${seconds}); they will be appended to a later result. Do not assume the file is clean.`,
         );
       } else if (report.state === 'unchecked') {
-        lines.push(`${report.file} was not checked: ${sentence(report.reason)}`);
+        lines.push(`${report.file} was not checked: ${asSentence(report.reason)}`);
       } else if (report.state === 'failed') {
-        lines.push(`${report.file} was not verified: ${sentence(report.reason)}`);
+        lines.push(`${report.file} was not verified: ${asSentence(report.reason)}`);
       }
     }
     if (clean.length > 0) lines.push(`No new diagnostics in ${clean.join(', ')}.`);
@@ -226,8 +226,3 @@ export class RunDiagnostics {
   }
 }
 
-/** A reason as the end of a sentence, whether or not the source ended it with a period. */
-function sentence(reason: string | undefined): string {
-  const text = (reason ?? 'no reason given').trim();
-  return /[.!?]$/.test(text) ? text : `${text}.`;
-}

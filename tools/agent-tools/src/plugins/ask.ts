@@ -1,9 +1,43 @@
-import { askTools } from '@agent-tools/ask';
+import { askTools, detachedPort } from '@agent-tools/ask';
+import { harnessQuestionPort, TERMINAL_TARGET } from '../approval.js';
 import type { HarnessPlugin } from '../plugin.js';
 
-/** @agent-tools/ask in the harness. */
+/**
+ * @agent-tools/ask in the harness. ask_user is always registered: with a human at the terminal (or --interactive)
+ * its cards render there; without one the port is detached and every question fails at once (fail-closed, SPEC §8),
+ * so the model hears that nobody can answer and proceeds on a stated assumption instead of asking in chat.
+ */
 export const askPlugin: HarnessPlugin = {
   factory: askTools,
-  resources: () => ({}),
-  demo: [],
+  resources: (env) => ({
+    questionPort: env.terminal
+      ? harnessQuestionPort(env.terminal)
+      : detachedPort('the harness runs without a terminal, so no human is attached'),
+    targetSpace: TERMINAL_TARGET,
+  }),
+  demo: [
+    {
+      title: 'ask_user with nobody at a terminal fails at once (fail-closed) and says to proceed on a stated assumption',
+      tool: 'ask_user',
+      args: {
+        question: 'Should low stock be flagged at 3 or at 5 items?',
+        context: 'The threshold decides which items the report lists.',
+        options: [{ label: '3', description: 'fewer, more urgent items' }, { label: '5' }],
+      },
+      expectError: true,
+    },
+    {
+      title: 'A card with a repeated label is refused, naming the field',
+      tool: 'ask_user',
+      args: { question: 'Which format?', options: [{ label: 'JSON' }, { label: 'json' }] },
+      expectError: true,
+    },
+    {
+      title: 'ask_user is read tier: plan mode sees it too',
+      tool: 'ask_user',
+      args: { question: 'Plan: split the report into two files?' },
+      surface: 'plan',
+      expectError: true,
+    },
+  ],
 };

@@ -1,9 +1,84 @@
-import { vibeTools } from '@agent-tools/vibe';
-import type { HarnessPlugin } from '../plugin.js';
+import { processRunner, splitCommandLine, VibeError, vibeTools, WorkerList, type WorkerRunner } from '@agent-tools/vibe';
+import type { DemoStep, HarnessPlugin } from '../plugin.js';
 
-/** @agent-tools/vibe in the harness. */
+/**
+ * Vibe mode is off unless asked for: `AGENT_TOOLS_VIBE=1` turns it on, `AGENT_TOOLS_VIBE_COMMAND` is the worker
+ * agent's command template (placeholders `{brief}`, `{tier}`, `{label}`, `{id}`, `{run}`, `{tier_args}`; without
+ * `{brief}` the brief goes to standard input), `AGENT_TOOLS_VIBE_FAST_ARGS` / `AGENT_TOOLS_VIBE_GOOD_ARGS` add
+ * arguments per tier, and `AGENT_TOOLS_VIBE_MAX` caps how many workers run at once (default 4). Workers run in
+ * the working directory and see `VIBE_TIER`, `VIBE_WORKER_ID`, `VIBE_LABEL` and `VIBE_RUN` in their environment.
+ */
+function vibeMode(): boolean {
+  return ['1', 'true', 'on', 'yes'].includes((process.env['AGENT_TOOLS_VIBE'] ?? '').toLowerCase());
+}
+
+function runnerFromEnv(): WorkerRunner {
+  const command = process.env['AGENT_TOOLS_VIBE_COMMAND']?.trim();
+  try {
+    if (!command) {
+      throw new VibeError(
+        'not_configured',
+        'vibe mode is on (AGENT_TOOLS_VIBE=1) but AGENT_TOOLS_VIBE_COMMAND names no worker command; set it to the agent\'s command line, such as "my-agent -p {brief}"',
+      );
+    }
+    const args = (name: string): readonly string[] => splitCommandLine(process.env[name] ?? '');
+    return processRunner({
+      command,
+      tiers: { fast: { args: args('AGENT_TOOLS_VIBE_FAST_ARGS') }, good: { args: args('AGENT_TOOLS_VIBE_GOOD_ARGS') } },
+    });
+  } catch (error) {
+    // A misconfigured harness still registers the tools, so the model hears why no worker can start.
+    return () => Promise.reject(error);
+  }
+}
+
+const vibeDemo: readonly DemoStep[] = [
+  {
+    title: 'vibe_spawn returns at once with a worker id (the worker is the sample script vibe/worker.sh)',
+    tool: 'vibe_spawn',
+    args: { brief: 'List the exported functions of src/inventory.ts', label: 'exports', tier: 'fast' },
+  },
+  {
+    title: 'A second worker on a long task',
+    tool: 'vibe_spawn',
+    args: { brief: 'slow: review src/report.ts for error handling', label: 'reviewer' },
+  },
+  { title: 'vibe_list: tier, status, time and output of each', tool: 'vibe_list', args: {} },
+  {
+    title: 'vibe_send appends to the brief and restarts the worker',
+    tool: 'vibe_send',
+    args: { worker_id: 'w1', message: 'Also list the exported types.' },
+  },
+  { title: 'vibe_wait returns the result of the restarted run', tool: 'vibe_wait', args: { worker_id: 'w1' } },
+  {
+    title: 'vibe_wait with a short timeout says the worker is still running',
+    tool: 'vibe_wait',
+    args: { worker_id: 'w2', timeout_seconds: 0.5 },
+  },
+  { title: 'vibe_kill stops it with its whole process group', tool: 'vibe_kill', args: { worker_id: 'reviewer' } },
+  { title: 'vibe_list after the work', tool: 'vibe_list', args: {} },
+  { title: 'An unknown worker id is an error that names the known ones', tool: 'vibe_wait', args: { worker_id: 'w9' }, expectError: true },
+];
+
+const offDemo: readonly DemoStep[] = [
+  {
+    title:
+      'Vibe mode is off, so the vibe tools are absent (run with AGENT_TOOLS_VIBE=1 AGENT_TOOLS_VIBE_COMMAND="sh vibe/worker.sh" to see them)',
+    tool: 'vibe_list',
+    args: {},
+    expectError: true,
+  },
+];
+
+/** @agent-tools/vibe in the harness: a worker list only in vibe mode, with the process runner over the env's command. */
 export const vibePlugin: HarnessPlugin = {
   factory: vibeTools,
-  resources: () => ({}),
-  demo: [],
+  resources: (env) => {
+    if (!vibeMode()) return {};
+    const max = Number(process.env['AGENT_TOOLS_VIBE_MAX'] ?? 4);
+    return {
+      workerList: new WorkerList({ runner: runnerFromEnv(), cwd: env.cwd, maxRunning: Number.isFinite(max) && max >= 1 ? max : 4 }),
+    };
+  },
+  demo: vibeMode() ? vibeDemo : offDemo,
 };

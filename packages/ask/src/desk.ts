@@ -1,0 +1,149 @@
+import { messageOf } from '@agent-tools/core';
+import { type CardOutcome, checkCard, checkOutcome, type QuestionCard, type QuestionPort, type TargetSpace } from './card.js';
+
+/** How {@link askCard} is told where and how long to ask. */
+export interface AskCardOptions {
+  readonly target: TargetSpace;
+  /** Cancels the question: a queued card is dropped, a shown card is withdrawn. */
+  readonly signal?: AbortSignal;
+  /** How long the card stays up once shown (queued time does not count). */
+  readonly timeoutMs: number;
+  readonly conversationId?: string;
+}
+
+/**
+ * How a card ended for its asker: what the port reported, `withdrawn` when the asker cancelled it, or `failed`
+ * when the port broke (threw, or answered something the card does not allow).
+ */
+export type AskOutcome =
+  | CardOutcome
+  | { readonly type: 'withdrawn' }
+  | { readonly type: 'failed'; readonly reason: string };
+
+interface Entry {
+  readonly card: QuestionCard;
+  readonly options: AskCardOptions;
+  readonly resolve: (outcome: AskOutcome) => void;
+  settled: boolean;
+}
+
+
+/**
+ * One card at a time per port: later questions wait in arrival order, a queued question whose call is cancelled
+ * leaves the queue without ever being shown, and a shown one is withdrawn. Shared by every asker of the port
+ * (ask_user and permission cards), which is why desks are kept per port rather than per factory.
+ */
+class Desk {
+  readonly #port: QuestionPort;
+  readonly #queue: Entry[] = [];
+  #busy = false;
+
+  constructor(port: QuestionPort) {
+    this.#port = port;
+  }
+
+  ask(card: QuestionCard, options: AskCardOptions): Promise<AskOutcome> {
+    if (!this.#port.attached) return Promise.resolve(noHuman(this.#port, options.target));
+    if (options.signal?.aborted) return Promise.resolve({ type: 'withdrawn' });
+    return new Promise<AskOutcome>((resolve) => {
+      const entry: Entry = { card, options, resolve, settled: false };
+      this.#queue.push(entry);
+      options.signal?.addEventListener(
+        'abort',
+        () => {
+          const index = this.#queue.indexOf(entry);
+          if (index !== -1) {
+            this.#queue.splice(index, 1);
+            settle(entry, { type: 'withdrawn' });
+          }
+        },
+        { once: true },
+      );
+      this.#pump();
+    });
+  }
+
+  #pump(): void {
+    if (this.#busy) return;
+    const entry = this.#queue.shift();
+    if (!entry) return;
+    this.#busy = true;
+    void this.#show(entry).then((outcome) => {
+      settle(entry, outcome);
+      this.#busy = false;
+      this.#pump();
+    });
+  }
+
+  async #show(entry: Entry): Promise<AskOutcome> {
+    const { card, options } = entry;
+    // The human may have left while this card waited its turn.
+    if (!this.#port.attached) return noHuman(this.#port, options.target);
+    const controller = new AbortController();
+    const withdraw = (): void => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', withdraw, { once: true });
+    const timer = setTimeout(() => controller.abort(timeoutReason()), options.timeoutMs);
+    const ended = new Promise<AskOutcome>((resolve) => {
+      controller.signal.addEventListener(
+        'abort',
+        () => resolve(isTimeout(controller.signal.reason) ? { type: 'timed_out' } : { type: 'withdrawn' }),
+        { once: true },
+      );
+    });
+    const answered = Promise.resolve()
+      .then(() =>
+        this.#port.ask(card, {
+          target: options.target,
+          signal: controller.signal,
+          timeoutMs: options.timeoutMs,
+          ...(options.conversationId === undefined ? {} : { conversationId: options.conversationId }),
+        }),
+      )
+      // A port that throws, or answers what the card does not allow, must not hang the call or lie to the model.
+      .then((outcome): AskOutcome => checkOutcome(card, outcome))
+      .catch((error: unknown): AskOutcome => ({ type: 'failed', reason: messageOf(error) }));
+    try {
+      return await Promise.race([answered, ended]);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', withdraw);
+    }
+  }
+}
+
+/** The abort reason of a card that timed out: a `TimeoutError`, as `AbortSignal.timeout()` uses. */
+function timeoutReason(): DOMException {
+  return new DOMException('The question timed out.', 'TimeoutError');
+}
+
+/** Whether a withdrawn card's abort reason says it timed out (ports use it to word the withdrawal). */
+export function isTimeout(reason: unknown): boolean {
+  return reason instanceof DOMException && reason.name === 'TimeoutError';
+}
+
+function settle(entry: Entry, outcome: AskOutcome): void {
+  if (entry.settled) return;
+  entry.settled = true;
+  entry.resolve(outcome);
+}
+
+function noHuman(port: QuestionPort, target: TargetSpace): AskOutcome {
+  return { type: 'unavailable', reason: port.detachedReason ?? `no human is attached to ${target.name ?? target.id}` };
+}
+
+const desks = new WeakMap<QuestionPort, Desk>();
+
+/**
+ * Asks a card through a port, in turn with every other card of that port: what `ask_user` and the permission
+ * helper use, and what a harness uses to ask its human something itself. Never rejects: a broken port comes
+ * back as `failed`. Throws only for a card that cannot be shown ({@link AskError} `invalid_card`).
+ */
+export function askCard(port: QuestionPort, card: QuestionCard, options: AskCardOptions): Promise<AskOutcome> {
+  checkCard(card);
+  let desk = desks.get(port);
+  if (!desk) {
+    desk = new Desk(port);
+    desks.set(port, desk);
+  }
+  return desk.ask(card, options);
+}

@@ -1,0 +1,132 @@
+import type { AskOptions, CardOutcome, QuestionCard, QuestionPort } from '../card.js';
+
+/** A card the in-memory port is showing, with the buttons a test or a program presses. */
+export interface MemoryCard {
+  readonly card: QuestionCard;
+  readonly target: AskOptions['target'];
+  readonly timeoutMs: number;
+  readonly conversationId: string | undefined;
+  /** The signal the card was shown with; aborted when it is withdrawn. */
+  readonly signal: AbortSignal;
+  /** Whether the card was withdrawn (cancelled or timed out) before it was answered. */
+  readonly withdrawn: boolean;
+  /** Whether the card has ended (answered, skipped, or withdrawn). */
+  readonly ended: boolean;
+  /** Chooses options by label. */
+  choose(...labels: string[]): void;
+  /** Answers with typed text, optionally beside chosen labels. */
+  type(text: string, ...labels: string[]): void;
+  skip(): void;
+  /** Reports a timeout from the port's side (a UI with its own clock). */
+  timeOut(): void;
+  /** Ends the card with any outcome, including invalid ones (to test how a broken UI is handled). */
+  respond(outcome: CardOutcome): void;
+}
+
+/** A question port held in memory: for tests, and for programmatic harnesses that answer cards themselves. */
+export interface MemoryPort extends QuestionPort {
+  /** Set to false to simulate that nobody is attached; cards already shown end as `unavailable`. */
+  attached: boolean;
+  /** Every card shown so far, in order. */
+  readonly cards: readonly MemoryCard[];
+  /** The cards up right now (at most one, since a port shows one card at a time). */
+  readonly open: readonly MemoryCard[];
+  /** The next card shown that `next()` has not returned yet; waits for one (rejects after `timeoutMs`, default 5 s). */
+  next(timeoutMs?: number): Promise<MemoryCard>;
+}
+
+/** How {@link memoryPort} behaves. */
+export interface MemoryPortOptions {
+  /** Whether a human counts as attached at first (default true). */
+  readonly attached?: boolean;
+  /** Answers every card as it is shown; without it cards wait for `next()` and a button. */
+  readonly respond?: (card: QuestionCard, options: AskOptions) => CardOutcome | Promise<CardOutcome>;
+}
+
+/** Creates an in-memory question port. */
+export function memoryPort(options: MemoryPortOptions = {}): MemoryPort {
+  const cards: MemoryCard[] = [];
+  const enders = new Map<MemoryCard, (outcome: CardOutcome) => void>();
+  let taken = 0;
+  const waiters: (() => void)[] = [];
+  let attached = options.attached ?? true;
+
+  const port: MemoryPort = {
+    get attached() {
+      return attached;
+    },
+    set attached(value: boolean) {
+      attached = value;
+      if (!value) for (const end of [...enders.values()]) end({ type: 'unavailable', reason: 'the human went away' });
+    },
+    get cards() {
+      return cards;
+    },
+    get open() {
+      return cards.filter((c) => !c.ended);
+    },
+    ask(card, askOptions) {
+      return new Promise<CardOutcome>((resolve, reject) => {
+        let ended = false;
+        const end = (outcome: CardOutcome): void => {
+          if (ended) return;
+          ended = true;
+          enders.delete(shown);
+          resolve(outcome);
+        };
+        const shown: MemoryCard = {
+          card,
+          target: askOptions.target,
+          timeoutMs: askOptions.timeoutMs,
+          conversationId: askOptions.conversationId,
+          signal: askOptions.signal,
+          get withdrawn() {
+            return askOptions.signal.aborted;
+          },
+          get ended() {
+            return ended || askOptions.signal.aborted;
+          },
+          choose: (...labels) => end({ type: 'answered', selected: labels }),
+          type: (text, ...labels) => end({ type: 'answered', selected: labels, text }),
+          skip: () => end({ type: 'skipped' }),
+          timeOut: () => end({ type: 'timed_out' }),
+          respond: (outcome) => end(outcome),
+        };
+        askOptions.signal.addEventListener('abort', () => end({ type: 'unavailable', reason: 'withdrawn' }), { once: true });
+        cards.push(shown);
+        enders.set(shown, end);
+        for (const wake of waiters.splice(0)) wake();
+        if (options.respond) {
+          Promise.resolve()
+            .then(() => options.respond?.(card, askOptions))
+            .then(
+              (outcome) => outcome && end(outcome),
+              (error: unknown) => {
+                // A throwing responder is a bug in the program answering: reported as a failed card, not a human's answer.
+                if (ended) return;
+                ended = true;
+                enders.delete(shown);
+                reject(error);
+              },
+            );
+        }
+      });
+    },
+    async next(timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      while (taken >= cards.length) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`[agent-tools/ask] memoryPort.next(): no card was shown within ${timeoutMs} ms.`);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          waiters.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+      return cards[taken++] as MemoryCard;
+    },
+  };
+  return port;
+}

@@ -1,0 +1,83 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Diagnostic, DiagnosticsSource, FileCheck } from '../src/index.js';
+import { defineTool, textResult, type Tier } from '../src/index.js';
+
+/** A temporary directory removed by `using`. */
+export function scratch(): { path: string; [Symbol.dispose](): void } {
+  const path = realpathSync(mkdtempSync(join(tmpdir(), 'agent-tools-core-')));
+  return { path, [Symbol.dispose]: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** A tool that echoes its argument, of a given tier. */
+export function echoTool(name: string, tier: Tier = 'read') {
+  return defineTool({
+    name,
+    tier,
+    description: `Echo for tests (${tier}).`,
+    parallelSafe: true,
+    parameters: z.object({ text: z.string().default('hi') }),
+    execute: ({ text }) => textResult(`${name}: ${text}`),
+  });
+}
+
+/** A promise with its resolver exposed. */
+export function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** A diagnostic of a file. */
+export function diag(file: string, line: number, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
+  return { file, line, column: 1, severity: 'error', code: 'E1', message, ...extra };
+}
+
+type Script = readonly Diagnostic[] | { pending: Promise<readonly Diagnostic[] | undefined> } | { unchecked: string };
+
+/**
+ * A diagnostics source that answers from a script: per file, the diagnostics the next check returns, or a pending
+ * answer, or "unchecked". Records every call.
+ */
+export class ScriptedSource implements DiagnosticsSource {
+  readonly checks: string[][] = [];
+  readonly baselines: string[][] = [];
+  readonly #next = new Map<string, Script>();
+  readonly #baseline = new Map<string, readonly Diagnostic[]>();
+  delayMs = 0;
+
+  /** What the next check of `file` answers. */
+  next(file: string, script: Script): this {
+    this.#next.set(file, script);
+    return this;
+  }
+
+  /** Enables `baseline` and sets what it answers for `file`. */
+  baselineOf(file: string, diagnostics: readonly Diagnostic[]): this {
+    this.#baseline.set(file, diagnostics);
+    return this;
+  }
+
+  async check(files: readonly string[]): Promise<FileCheck[]> {
+    this.checks.push([...files]);
+    if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+    return files.map((file): FileCheck => {
+      const script = this.#next.get(file) ?? [];
+      if ('pending' in script) return { file, state: 'pending', settled: script.pending };
+      if ('unchecked' in script) return { file, state: 'unchecked', reason: script.unchecked };
+      return { file, state: 'checked', diagnostics: script as readonly Diagnostic[] };
+    });
+  }
+
+  get baseline(): DiagnosticsSource['baseline'] {
+    if (this.#baseline.size === 0) return undefined;
+    return async (files) => {
+      this.baselines.push([...files]);
+      return files.map((file) => ({ file, state: 'checked' as const, diagnostics: this.#baseline.get(file) ?? [] }));
+    };
+  }
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createRegistry, defineTool, resultText, textResult } from '../src/index.js';
+
+const lookup = defineTool({
+  name: 'lookup',
+  tier: 'read',
+  description: 'Look a symbol up.',
+  parallelSafe: true,
+  parameters: z.object({
+    file: z.string(),
+    line: z.number().int().min(1),
+    action: z.enum(['hover', 'definition']),
+    options: z.object({ depth: z.number() }).optional(),
+  }),
+  execute: (p) => textResult(JSON.stringify(p)),
+});
+
+async function error(args: unknown): Promise<string> {
+  await using registry = createRegistry({ tools: [lookup] });
+  const result = await registry.call('lookup', args);
+  expect(result.isError).toBe(true);
+  return resultText(result);
+}
+
+describe('argument validation', () => {
+  it('names every bad field, says what it expected, and how to go on', async () => {
+    const text = await error({ file: 'a.ts', line: '12', action: 'hover' });
+    expect(text).toBe(
+      ['Invalid arguments for lookup:', '- `line` must be a number, got the string "12".', 'Fix these arguments and call lookup again.'].join('\n'),
+    );
+  });
+
+  it('says which fields are missing', async () => {
+    const text = await error({ file: 'a.ts' });
+    expect(text).toContain('- `line` is required (expected number).');
+    expect(text).toContain('- `action` is required');
+  });
+
+  it('lists the allowed values of an enum', async () => {
+    expect(await error({ file: 'a.ts', line: 1, action: 'rename' })).toContain(
+      '- `action` must be one of "hover", "definition", got the string "rename".',
+    );
+  });
+
+  it('gives the path of a nested field', async () => {
+    expect(await error({ file: 'a.ts', line: 1, action: 'hover', options: { depth: 'deep' } })).toContain('`options.depth` must be a number');
+  });
+
+  it('refuses unknown arguments by name instead of dropping them', async () => {
+    const text = await error({ file: 'a.ts', line: 1, column: 4, action: 'hover' });
+    expect(text).toContain('- `column` is not an argument of lookup; remove it (accepted: file, line, action, options).');
+  });
+
+  it('refuses arguments that are not an object', async () => {
+    expect(await error([1, 2])).toBe(
+      'Arguments for lookup must be a JSON object (got an array). Call lookup again with an object of named arguments.',
+    );
+  });
+
+  it('accepts an object encoded as a JSON string, and no arguments for a tool without required ones', async () => {
+    await using registry = createRegistry({ tools: [lookup] });
+    const result = await registry.call('lookup', '{"file":"a.ts","line":3,"action":"hover"}');
+    expect(result.isError).toBe(false);
+    expect(JSON.parse(resultText(result))).toEqual({ file: 'a.ts', line: 3, action: 'hover' });
+  });
+
+  it('never runs the tool with invalid arguments', async () => {
+    let ran = false;
+    const tool = defineTool({
+      name: 'guarded',
+      tier: 'read',
+      description: 'x',
+      parallelSafe: true,
+      parameters: z.object({ n: z.number() }),
+      execute: () => {
+        ran = true;
+        return textResult('ran');
+      },
+    });
+    await using registry = createRegistry({ tools: [tool] });
+    await registry.call('guarded', { n: 'one' });
+    expect(ran).toBe(false);
+  });
+});

@@ -1,0 +1,209 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  approveAll,
+  createRegistry,
+  type Diagnostic,
+  defineTool,
+  errorResult,
+  resolveInside,
+  resultText,
+  textResult,
+  wrapWrite,
+} from '../src/index.js';
+import { deferred, diag, echoTool, ScriptedSource, scratch } from './helpers.js';
+
+/** A harness's write tool, wrapped with one call. */
+function writeTool(cwd: string) {
+  return wrapWrite(
+    defineTool({
+      name: 'write',
+      tier: 'write',
+      description: 'Write a file.',
+      parallelSafe: false,
+      parameters: z.object({ path: z.string(), content: z.string() }),
+      execute: ({ path, content }) => {
+        const target = resolveInside(cwd, path);
+        writeFileSync(target.absolute, content);
+        return textResult(`Wrote ${target.relative}.`, { path: target.relative });
+      },
+    }),
+  );
+}
+
+function setup(budgetMs = 200) {
+  const dir = scratch();
+  const source = new ScriptedSource();
+  const registry = createRegistry({
+    resources: { cwd: dir.path, diagnostics: source },
+    tools: [writeTool(dir.path), echoTool('look')],
+    approve: approveAll,
+    diagnostics: { budgetMs },
+  });
+  const file = join(dir.path, 'a.ts');
+  return {
+    source,
+    registry,
+    file,
+    write: (content = 'x') => registry.call('write', { path: 'a.ts', content }),
+    [Symbol.asyncDispose]: async () => {
+      await registry.dispose();
+      dir[Symbol.dispose]();
+    },
+  };
+}
+
+const typeError = (file: string, line: number): Diagnostic =>
+  diag(file, line, "Type 'string' is not assignable to type 'number'.", { code: 2322, column: 7 });
+
+describe('the write wrapper', () => {
+  it('writes first, then asks the source about the touched file, and appends only new diagnostics', async () => {
+    await using s = setup();
+    s.source.next(s.file, [typeError(s.file, 3)]);
+    const first = await s.write('let a: number = "x";');
+    expect(readFileSync(s.file, 'utf8')).toBe('let a: number = "x";');
+    expect(s.source.checks).toEqual([[s.file]]);
+    expect(resultText(first)).toBe(
+      ["Wrote a.ts.", 'New diagnostics in a.ts (1):', "  3:7 error 2322: Type 'string' is not assignable to type 'number'."].join('\n'),
+    );
+    expect(first.structured).toMatchObject({ path: 'a.ts', diagnostics: [{ file: 'a.ts', state: 'checked', newDiagnostics: [typeError(s.file, 3)] }] });
+
+    // The same error, moved four lines down: not new.
+    s.source.next(s.file, [typeError(s.file, 7)]);
+    expect(resultText(await s.write())).toBe('Wrote a.ts.\nNo new diagnostics in a.ts.');
+
+    // A second copy: new.
+    s.source.next(s.file, [typeError(s.file, 7), typeError(s.file, 12)]);
+    expect(resultText(await s.write())).toContain("New diagnostics in a.ts (1):\n  12:7 error 2322");
+
+    // Fixed, then back: new again.
+    s.source.next(s.file, []);
+    expect(resultText(await s.write())).toBe('Wrote a.ts.\nNo new diagnostics in a.ts.');
+    s.source.next(s.file, [typeError(s.file, 7)]);
+    expect(resultText(await s.write())).toContain('New diagnostics in a.ts (1)');
+  });
+
+  it('reports information and hints only when asked: by default errors and warnings', async () => {
+    await using s = setup();
+    s.source.next(s.file, [diag(s.file, 1, 'unused', { severity: 'hint' }), diag(s.file, 2, 'deprecated', { severity: 'warning' })]);
+    const text = resultText(await s.write());
+    expect(text).toContain('2:1 warning E1: deprecated');
+    expect(text).not.toContain('unused');
+  });
+
+  it('never calls a pending check clean, and appends the late diagnostics to the next result of the run', async () => {
+    await using s = setup();
+    const late = deferred<readonly Diagnostic[] | undefined>();
+    s.source.next(s.file, { pending: late.promise });
+    const written = await s.write();
+    expect(resultText(written)).toBe(
+      'Wrote a.ts.\nDiagnostics of a.ts are still pending (no answer within 0.2 s); they will be appended to a later result. Do not assume the file is clean.',
+    );
+    late.resolve([typeError(s.file, 2)]);
+    await new Promise((r) => setTimeout(r, 0));
+    const next = await s.registry.call('look', {});
+    expect(resultText(next)).toBe(
+      ['look: hi', 'Late diagnostics from an earlier write:', 'New diagnostics in a.ts (1):', "  2:7 error 2322: Type 'string' is not assignable to type 'number'."].join('\n'),
+    );
+    // Delivered once.
+    expect(resultText(await s.registry.call('look', {}))).toBe('look: hi');
+  });
+
+  it('drops late diagnostics of a file that was written again meanwhile', async () => {
+    await using s = setup();
+    const stale = deferred<readonly Diagnostic[] | undefined>();
+    s.source.next(s.file, { pending: stale.promise });
+    await s.write('old');
+    s.source.next(s.file, []);
+    await s.write('new');
+    stale.resolve([typeError(s.file, 1)]);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(resultText(await s.registry.call('look', {}))).toBe('look: hi');
+  });
+
+  it('says when late diagnostics never arrived', async () => {
+    await using s = setup();
+    const gaveUp = deferred<readonly Diagnostic[] | undefined>();
+    s.source.next(s.file, { pending: gaveUp.promise });
+    await s.write();
+    gaveUp.resolve(undefined);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(resultText(await s.registry.call('look', {}))).toContain('Diagnostics of a.ts never arrived: the file is not verified.');
+  });
+
+  it('turns a source that overruns its budget into a pending answer delivered later', async () => {
+    await using s = setup(20);
+    s.source.delayMs = 2100;
+    s.source.next(s.file, [typeError(s.file, 4)]);
+    expect(resultText(await s.write())).toContain('Diagnostics of a.ts are still pending');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(resultText(await s.registry.call('look', {}))).toContain('New diagnostics in a.ts (1)');
+  });
+
+  it('says why a file was not checked, and that a failing source leaves it unverified', async () => {
+    await using s = setup();
+    s.source.next(s.file, { unchecked: 'no language server handles .ts files here' });
+    expect(resultText(await s.write())).toBe('Wrote a.ts.\na.ts was not checked: no language server handles .ts files here.');
+
+    s.source.check = async () => {
+      throw new Error('server crashed');
+    };
+    expect(resultText(await s.write())).toBe('Wrote a.ts.\na.ts was not verified: server crashed.');
+  });
+
+  it('takes a baseline of an existing file so problems that were already there are not blamed on the write', async () => {
+    await using s = setup();
+    writeFileSync(s.file, 'old content with an old problem');
+    const old = diag(s.file, 1, 'old problem');
+    s.source.baselineOf(s.file, [old]);
+    s.source.next(s.file, [old, diag(s.file, 2, 'new problem')]);
+    const text = resultText(await s.write());
+    expect(s.source.baselines).toEqual([[s.file]]);
+    expect(text).toContain('New diagnostics in a.ts (1):\n  2:1 error E1: new problem');
+    expect(text).not.toContain('old problem');
+    // The baseline is taken once per file and run.
+    await s.write();
+    expect(s.source.baselines).toHaveLength(1);
+  });
+
+  it('leaves failed writes and runs without a source alone', async () => {
+    const failing = wrapWrite(
+      defineTool({
+        name: 'failing',
+        tier: 'write',
+        description: 'Fails.',
+        parallelSafe: true,
+        parameters: z.object({ path: z.string() }),
+        execute: () => errorResult('disk full'),
+      }),
+    );
+    const source = new ScriptedSource();
+    await using registry = createRegistry({ resources: { cwd: '/tmp', diagnostics: source }, tools: [failing], approve: approveAll });
+    expect(resultText(await registry.call('failing', { path: 'x' }))).toBe('disk full');
+    expect(source.checks).toEqual([]);
+
+    using dir = scratch();
+    await using bare = createRegistry({ resources: { cwd: dir.path }, tools: [writeTool(dir.path)], approve: approveAll });
+    expect(resultText(await bare.call('write', { path: 'b.ts', content: '' }))).toBe('Wrote b.ts.');
+  });
+
+  it('asks for the files a custom files() names, such as those an apply_patch touched', async () => {
+    const source = new ScriptedSource();
+    const patch = wrapWrite(
+      defineTool({
+        name: 'apply_patch',
+        tier: 'write',
+        description: 'Applies a patch.',
+        parallelSafe: false,
+        parameters: z.object({ patch: z.string() }),
+        execute: () => textResult('Applied.', { files: ['x.ts', 'y.ts'] }),
+      }),
+      { files: (_params, result) => ((result?.structured as { files?: string[] } | undefined)?.files ?? []) },
+    );
+    await using registry = createRegistry({ resources: { cwd: '/w', diagnostics: source }, tools: [patch], approve: approveAll });
+    expect(resultText(await registry.call('apply_patch', { patch: '...' }))).toBe('Applied.\nNo new diagnostics in x.ts, y.ts.');
+    expect(source.checks).toEqual([['/w/x.ts', '/w/y.ts']]);
+  });
+});

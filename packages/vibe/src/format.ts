@@ -1,0 +1,49 @@
+import { capTextTail } from '@agent-tools/core';
+import type { WorkerSnapshot } from './worker-list.js';
+
+/** A duration as a person reads it: "450 ms", "12 s", "3 min 5 s", "1 h 2 min". */
+export function formatElapsed(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return seconds % 60 ? `${minutes} min ${seconds % 60} s` : `${minutes} min`;
+  return minutes % 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${Math.floor(minutes / 60)} h`;
+}
+
+/** `w1 "label"`: how every answer names a worker. */
+export function workerName(worker: WorkerSnapshot): string {
+  return `${worker.id} "${worker.label}"`;
+}
+
+/** "run 2 (1 message)", or nothing for a first run without messages. */
+function runNote(worker: WorkerSnapshot): string {
+  if (worker.run <= 1 && worker.messages === 0) return '';
+  const messages = worker.messages === 1 ? '1 message' : `${worker.messages} messages`;
+  return ` · run ${worker.run} (${messages})`;
+}
+
+/** Status and time in a few words: "running for 12 s", "finished in 40 s", "failed after 3 s (exit code 2)", "killed after 5 s". */
+export function statusPhrase(worker: WorkerSnapshot): string {
+  const time = formatElapsed(worker.elapsedMs);
+  switch (worker.status) {
+    case 'running':
+      return `running for ${time}`;
+    case 'finished':
+      return `finished in ${time}`;
+    case 'failed':
+      return `failed after ${time}${worker.result?.detail ? ` (${worker.result.detail})` : ''}`;
+    case 'killed':
+      return `killed after ${time}`;
+  }
+}
+
+/** One worker in a listing: name, tier, status and time, then its latest output or result, capped. */
+export function listEntry(worker: WorkerSnapshot, resultChars: number): string {
+  const head = `- ${workerName(worker)} · ${worker.tier} · ${statusPhrase(worker)}${runNote(worker)}`;
+  const running = worker.status === 'running';
+  const text = (running ? worker.output : (worker.result?.output ?? '')).trim();
+  const label = { running: 'output so far', finished: 'result', failed: 'output', killed: 'output before it was killed' }[worker.status];
+  if (!text) return `${head}\n  ${label}: (none)`;
+  return `${head}\n  ${label}: ${capTextTail(text, resultChars).replace(/\n/g, '\n    ')}`;
+}

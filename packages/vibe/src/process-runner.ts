@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import { capTextTail } from '@agent-tools/core';
+import { expandTemplate, takesBriefArgument, templateArgs } from './command-template.js';
+import { groupAlive, killGroup } from './process-group.js';
+import type { WorkerResult, WorkerRunner, WorkerTier } from './runner.js';
+
+/** How a tier reaches the agent: extra arguments, extra environment. */
+export interface TierMapping {
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** How {@link processRunner} starts a command-line agent. */
+export interface ProcessRunnerOptions {
+  /**
+   * The command: an argument list, or a command line split like a shell would split plain words (no shell runs).
+   * Placeholders `{brief}`, `{tier}`, `{label}`, `{id}`, `{run}` are replaced inside each argument; an argument
+   * that is exactly `{tier_args}` receives the tier's arguments (else they go at the end).
+   * Example: `my-agent --model {tier} -p {brief}`.
+   */
+  readonly command: string | readonly string[];
+  /** How the brief reaches the agent; default `argument` when the template has `{brief}`, else `stdin`. */
+  readonly briefVia?: 'stdin' | 'argument';
+  /** Per-tier arguments and environment (`{ fast: { args: ['--model', 'small'] } }`). */
+  readonly tiers?: Partial<Readonly<Record<WorkerTier, TierMapping>>>;
+  /** Extra environment for every worker (on top of this process's environment). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The directory workers run in; default the run's working directory, else this process's. */
+  readonly cwd?: string;
+  /** How long a stopped worker gets between SIGTERM and SIGKILL (default 3 s). */
+  readonly killGraceMs?: number;
+  /** How much of each output stream is kept, from the end (default 1,000,000 characters). */
+  readonly maxOutputChars?: number;
+}
+
+/**
+ * A runner that starts any command-line agent as a child process: the brief on standard input or as an argument,
+ * the tier mapped to arguments and environment (`VIBE_TIER`, `VIBE_WORKER_ID`, `VIBE_LABEL`, `VIBE_RUN` are always
+ * set), standard output collected as the result. Each worker leads its own process group; stopping it, and its
+ * normal end, kill the whole group (SIGTERM, then SIGKILL after the grace period), so nothing it started lingers.
+ */
+export function processRunner(options: ProcessRunnerOptions): WorkerRunner {
+  const template = templateArgs(options.command);
+  const briefVia = options.briefVia ?? (takesBriefArgument(template) ? 'argument' : 'stdin');
+  const graceMs = options.killGraceMs ?? 3000;
+  const maxChars = options.maxOutputChars ?? 1_000_000;
+
+  return (task) =>
+    new Promise<WorkerResult>((resolve, reject) => {
+      const tier = options.tiers?.[task.tier];
+      const values = {
+        brief: briefVia === 'argument' ? task.brief : '',
+        tier: task.tier,
+        label: task.label,
+        id: task.workerId,
+        run: String(task.run),
+      };
+      const [program, ...args] = expandTemplate(template, values, tier?.args ?? []);
+      const child = spawn(program as string, args, {
+        cwd: options.cwd ?? task.cwd ?? process.cwd(),
+        env: {
+          ...process.env,
+          ...options.env,
+          ...tier?.env,
+          VIBE_TIER: task.tier,
+          VIBE_WORKER_ID: task.workerId,
+          VIBE_LABEL: task.label,
+          VIBE_RUN: String(task.run),
+        },
+        // Its own process group, so a stop reaches every process the agent started.
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout = keepTail(stdout + chunk, maxChars);
+        task.output(chunk);
+      });
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr = keepTail(stderr + chunk, maxChars);
+      });
+      // An agent that exits without reading its brief closes the pipe; that is its business, not a crash.
+      child.stdin.on('error', () => {});
+      child.stdin.end(briefVia === 'stdin' ? task.brief : '');
+
+      let stopping: Promise<void> | undefined;
+      const stop = (): Promise<void> => {
+        stopping ??= child.pid === undefined ? Promise.resolve() : killGroup(child.pid, graceMs);
+        return stopping;
+      };
+      const onAbort = (): void => void stop();
+      child.once('spawn', () => {
+        if (child.pid !== undefined) task.started({ pid: child.pid });
+        if (task.signal.aborted) void stop();
+        else task.signal.addEventListener('abort', onAbort, { once: true });
+      });
+      child.once('error', (error) => {
+        task.signal.removeEventListener('abort', onAbort);
+        reject(new Error(`could not start \`${program}\`: ${error.message}`));
+      });
+      child.once('exit', (code, signal) => {
+        task.signal.removeEventListener('abort', onAbort);
+        // Whatever the agent left running in its group goes with it; then the pipes can close.
+        const cleanup = child.pid !== undefined && groupAlive(child.pid) ? stop() : (stopping ?? Promise.resolve());
+        void cleanup
+          .then(() => streamsClosed(child, 1000))
+          .then(() => {
+            const output = stdout.trim();
+            const errText = stderr.trim();
+            if (code === 0 && !task.signal.aborted) return resolve({ ok: true, output });
+            const detail = task.signal.aborted
+              ? 'stopped'
+              : signal
+                ? `killed by ${signal}`
+                : `exit code ${code}`;
+            const withErr = errText ? `${output}${output ? '\n' : ''}stderr:\n${capTextTail(errText, 4000)}` : output;
+            resolve({ ok: false, output: withErr, detail });
+          });
+      });
+    });
+}
+
+function keepTail(text: string, max: number): string {
+  return text.length > max ? text.slice(text.length - max) : text;
+}
+
+/** Waits for the child's output pipes to close (a straggler holding them is gone after the group kill). */
+function streamsClosed(child: ReturnType<typeof spawn>, ms: number): Promise<void> {
+  if (child.stdout?.closed && child.stderr?.closed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      resolve();
+    }, ms);
+    child.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

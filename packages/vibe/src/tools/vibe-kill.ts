@@ -1,0 +1,40 @@
+import { capTextTail, defineTool, textResult } from '@agent-tools/core';
+import { z } from 'zod';
+import { formatElapsed, statusPhrase, workerName } from '../format.js';
+import type { WorkerList } from '../worker-list.js';
+import { vibeErrorResult, workerIdParameter } from './shared.js';
+
+/** The parameters of `vibe_kill`. */
+export const vibeKillParameters = z.object({ worker_id: workerIdParameter });
+
+const DESCRIPTION = `Stop a running worker, with everything it started. Use it when a worker goes the wrong way and a correction would not help, or when its task is no longer needed. Files it already changed stay changed. A stopped worker can be given new instructions later with vibe_send.`;
+
+/** Builds `vibe_kill` over a worker list. */
+export function vibeKillTool(workers: WorkerList) {
+  return defineTool({
+    name: 'vibe_kill',
+    tier: 'read',
+    description: DESCRIPTION,
+    parameters: vibeKillParameters,
+    parallelSafe: true,
+    async execute(params) {
+      try {
+        const { worker, wasRunning } = await workers.kill(params.worker_id);
+        if (!wasRunning) {
+          return textResult(`Worker ${workerName(worker)} had already ended (${statusPhrase(worker)}); nothing to stop.`, {
+            worker,
+            wasRunning,
+          });
+        }
+        const output = (worker.result?.output ?? '').trim();
+        const tail = output ? ` Its output before it was killed:\n${capTextTail(output, 2000)}` : '';
+        return textResult(`Killed worker ${workerName(worker)} after ${formatElapsed(worker.elapsedMs)}.${tail}`, {
+          worker,
+          wasRunning,
+        });
+      } catch (error) {
+        return vibeErrorResult(error);
+      }
+    },
+  });
+}

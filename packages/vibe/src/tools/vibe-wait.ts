@@ -1,0 +1,69 @@
+import { capTextTail, defineTool, errorResult, textResult } from '@agent-tools/core';
+import { z } from 'zod';
+import { formatElapsed, statusPhrase, workerName } from '../format.js';
+import type { WorkerList, WorkerSnapshot } from '../worker-list.js';
+import { vibeErrorResult, workerIdParameter } from './shared.js';
+
+/** The longest a single vibe_wait may block. */
+export const MAX_WAIT_SECONDS = 1800;
+
+/** The parameters of `vibe_wait`. */
+export const vibeWaitParameters = z.object({
+  worker_id: workerIdParameter,
+  timeout_seconds: z
+    .number()
+    .positive()
+    .max(MAX_WAIT_SECONDS)
+    .default(120)
+    .describe(`How long to wait at most (default 120, at most ${MAX_WAIT_SECONDS}). The worker keeps running if the time runs out.`),
+});
+
+/** How much of a worker's result a wait returns (the end of it: agents summarise last). */
+const RESULT_CHARS = 20_000;
+
+const DESCRIPTION = `Wait for a worker to finish and get its result. Blocks until the worker ends or timeout_seconds pass, and says which: a worker still running after the timeout keeps working, and you can wait again, steer it with vibe_send, or stop it with vibe_kill.
+
+A finished worker's result is what it printed (the end of it when long). A failed worker comes back as an error with its output and exit status: read it, then vibe_send a correction (the worker restarts) or do the task yourself.`;
+
+/** Builds `vibe_wait` over a worker list. */
+export function vibeWaitTool(workers: WorkerList) {
+  return defineTool({
+    name: 'vibe_wait',
+    tier: 'read',
+    description: DESCRIPTION,
+    parameters: vibeWaitParameters,
+    parallelSafe: true,
+    // Bounded by timeout_seconds itself; the registry's default call timeout would cut a long wait short.
+    timeoutMs: (MAX_WAIT_SECONDS + 30) * 1000,
+    async execute(params, ctx) {
+      let waited: { worker: WorkerSnapshot; ended: boolean };
+      try {
+        waited = await workers.wait(params.worker_id, params.timeout_seconds * 1000, ctx.signal);
+      } catch (error) {
+        return vibeErrorResult(error);
+      }
+      const { worker, ended } = waited;
+      const structured = { worker, ended };
+      if (!ended) {
+        const output = worker.output.trim() ? `\nOutput so far:\n${capTextTail(worker.output.trim(), 1000)}` : '';
+        return textResult(
+          `Worker ${workerName(worker)} is still running: the wait timed out after ${formatElapsed(params.timeout_seconds * 1000)} (this run has taken ${formatElapsed(worker.elapsedMs)} so far). It keeps working in the background; call vibe_wait again to wait longer, vibe_send to steer it, or vibe_kill to stop it.${output}`,
+          structured,
+        );
+      }
+      const output = (worker.result?.output ?? '').trim();
+      const shown = output ? capTextTail(output, RESULT_CHARS) : '(no output)';
+      switch (worker.status) {
+        case 'finished':
+          return textResult(`Worker ${workerName(worker)} ${statusPhrase(worker)}. Result:\n${shown}`, structured);
+        case 'killed':
+          return textResult(`Worker ${workerName(worker)} was ${statusPhrase(worker)}. Its output before it was killed:\n${shown}`, structured);
+        default:
+          return errorResult(
+            `Worker ${workerName(worker)} ${statusPhrase(worker)}. Its output:\n${shown}\nRead what went wrong, then vibe_send a correction (the worker restarts with it) or do the task yourself.`,
+            structured,
+          );
+      }
+    },
+  });
+}
