@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { createRegistry, resultText, toolSchema } from '@agent-tools/core';
+import { type AnyToolDefinition, createRegistry, resultText, toolSchema } from '@agent-tools/core';
 import { factoryContract, tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createLspSupervisor, lspTools } from '../src/index.js';
@@ -21,7 +21,7 @@ function resources() {
 // in JSON-stringified content, where the quotes are escaped, so it cannot pass for a write tool; the same
 // checks run below with the text compared directly, and the shared suite runs on the read tool alone.
 factoryContract({
-  factory: { ...lspTools, name: '@agent-tools/lsp (read tool)', create: (r: never) => lspTools.create(r).filter((t) => t.tier === 'read') },
+  factory: { ...lspTools, name: '@agent-tools/lsp (read tool)', create: (r: never) => (lspTools.create(r) as readonly AnyToolDefinition[]).filter((t) => t.tier === 'read') },
   tools: { lsp: 'read' },
   resources,
   warmUp: {

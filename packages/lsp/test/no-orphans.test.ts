@@ -14,7 +14,7 @@ describe('dispose leaves no process behind (real servers)', () => {
       'c/compile_flags.txt': '-Wall\n',
       'c/d.c': 'int d = 1;\n',
     });
-    for (const [file, symbol] of [['a.ts', 'a'], ['b.py', 'b'], ['go/c.go', 'C'], ['c/d.c', 'd']]) {
+    for (const [file, symbol] of [['a.ts', 'a'], ['b.py', 'b'], ['go/c.go', 'C'], ['c/d.c', 'd']] as const) {
       const result = await run.lsp({ action: 'hover', file, line: file.endsWith('.go') ? 3 : 1, symbol });
       expect(result.isError, text(result)).toBe(false);
     }
