@@ -11,8 +11,10 @@ const ERROR = "error TS2322: Type 'string' is not assignable to type 'number'.";
 
 describe('diagnostics on write with typescript-language-server', () => {
   let run: Run;
-  beforeAll(() => {
+  beforeAll(async () => {
     run = startRun(tsProject);
+    // Start the server and load the project first: these tests are about warm writes (cold ones may be pending).
+    await run.lsp({ action: 'diagnostics', file: 'src/legacy.ts' });
   });
   afterAll(async () => {
     await run[Symbol.asyncDispose]();
@@ -85,8 +87,9 @@ describe('diagnostics on write with typescript-language-server', () => {
 
 describe('diagnostics on write with pyright', () => {
   let run: Run;
-  beforeAll(() => {
-    run = startRun({ 'pyproject.toml': '[project]\nname = "demo"\nversion = "0.1.0"\n' });
+  beforeAll(async () => {
+    run = startRun({ 'pyproject.toml': '[project]\nname = "demo"\nversion = "0.1.0"\n', 'warm.py': 'x = 1\n' });
+    await run.lsp({ action: 'diagnostics', file: 'warm.py' });
   });
   afterAll(async () => {
     await run[Symbol.asyncDispose]();

@@ -175,4 +175,12 @@ describe('faults of a language server (scripted fake server process)', () => {
     const second = await run.call('write', { path: 'c.fake', content: 'second\n' });
     expect(text(second)).toContain('No new diagnostics in c.fake.');
   });
+
+  it('for a server that publishes without versions, waits out several passes and keeps the last', async () => {
+    const problem = (message: string) => ({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, severity: 1, message });
+    const { run } = fakeRun({ unversioned: true, passGapMs: 120, publishPasses: [[problem('syntax pass')], [problem('syntax pass'), problem('semantic pass')]] });
+    const write = await run.call('write', { path: 'd.fake', content: 'text\n' });
+    expect(text(write)).toContain('New diagnostics in d.fake (2):');
+    expect(text(write)).toContain('1:1 error: semantic pass');
+  });
 });

@@ -72,7 +72,8 @@ export interface Run extends AsyncDisposable {
 /** Sets up a run on a temp project with the given files. */
 export function startRun(files: Record<string, string>, options: Partial<LspSupervisorOptions> = {}, budgetMs = 8000): Run {
   const dir = tempDir(files, 'agent-tools-lsp-');
-  const supervisor = createLspSupervisor({ cwd: dir.path, ...options });
+  // Cold starts on a loaded machine can take longer than production's 20 s.
+  const supervisor = createLspSupervisor({ cwd: dir.path, requestTimeoutMs: 60_000, ...options });
   const registry = createRegistry({
     resources: { cwd: dir.path, lspSupervisor: supervisor, diagnostics: supervisor },
     factories: [lspTools],

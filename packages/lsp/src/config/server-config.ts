@@ -65,6 +65,11 @@ export interface ServerConfig {
   readonly env?: Readonly<Record<string, string>>;
   /** A better way than the generic one to get a document's current diagnostics. */
   readonly pullDiagnostics?: DiagnosticsPuller;
+  /**
+   * For servers that publish diagnostics without a version: how long a file's diagnostics must stay unchanged
+   * after the first publish since a change before they are taken as final (default 200 ms).
+   */
+  readonly publishQuietMs?: number;
   /** The project's own checker for whole-project diagnostics (`lsp diagnostics "*"`). */
   readonly projectCheck?: ProjectChecker;
   /**

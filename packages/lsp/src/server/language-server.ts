@@ -306,7 +306,7 @@ export class LanguageServer {
       this.#assertRunning('textDocument/diagnostic');
       if (this.pullsDiagnostics) return this.#pull(doc, remaining(), signal);
       const published = this.#settledPublish(doc);
-      if (published) return published;
+      if (published) return this.#entry(doc)?.version === undefined ? this.#quietPeriod(doc, deadline, signal) : published;
       if (Date.now() >= deadline) {
         throw new LspError('timeout', `${this.label} did not report diagnostics of ${displayPath(doc.path, this.cwd)} in time.`);
       }
@@ -442,6 +442,25 @@ export class LanguageServer {
     if (report && report.kind === 'full') return report.items;
     // "unchanged" only answers a previousResultId, which is never sent; fall back to what was pushed.
     return this.published.get(doc.path)?.diagnostics ?? [];
+  }
+
+  /**
+   * A server that does not say which version it checked may publish in several passes (syntax first, then
+   * semantics): after the first publish since the sync, wait until the file's diagnostics stay unchanged for a
+   * short quiet period, and return the last ones.
+   */
+  async #quietPeriod(doc: OpenDocument, deadline: number, signal?: AbortSignal): Promise<readonly LspDiagnostic[]> {
+    const quietMs = this.config.publishQuietMs ?? 200;
+    for (;;) {
+      const seen = this.#entry(doc)?.seq;
+      const until = Math.min(deadline, Date.now() + quietMs);
+      while (Date.now() < until && this.#entry(doc)?.seq === seen && !signal?.aborted) await this.published.next(until, signal);
+      if (this.#entry(doc)?.seq === seen || Date.now() >= deadline || signal?.aborted) return this.#entry(doc)?.diagnostics ?? [];
+    }
+  }
+
+  #entry(doc: OpenDocument) {
+    return this.published.get(doc.path);
   }
 
   /** The pushed diagnostics of the document's current version, when they have arrived. */
