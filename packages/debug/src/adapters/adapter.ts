@@ -1,0 +1,103 @@
+/** How the supervisor reaches an adapter once its process runs. */
+export type AdapterTransport =
+  | { readonly kind: 'stdio' }
+  /**
+   * The adapter listens on a loopback port and prints where: `listening` must capture the port in its first
+   * group (delve prints `DAP server listening at: 127.0.0.1:PORT` when given `--listen=127.0.0.1:0`, which
+   * lets the kernel pick a free port without a race).
+   */
+  | { readonly kind: 'tcp'; readonly listening: RegExp };
+
+/** A command to start an adapter. */
+export interface AdapterCommand {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** The directory to start it in (delve must run in the Go module's directory); the session root when omitted. */
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** Where an adapter's binary was looked for, and what was found. */
+export type LocateResult =
+  | {
+      readonly found: true;
+      readonly command: AdapterCommand;
+      /** One line for `adapters`: what will run ("/usr/bin/python3 -m debugpy.adapter, debugpy 1.6.3"). */
+      readonly summary: string;
+      /** What the adapter configuration needs at launch (the debuggee's interpreter, say). */
+      readonly hints?: Readonly<Record<string, unknown>>;
+    }
+  | {
+      readonly found: false;
+      /** Why nothing usable was found, naming every place looked in. */
+      readonly reason: string;
+    };
+
+/** What `locate` may consult. */
+export interface LocateContext {
+  /** The session root: the nearest folder with a root marker, or the working directory. */
+  readonly root: string;
+  /** The working directory of the run. */
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly signal?: AbortSignal;
+}
+
+/** What a launch configuration is built from. */
+export interface LaunchInput {
+  /** Absolute path of the program (a file, or a folder for delve's packages). */
+  readonly program: string;
+  readonly args: readonly string[];
+  /** The session root, where the program runs. */
+  readonly root: string;
+  /** A private temporary folder of the session (delve builds its binary there), removed at its end. */
+  readonly tempDir: string;
+  readonly hints: Readonly<Record<string, unknown>>;
+}
+
+/** What an attach configuration is built from. */
+export interface AttachInput {
+  readonly port: number;
+  /** Always loopback: attach never reaches another machine. */
+  readonly host: string;
+  readonly root: string;
+  readonly hints: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * One debug adapter the supervisor can start. The built-in ones are dart, debugpy, lldb and delve; a harness
+ * adds its own by passing more configurations to the supervisor (a configuration with a built-in id
+ * replaces it).
+ */
+export interface AdapterConfig {
+  /** The id a model passes as `adapter` ("debugpy"). */
+  readonly id: string;
+  /** What it debugs, for listings ("Python"). */
+  readonly languages: string;
+  /** File extensions of programs it launches, with the dot (".py"). */
+  readonly extensions: readonly string[];
+  /** Whether it launches compiled native executables (ELF / Mach-O files). */
+  readonly executables?: boolean;
+  /** Whether it launches a folder as a program (delve: a Go package). */
+  readonly folders?: boolean;
+  /** Files whose presence marks a project root this adapter serves. */
+  readonly rootMarkers: readonly string[];
+  readonly transport: AdapterTransport;
+  /** The DAP `adapterID` sent in `initialize`. */
+  readonly adapterId?: string;
+  /** The `context` of evaluate requests: lldb-dap treats `repl` input as debugger commands, so it uses `watch`. */
+  readonly evaluateContext?: 'repl' | 'watch' | 'hover';
+  /** Finds the binary, project-local first. Cheap: called by `adapters` for every configuration. */
+  locate(context: LocateContext): Promise<LocateResult>;
+  /** The `launch` request's arguments. */
+  launchArguments(input: LaunchInput): Record<string, unknown>;
+  /**
+   * How `attach` reaches a debuggee on a port: `adapter` starts the adapter and sends the arguments;
+   * `connect` skips the adapter and speaks DAP to the port itself (a headless delve server is one).
+   * Absent: this adapter cannot attach by port.
+   */
+  readonly attach?: {
+    readonly via: 'adapter' | 'connect';
+    arguments(input: AttachInput): Record<string, unknown>;
+  };
+}

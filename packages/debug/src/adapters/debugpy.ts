@@ -1,0 +1,101 @@
+import { join, relative } from 'node:path';
+import type { AdapterConfig, LocateContext, LocateResult } from './adapter.js';
+import { findIn, isExecutable, pathDirs, probe, tildify } from './locate.js';
+
+const CHECK_TTL_MS = 30_000;
+
+/**
+ * debugpy: `python -m debugpy.adapter` over stdio. The interpreter comes from the project's `.venv/bin` or
+ * `venv/bin` before `$PATH`: the Python on `$PATH` is often another environment, and a program run under the
+ * wrong one fails in ways that look like broken code. The adapter itself needs an interpreter that can import
+ * debugpy; when the project's own cannot, the adapter runs under one that can and still launches the program
+ * with the project's interpreter (debugpy injects itself into the debuggee).
+ */
+export function debugpyAdapter(): AdapterConfig {
+  const checked = new Map<string, { at: number; version: string | undefined }>();
+
+  const debugpyVersion = async (python: string, signal?: AbortSignal): Promise<string | undefined> => {
+    const cached = checked.get(python);
+    if (cached && Date.now() - cached.at < CHECK_TTL_MS) return cached.version;
+    const version = await probe(python, ['-c', 'import debugpy; print(debugpy.__version__)'], 8000, signal);
+    checked.set(python, { at: Date.now(), version: version || undefined });
+    return version || undefined;
+  };
+
+  return {
+    id: 'debugpy',
+    languages: 'Python',
+    extensions: ['.py'],
+    rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'],
+    transport: { kind: 'stdio' },
+    adapterId: 'debugpy',
+    async locate(ctx: LocateContext): Promise<LocateResult> {
+      const show = (path: string): string => (path.startsWith(`${ctx.cwd}/`) ? relative(ctx.cwd, path) : tildify(path, ctx.env));
+      const project = projectInterpreters([ctx.root, ctx.cwd]);
+      const onPath = ['python3', 'python'].map((name) => findIn(name, pathDirs(ctx.env))).filter((p): p is string => !!p);
+      const candidates = [...new Set([...project, ...onPath, '/usr/bin/python3'])].filter(isExecutable);
+      const notes: string[] = [];
+      if (project.length === 0) notes.push(`no .venv/bin/python or venv/bin/python in ${show(ctx.root) || '.'}`);
+      // Checked together (a pyenv shim alone takes a few hundred ms), chosen in order.
+      const versions = await Promise.all(candidates.map((python) => debugpyVersion(python, ctx.signal)));
+      for (const [index, python] of candidates.entries()) {
+        const version = versions[index];
+        if (!version) {
+          notes.push(`${show(python)} cannot import debugpy`);
+          continue;
+        }
+        const debuggee = project[0] ?? python;
+        const runs = debuggee === python ? '' : `; the program runs under ${show(debuggee)}`;
+        return {
+          found: true,
+          command: { command: python, args: ['-m', 'debugpy.adapter'] },
+          summary: `${show(python)} -m debugpy.adapter (debugpy ${version})${runs}`,
+          hints: { python: debuggee },
+        };
+      }
+      if (candidates.length === 0) notes.push('no python3 or python on PATH');
+      return {
+        found: false,
+        reason: `no Python that can import debugpy: ${notes.join('; ')}. Install debugpy into the project's .venv (or apt install python3-debugpy).`,
+      };
+    },
+    launchArguments: ({ program, args, root, hints }) => ({
+      type: 'python',
+      request: 'launch',
+      program,
+      args: [...args],
+      cwd: root,
+      console: 'internalConsole',
+      python: [String(hints['python'])],
+      justMyCode: true,
+      subProcess: false,
+      redirectOutput: true,
+      stopOnEntry: false,
+      showReturnValue: true,
+    }),
+    // `python -m debugpy --listen PORT` starts its own adapter, which serves DAP on that port: connect to it.
+    attach: {
+      via: 'connect',
+      arguments: () => ({
+        type: 'python',
+        request: 'attach',
+        justMyCode: true,
+        subProcess: false,
+        showReturnValue: true,
+      }),
+    },
+  };
+}
+
+function projectInterpreters(dirs: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const dir of new Set(dirs)) {
+    for (const venv of ['.venv', 'venv']) {
+      for (const name of ['python3', 'python']) {
+        const path = join(dir, venv, 'bin', name);
+        if (isExecutable(path) && !found.includes(path)) found.push(path);
+      }
+    }
+  }
+  return found;
+}

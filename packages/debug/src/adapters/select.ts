@@ -1,0 +1,207 @@
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { dirname, extname, relative } from 'node:path';
+import { DebugError } from '../errors.js';
+import type { AdapterConfig, LocateResult } from './adapter.js';
+import { findRoot, markersBelow } from './roots.js';
+
+/** What `adapters` says about one adapter. */
+export interface AdapterReport {
+  readonly id: string;
+  readonly languages: string;
+  /** What it launches: extensions, native executables, folders. */
+  readonly launches: string;
+  readonly usable: boolean;
+  /** The command that would run, when the binary was found. */
+  readonly command?: string;
+  /** Why it is not usable, or where its markers are: one short sentence each. */
+  readonly notes: readonly string[];
+}
+
+/** The adapter chosen for a launch or an attach, with its root and command. */
+export interface SelectedAdapter {
+  readonly config: AdapterConfig;
+  readonly root: string;
+  readonly located: Extract<LocateResult, { found: true }>;
+}
+
+/** What selection reads besides the adapters. */
+export interface SelectionContext {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly signal?: AbortSignal;
+}
+
+/** Native source files: lldb debugs what they compile to, so naming one gets a build hint. */
+const NATIVE_SOURCES = new Set(['.c', '.cc', '.cpp', '.cxx', '.c++', '.m', '.mm', '.rs', '.swift', '.zig']);
+
+/** Describes every adapter: usable when a root marker is found and its binary is found (both, never a guess). */
+export async function describeAdapters(adapters: readonly AdapterConfig[], ctx: SelectionContext): Promise<AdapterReport[]> {
+  return Promise.all(adapters.map((config) => describeAdapter(config, ctx)));
+}
+
+async function describeAdapter(config: AdapterConfig, ctx: SelectionContext): Promise<AdapterReport> {
+  const notes: string[] = [];
+  const atRoot = findRoot(config.rootMarkers, ctx.cwd, ctx.cwd);
+  const below = atRoot ? [] : markersBelow(config.rootMarkers, ctx.cwd);
+  const markerNames = config.rootMarkers.join(', ');
+  if (atRoot) notes.push(`root marker ${atRoot.marker} in the working directory`);
+  else if (below.length > 0) notes.push(`root marker found at ${below.join(', ')}: programs there can be launched`);
+  else notes.push(`marker missing: no ${markerNames} in the working directory or the two levels below it`);
+  const rootDir = atRoot?.dir ?? (below[0] ? dirname(`${ctx.cwd}/${below[0]}`) : ctx.cwd);
+  const located = await config.locate({ root: rootDir, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  if (!located.found) notes.push(`binary missing: ${located.reason}`);
+  return {
+    id: config.id,
+    languages: config.languages,
+    launches: launchesText(config),
+    usable: located.found && (atRoot !== undefined || below.length > 0),
+    ...(located.found ? { command: located.summary } : {}),
+    notes,
+  };
+}
+
+/**
+ * Chooses the adapter for `program`: the explicit `adapterId` when given, otherwise by the program's file
+ * type, and in both cases only when the binary is found. Without an explicit adapter a root marker between
+ * the program's folder and the working directory is required too; an explicit adapter is the model's
+ * informed choice and runs from the nearest marker or the working directory.
+ */
+export async function selectForLaunch(
+  adapters: readonly AdapterConfig[],
+  program: string,
+  ctx: SelectionContext,
+  adapterId?: string,
+): Promise<SelectedAdapter> {
+  const kind = programKind(program);
+  const from = kind === 'folder' ? program : dirname(program);
+  const shown = relative(ctx.cwd, program) || '.';
+  if (adapterId !== undefined) {
+    const config = byId(adapters, adapterId);
+    const root = findRoot(config.rootMarkers, from, ctx.cwd)?.dir ?? ctx.cwd;
+    return { config, root, located: await locateOrThrow(config, root, ctx) };
+  }
+
+  const candidates = adapters.filter((a) =>
+    kind === 'folder' ? a.folders : kind === 'executable' ? a.executables : a.extensions.includes(extname(program).toLowerCase()),
+  );
+  if (candidates.length === 0) throw new DebugError('no_adapter', noAdapterText(adapters, program, shown, kind));
+
+  const reasons: string[] = [];
+  for (const config of candidates) {
+    const root = findRoot(config.rootMarkers, from, ctx.cwd);
+    if (!root) {
+      reasons.push(
+        `${config.id}: marker missing: no ${config.rootMarkers.join(', ')} between ${relative(ctx.cwd, from) || '.'} and the working directory (pass adapter: "${config.id}" to launch it anyway)`,
+      );
+      continue;
+    }
+    const located = await config.locate({ root: root.dir, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    if (located.found) return { config, root: root.dir, located };
+    reasons.push(`${config.id}: binary missing: ${located.reason}`);
+  }
+  throw new DebugError('adapter_unusable', `No debug adapter can launch ${shown} here. ${reasons.join('. ')}.`);
+}
+
+/**
+ * Chooses the adapter for `attach`: the explicit one, or the only attach-capable adapter whose marker is in
+ * the working directory and whose binary is found.
+ */
+export async function selectForAttach(adapters: readonly AdapterConfig[], ctx: SelectionContext, adapterId?: string): Promise<SelectedAdapter> {
+  if (adapterId !== undefined) {
+    const config = byId(adapters, adapterId);
+    if (!config.attach) throw new DebugError('invalid_argument', `The ${config.id} adapter cannot attach to a port. Adapters that can: ${attachable(adapters)}.`);
+    const root = findRoot(config.rootMarkers, ctx.cwd, ctx.cwd)?.dir ?? ctx.cwd;
+    return { config, root, located: await locateOrThrow(config, root, ctx) };
+  }
+  const usable: SelectedAdapter[] = [];
+  for (const config of adapters.filter((a) => a.attach)) {
+    const root = findRoot(config.rootMarkers, ctx.cwd, ctx.cwd);
+    if (!root) continue;
+    const located = await config.locate({ root: root.dir, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    if (located.found) usable.push({ config, root: root.dir, located });
+  }
+  if (usable.length === 1) return usable[0] as SelectedAdapter;
+  if (usable.length === 0) {
+    throw new DebugError(
+      'no_adapter',
+      `No adapter for attach has its root marker in the working directory. Pass adapter: one of ${attachable(adapters)} (call adapters to see which are usable).`,
+    );
+  }
+  throw new DebugError(
+    'invalid_argument',
+    `Several adapters could attach here (${usable.map((u) => u.config.id).join(', ')}); pass adapter to say which one runs the debuggee on that port.`,
+  );
+}
+
+/** What a program path is: a folder, a native executable, or a file judged by its extension. */
+export function programKind(path: string): 'folder' | 'executable' | 'file' {
+  try {
+    if (statSync(path).isDirectory()) return 'folder';
+  } catch {
+    return 'file';
+  }
+  return isNativeExecutable(path) ? 'executable' : 'file';
+}
+
+/** ELF or Mach-O by magic number, so a `prog` without an extension is recognised as compiled code. */
+function isNativeExecutable(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const magic = Buffer.alloc(4);
+    if (readSync(fd, magic, 0, 4, 0) < 4) return false;
+    const word = magic.readUInt32BE(0);
+    return word === 0x7f454c46 || [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe].includes(word);
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+async function locateOrThrow(config: AdapterConfig, root: string, ctx: SelectionContext): Promise<SelectedAdapter['located']> {
+  const located = await config.locate({ root, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  if (!located.found) throw new DebugError('adapter_unusable', `The ${config.id} adapter cannot start here: binary missing: ${located.reason}.`);
+  return located;
+}
+
+function byId(adapters: readonly AdapterConfig[], id: string): AdapterConfig {
+  const config = adapters.find((a) => a.id === id);
+  if (!config) {
+    throw new DebugError('invalid_argument', `There is no adapter "${id}". Known adapters: ${adapters.map((a) => a.id).join(', ')}.`);
+  }
+  return config;
+}
+
+function attachable(adapters: readonly AdapterConfig[]): string {
+  return adapters.filter((a) => a.attach).map((a) => a.id).join(', ') || 'none';
+}
+
+function launchesText(config: AdapterConfig): string {
+  const parts = [...config.extensions.map((e) => `${e} files`)];
+  if (config.executables) parts.push('native executables');
+  if (config.folders) parts.push('package folders');
+  return parts.join(', ');
+}
+
+function noAdapterText(adapters: readonly AdapterConfig[], program: string, shown: string, kind: string): string {
+  const extension = extname(program).toLowerCase();
+  const known = adapters.map((a) => `${a.id} (${launchesText(a)})`).join('; ');
+  if (NATIVE_SOURCES.has(extension) && adapters.some((a) => a.executables)) {
+    return `${shown} is source code; lldb debugs the compiled executable. Build it with debug information (for C: gcc -g -O0 -o prog ${shown}) and launch the executable.`;
+  }
+  if (kind === 'folder') {
+    const goFiles = safeList(program).some((name) => name.endsWith('.go'));
+    if (!goFiles) return `${shown} is a folder with no Go files; pass the program file to launch. Adapters: ${known}.`;
+  }
+  const what = kind === 'executable' ? 'native executables' : extension ? `${extension} files` : 'files without an extension';
+  return `No debug adapter launches ${what} (${shown}). Adapters: ${known}. Pass adapter to choose one explicitly.`;
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,25 @@
+/** A scheduled callback that can be cancelled. */
+export interface ClockTimer {
+  cancel(): void;
+}
+
+/**
+ * Time as the supervisor sees it. Injectable so a test can expire a 30-minute session without waiting
+ * 30 minutes: advance its `now()` and fire its timers.
+ */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Calls `callback` once after `ms` milliseconds. A real timer must not keep the process alive. */
+  setTimer(callback: () => void, ms: number): ClockTimer;
+}
+
+/** The wall clock, with unref'd timers. */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimer(callback, ms) {
+    const timer = setTimeout(callback, ms);
+    timer.unref();
+    return { cancel: () => clearTimeout(timer) };
+  },
+};

@@ -1,0 +1,181 @@
+import type { Readable, Writable } from 'node:stream';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { DebugError } from '../errors.js';
+import { encodeMessage, MessageReader } from './framing.js';
+import type { DapCommand, DapEvent, DapRequests } from './protocol.js';
+
+/** How a {@link DapConnection} names its adapter and bounds its requests. */
+export interface DapConnectionOptions {
+  /** The adapter's name, for messages ("debugpy"). */
+  readonly name: string;
+  /** How long a request may go unanswered (default 10 s). */
+  readonly requestTimeoutMs?: number;
+}
+
+/** Per-request options. */
+export interface RequestOptions {
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+interface Pending {
+  readonly command: string;
+  resolve(body: unknown): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * A DAP client over a pair of streams (an adapter's stdio, or a TCP socket): typed requests with timeouts,
+ * events, and answers to the adapter's reverse requests. When the streams close every pending request fails
+ * with an `adapter_exited` error, so no caller waits forever on a dead adapter.
+ */
+export class DapConnection {
+  readonly #output: Writable;
+  readonly #options: DapConnectionOptions;
+  readonly #pending = new Map<number, Pending>();
+  readonly #eventListeners = new Set<(event: DapEvent) => void>();
+  readonly #closeListeners = new Set<(reason: string) => void>();
+  #seq = 1;
+  #closedReason: string | undefined;
+
+  constructor(input: Readable, output: Writable, options: DapConnectionOptions) {
+    this.#output = output;
+    this.#options = options;
+    const reader = new MessageReader(
+      (message) => this.#dispatch(message),
+      (error) => this.close(`it sent a malformed message (${error.message})`),
+    );
+    input.on('data', (chunk: Buffer) => reader.push(chunk));
+    input.on('end', () => this.close('it closed the connection'));
+    input.on('close', () => this.close('it closed the connection'));
+    input.on('error', (error) => this.close(`the connection failed (${error.message})`));
+    // A write to an adapter that just died raises EPIPE asynchronously; the close handling above reports it.
+    output.on('error', () => undefined);
+  }
+
+  /** Why the connection closed, once it has. */
+  get closedReason(): string | undefined {
+    return this.#closedReason;
+  }
+
+  /** Sends a request and resolves with the response body; rejects on failure, timeout, abort or close. */
+  request<C extends DapCommand>(
+    command: C,
+    args: DapRequests[C]['args'],
+    options: RequestOptions = {},
+  ): Promise<DapRequests[C]['body']> {
+    if (this.#closedReason !== undefined) {
+      return Promise.reject(this.#closedError(command));
+    }
+    const seq = this.#seq++;
+    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? 10_000;
+    const { signal } = options;
+    return new Promise<DapRequests[C]['body']>((resolve, reject) => {
+      const onAbort = (): void => finish(() => reject(signal?.reason));
+      const timer = setTimeout(() => {
+        const seconds = Math.round(timeoutMs / 100) / 10;
+        finish(() =>
+          reject(
+            new DebugError('request_timeout', `The ${this.#options.name} adapter did not answer "${command}" within ${seconds} s.`),
+          ),
+        );
+      }, timeoutMs);
+      const finish = (settle: () => void): void => {
+        if (!this.#pending.delete(seq)) return;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        settle();
+      };
+      this.#pending.set(seq, {
+        command,
+        resolve: (body) => finish(() => resolve(body as DapRequests[C]['body'])),
+        reject: (error) => finish(() => reject(error)),
+      });
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const message: DebugProtocol.Request = { seq, type: 'request', command, ...(args === undefined ? {} : { arguments: args }) };
+      this.#write(message);
+    });
+  }
+
+  /** Listens to every event; returns the unsubscribe function. */
+  onEvent(listener: (event: DapEvent) => void): () => void {
+    this.#eventListeners.add(listener);
+    return () => this.#eventListeners.delete(listener);
+  }
+
+  /** Called once when the connection closes, with the reason. */
+  onClose(listener: (reason: string) => void): () => void {
+    if (this.#closedReason !== undefined) {
+      listener(this.#closedReason);
+      return () => undefined;
+    }
+    this.#closeListeners.add(listener);
+    return () => this.#closeListeners.delete(listener);
+  }
+
+  /** Closes the connection: pending requests fail, listeners hear the reason. Idempotent. */
+  close(reason: string): void {
+    if (this.#closedReason !== undefined) return;
+    this.#closedReason = reason;
+    for (const [, pending] of this.#pending) pending.reject(this.#closedError(pending.command));
+    this.#pending.clear();
+    for (const listener of this.#closeListeners) listener(reason);
+    this.#closeListeners.clear();
+    this.#eventListeners.clear();
+    this.#output.end();
+  }
+
+  #closedError(command: string): DebugError {
+    return new DebugError(
+      'adapter_exited',
+      `The ${this.#options.name} adapter cannot answer "${command}": ${this.#closedReason ?? 'the connection is closed'}.`,
+    );
+  }
+
+  #write(message: DebugProtocol.ProtocolMessage): void {
+    if (this.#closedReason !== undefined || this.#output.destroyed) return;
+    this.#output.write(encodeMessage(message));
+  }
+
+  #dispatch(message: DebugProtocol.ProtocolMessage): void {
+    if (message.type === 'response') {
+      const response = message as DebugProtocol.Response;
+      const pending = this.#pending.get(response.request_seq);
+      if (!pending) return;
+      if (response.success) pending.resolve(response.body);
+      else pending.reject(new DebugError('request_failed', describeFailure(this.#options.name, response)));
+    } else if (message.type === 'event') {
+      const event = message as DebugProtocol.Event;
+      const typed = { event: event.event, body: event.body } as DapEvent;
+      for (const listener of [...this.#eventListeners]) listener(typed);
+    } else if (message.type === 'request') {
+      // Reverse requests (runInTerminal, startDebugging): this client launches with an internal console and
+      // no child sessions, so it declines them rather than leaving the adapter waiting.
+      const request = message as DebugProtocol.Request;
+      const reply: DebugProtocol.Response = {
+        seq: this.#seq++,
+        type: 'response',
+        request_seq: request.seq,
+        command: request.command,
+        success: false,
+        message: `agent-tools does not support the reverse request "${request.command}"`,
+      };
+      this.#write(reply);
+    }
+  }
+}
+
+/** The adapter's error as one sentence: its short message and its formatted detail when it sent one. */
+function describeFailure(name: string, response: DebugProtocol.Response): string {
+  const error = (response as DebugProtocol.ErrorResponse).body?.error;
+  const detail = error ? formatDapMessage(error) : '';
+  const short = response.message && response.message !== detail ? response.message : '';
+  const text = [short, detail].filter(Boolean).join(': ') || 'no reason given';
+  return `The ${name} adapter refused "${response.command}": ${text}`;
+}
+
+/** Fills a DAP error message's `{name}` placeholders with its variables. */
+export function formatDapMessage(message: DebugProtocol.Message): string {
+  return message.format.replace(/\{([^}]+)\}/g, (whole, key: string) => message.variables?.[key] ?? whole);
+}

@@ -1,0 +1,75 @@
+import { relative } from 'node:path';
+import { isWithin } from '@agent-tools/core';
+import type { BreakpointEntry } from '../session/breakpoints.js';
+import type { FrameView, SourceWindow, VariablesView, VariableView } from '../session/inspect.js';
+
+/** A path as the model should see it: workspace-relative inside the working directory, absolute outside. */
+export function showPath(path: string | undefined, cwd: string): string {
+  if (!path) return '<no source>';
+  if (path.startsWith('/') && isWithin(cwd, path)) return relative(cwd, path) || '.';
+  return path;
+}
+
+/** `file:line`, or the frame's name alone when it has no source. */
+export function location(frame: FrameView, cwd: string): string {
+  return frame.noSource || !frame.path ? `${frame.name} (no source)` : `${showPath(frame.path, cwd)}:${frame.line}`;
+}
+
+/** Source lines with the current one marked. */
+export function sourceLines(window: SourceWindow): string {
+  const width = String(window.lines.at(-1)?.number ?? window.line).length;
+  return window.lines
+    .map((l) => `${l.number === window.line ? '>' : ' '} ${String(l.number).padStart(width)} | ${l.text}`)
+    .join('\n');
+}
+
+/** One variable per line: `name (type) = value  [reference 6, 3 children]`. */
+export function variableLine(v: VariableView, indent = '  '): string {
+  if (v.value === '' && v.reference) return `${indent}${v.name}: [group, reference ${v.reference}]`;
+  const type = v.type ? ` (${v.type})` : '';
+  const ref = v.reference ? `  [reference ${v.reference}${v.children ? `, ${v.children} children` : ''}]` : '';
+  return `${indent}${v.name}${type} = ${v.value}${ref}`;
+}
+
+/** A capped variable list with its "N of M shown" note. */
+export function variableLines(view: VariablesView, reference: number, indent = '  '): string {
+  if (view.items.length === 0) return `${indent}(none)`;
+  const lines = view.items.map((v) => variableLine(v, indent));
+  if (view.more) {
+    const of = view.total !== undefined ? `${view.items.length} of ${view.total} shown` : `the first ${view.items.length} shown; there are more`;
+    lines.push(`${indent}(${of}; call variables with reference ${reference} for up to 50)`);
+  }
+  return lines.join('\n');
+}
+
+/** One frame per line, with its id. */
+export function frameLine(frame: FrameView, cwd: string): string {
+  return `  frame ${frame.id}: ${frame.name} — ${location(frame, cwd)}`;
+}
+
+/** How one breakpoint stands, never "set" for one the adapter did not bind. */
+export function breakpointLine(entry: BreakpointEntry): string {
+  switch (entry.state) {
+    case 'pending':
+      return `  line ${entry.line}: pending (sent to the adapter at launch)`;
+    case 'verified':
+      return `  line ${entry.line}: verified${entry.actualLine ? ` (the adapter moved it to line ${entry.actualLine})` : ''}`;
+    case 'unverified':
+      return `  line ${entry.line}: NOT verified${entry.message ? ` — ${entry.message}` : ''} (the program will not stop here${entry.actualLine ? `; the adapter points at line ${entry.actualLine}` : ''})`;
+  }
+}
+
+/** A duration for humans: "42 s", "3 min". */
+export function duration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 90) return `${seconds} s`;
+  return `${Math.round(seconds / 60)} min`;
+}
+
+/** Indents every line. */
+export function indent(text: string, prefix = '  '): string {
+  return text
+    .split('\n')
+    .map((line) => `${prefix}${line}`)
+    .join('\n');
+}

@@ -1,0 +1,178 @@
+import { capTextTail, errorResult, textResult, type ToolResult } from '@agent-tools/core';
+import { DebugError } from '../errors.js';
+import { breakpointLine, duration, frameLine, indent, location, showPath, sourceLines, variableLines } from '../format/text.js';
+import type { ConversationDebugger } from '../session/conversation.js';
+import { buildSnapshot, type StopSnapshot } from '../session/inspect.js';
+import type { DebugSession, EndInfo } from '../session/session.js';
+import type { DebugSupervisor } from '../supervisor.js';
+
+/** What every op receives. */
+export interface OpContext {
+  readonly supervisor: DebugSupervisor;
+  readonly conversation: ConversationDebugger;
+  readonly cwd: string;
+  readonly signal: AbortSignal;
+}
+
+/** New output shown in an answer, and in full by `output`. */
+export const OUTPUT_CAPS = { answer: 2000, read: 4000 } as const;
+
+/** The live session, or a `no_session` error that says how the last one ended. */
+export function requireSession(op: OpContext): DebugSession {
+  const live = op.conversation.live;
+  if (live) return live;
+  const last = op.conversation.session;
+  const why = last?.end ? ` The last session: ${endSentence(last.end, last)}` : '';
+  throw new DebugError('no_session', `No debug session is running in this conversation.${why} Call launch (or attach) to start one.`);
+}
+
+/** The live session while the program is stopped; otherwise a `not_stopped` error saying what to call. */
+export function requireStopped(op: OpContext): DebugSession {
+  const session = requireSession(op);
+  if (session.state !== 'stopped') {
+    throw new DebugError(
+      'not_stopped',
+      'The program is running, so there is no stack or frame to inspect. Call pause to stop it where it is, or continue to wait for a breakpoint.',
+    );
+  }
+  return session;
+}
+
+/** The thread a call means: the given one, else the thread of the last stop. */
+export function threadOf(session: DebugSession, threadId: number | undefined): number {
+  const thread = threadId ?? session.stop?.threadId ?? session.lastThreadId;
+  if (thread === undefined) throw new DebugError('invalid_argument', 'No thread is known yet; call threads and pass thread_id.');
+  return thread;
+}
+
+/** One line naming a session: adapter, program, age, where it is. */
+export function describeSession(session: DebugSession, op: OpContext): string {
+  const { spec } = session;
+  const what = spec.mode === 'launch' ? showPath(spec.program, op.cwd) : `a debuggee on port ${spec.port}`;
+  const age = duration(op.supervisor.clock.now() - spec.startedAt);
+  const where = session.stop ? `stopped (${session.stop.reason})` : session.state;
+  return `${session.adapterId} on ${what}, started ${age} ago, ${where}`;
+}
+
+/** How a session ended, as a sentence. */
+export function endSentence(end: EndInfo, session: DebugSession): string {
+  switch (end.kind) {
+    case 'exited':
+      if (session.spec.mode === 'attach' && end.exitCode === undefined) return 'The debuggee ended or the adapter detached from it.';
+      return end.exitCode === undefined
+        ? 'The program exited (the adapter did not report an exit code).'
+        : `The program exited with code ${end.exitCode}.`;
+    case 'terminated':
+      return 'The session was terminated: the program and the adapter were killed.';
+    case 'detached':
+      return 'The session detached from the debuggee, which keeps running; the adapter was stopped.';
+    case 'crashed':
+      return `The debug adapter died unexpectedly (${end.detail}). The session has ended and its processes were killed.`;
+    case 'expired':
+      return 'The session reached its time limit and was terminated.';
+    case 'disposed':
+      return 'The run ended, and with it the session.';
+    case 'failed':
+      return `The session failed to start: ${end.detail}`;
+  }
+}
+
+/** Output that arrived since the last answer, capped, and marked as reported. */
+export function newOutput(session: DebugSession, max: number = OUTPUT_CAPS.answer): string {
+  const slice = session.output.since(session.reportedOutput, max);
+  session.reportedOutput = session.output.total;
+  if (!slice.text) return '';
+  const note = slice.cut > 0 ? ` (last ${slice.text.length} of ${slice.total} characters; call output for up to ${OUTPUT_CAPS.read})` : '';
+  return `Program output since the last answer${note}:\n${indent(slice.text.replace(/\n$/, ''), '  | ')}`;
+}
+
+/**
+ * Waits for the program to stop or end (at most the supervisor's wait) and answers with the snapshot, the
+ * exit, or "still running". `lead` comes first.
+ */
+export async function settleAnswer(op: OpContext, session: DebugSession, lead: string[] = [], waitMs = op.supervisor.waitMs): Promise<ToolResult> {
+  const state = await session.settle(waitMs, op.signal);
+  if (state === 'stopped') {
+    const snapshot = await buildSnapshot(session);
+    return textResult(
+      [...lead, formatSnapshot(snapshot, op.cwd), newOutput(session)].filter(Boolean).join('\n'),
+      { state: 'stopped', snapshot },
+    );
+  }
+  if (state === 'ended') return endAnswer(session, lead);
+  const seconds = Math.round(waitMs / 1000);
+  return textResult(
+    [
+      ...lead,
+      `The program is still running after ${seconds} s (no breakpoint was hit). Call continue to keep waiting, pause to stop it where it is, or output to see what it printed.`,
+      newOutput(session),
+    ]
+      .filter(Boolean)
+      .join('\n'),
+    { state: 'running' },
+  );
+}
+
+/** The answer for a session that has ended: how, the output tail, and what to do next. */
+export async function endAnswer(session: DebugSession, lead: string[] = []): Promise<ToolResult> {
+  const end = session.end ?? (await session.whenEnded()) ?? { kind: 'terminated' as const };
+  const text = [
+    ...lead,
+    endSentence(end, session),
+    newOutput(session, OUTPUT_CAPS.read),
+    'The session has ended; your breakpoints are kept for the next launch.',
+  ]
+    .filter(Boolean)
+    .join('\n');
+  const structured = { state: 'ended', end };
+  return end.kind === 'crashed' || end.kind === 'failed' ? errorResult(text, structured) : textResult(text, structured);
+}
+
+/** A stop snapshot as text. */
+export function formatSnapshot(s: StopSnapshot, cwd: string): string {
+  const lines: string[] = [];
+  // An exception's own line says what it was; the stop reason stays short.
+  const why = s.exception ? 'on an exception' : stopReason(s);
+  const thread = s.threadId !== undefined ? `, thread ${s.threadId}${s.threadName ? ` "${s.threadName}"` : ''}` : '';
+  if (s.frame) lines.push(`Stopped ${why} in ${s.frame.name} at ${location(s.frame, cwd)}${thread}.`);
+  else lines.push(`Stopped ${why}${thread} (no stack frame available).`);
+  if (s.exception) {
+    const head = [s.exception.id, s.exception.description].filter(Boolean).join(': ');
+    if (head) lines.push(`Exception: ${head}`);
+  }
+  if (s.source) lines.push(sourceLines(s.source));
+  if (s.callers.length > 0) lines.push(`Called from: ${s.callers.map((f) => (f.noSource ? `${f.name} (no source)` : `${f.name} (${location(f, cwd)})`)).join(' ← ')}`);
+  if (s.frame) lines.push(`Frame id ${s.frame.id} (for scopes and evaluate).`);
+  if (s.locals) {
+    lines.push(`${s.locals.scope} (reference ${s.locals.reference}):`);
+    lines.push(variableLines(s.locals.variables, s.locals.reference));
+  }
+  return lines.join('\n');
+}
+
+function stopReason(s: StopSnapshot): string {
+  const { reason, description, text } = s.stop;
+  const base =
+    reason === 'breakpoint'
+      ? 'at a breakpoint'
+      : reason === 'step'
+        ? 'after the step'
+        : reason === 'exception'
+          ? 'on an exception'
+          : reason === 'pause'
+            ? 'by pause'
+            : reason === 'entry'
+              ? 'at entry'
+              : `(${reason})`;
+  const extra = [description, text].filter((d) => d && !/^(breakpoint|step|pause|exception)\b/i.test(d) && d !== reason);
+  return extra.length > 0 ? `${base} (${extra.map((d) => capTextTail(d as string, 300)).join('; ')})` : base;
+}
+
+/** The breakpoints of every file, one block each. */
+export function breakpointReport(op: OpContext): string {
+  const files = op.conversation.book.files();
+  if (files.length === 0) return 'No breakpoints are set.';
+  return files.map(([file, entries]) => `Breakpoints in ${showPath(file, op.cwd)}:\n${entries.map(breakpointLine).join('\n')}`).join('\n');
+}
+
+export { frameLine };

@@ -1,0 +1,133 @@
+import { resolveInside, textResult, type ToolResult } from '@agent-tools/core';
+import { selectForAttach, selectForLaunch } from '../adapters/select.js';
+import { DebugError, isDebugError } from '../errors.js';
+import { showPath } from '../format/text.js';
+import { fetchThreads } from '../session/inspect.js';
+import {
+  breakpointReport,
+  describeSession,
+  endAnswer,
+  newOutput,
+  type OpContext,
+  requireSession,
+  requireStopped,
+  settleAnswer,
+  threadOf,
+} from './common.js';
+
+/** How long `attach` waits for a first stop: an attached program is usually a server that keeps running. */
+const ATTACH_WAIT_MS = 3000;
+
+/** `launch`: start the program under the chosen adapter, stopped at the breakpoints. */
+export async function launch(op: OpContext, program: string, args: readonly string[], adapterId: string | undefined): Promise<ToolResult> {
+  const resolved = resolveInside(op.cwd, program, { mustExist: true });
+  const selection = { cwd: op.cwd, env: op.supervisor.env, signal: op.signal };
+  // A running session is refused before the (slower) adapter lookup.
+  const live = op.conversation.live;
+  if (live) {
+    throw new DebugError(
+      'session_running',
+      `A debug session is already running in this conversation: ${describeSession(live, op)}. Call terminate first to end it, or keep working with it.`,
+    );
+  }
+  const selected = await selectForLaunch(op.supervisor.adapters, resolved.absolute, selection, adapterId);
+  const session = await op.conversation.start(
+    { selected, mode: 'launch', program: resolved.absolute, args, timeouts: op.supervisor.timeouts },
+    (s) => describeSession(s, op),
+    op.signal,
+  );
+  const lead = [
+    `Launched ${resolved.relative}${args.length ? ` ${JSON.stringify(args)}` : ''} with ${selected.config.id} (${selected.located.summary}), in ${selected.root === op.cwd ? 'the working directory' : showPath(selected.root, op.cwd)}.`,
+    breakpointReport(op),
+  ];
+  return settleAnswer(op, session, lead);
+}
+
+/** `attach`: connect to a debuggee already listening on a loopback port. */
+export async function attach(op: OpContext, port: number, adapterId: string | undefined): Promise<ToolResult> {
+  const live = op.conversation.live;
+  if (live) {
+    throw new DebugError(
+      'session_running',
+      `A debug session is already running in this conversation: ${describeSession(live, op)}. Call terminate first to end it.`,
+    );
+  }
+  const selected = await selectForAttach(op.supervisor.adapters, { cwd: op.cwd, env: op.supervisor.env, signal: op.signal }, adapterId);
+  const session = await op.conversation.start(
+    { selected, mode: 'attach', port, args: [], timeouts: op.supervisor.timeouts },
+    (s) => describeSession(s, op),
+    op.signal,
+  );
+  const lead = [`Attached ${selected.config.id} to the debuggee on 127.0.0.1:${port}.`, breakpointReport(op)];
+  return settleAnswer(op, session, lead, Math.min(ATTACH_WAIT_MS, op.supervisor.waitMs));
+}
+
+/** `continue`: resume and wait for the next stop; on a running program, wait again. */
+export async function resume(op: OpContext, threadId: number | undefined): Promise<ToolResult> {
+  const session = requireSession(op);
+  if (session.state === 'stopped') {
+    await session.resume('continue', threadOf(session, threadId));
+    return settleAnswer(op, session);
+  }
+  return settleAnswer(op, session, ['The program was already running; waited for it to stop.']);
+}
+
+/** `step_over`, `step_in`, `step_out`: one step, answered with the new location. */
+export async function step(op: OpContext, kind: 'next' | 'stepIn' | 'stepOut', threadId: number | undefined): Promise<ToolResult> {
+  const session = requireStopped(op);
+  await session.resume(kind, threadOf(session, threadId));
+  return settleAnswer(op, session);
+}
+
+/** `pause`: stop a running program where it is; a stopped one is left alone and the answer says so. */
+export async function pause(op: OpContext, threadId: number | undefined): Promise<ToolResult> {
+  const session = requireSession(op);
+  const stop = session.stop;
+  if (stop) {
+    return textResult(
+      `The program is already stopped (${stop.reason}, thread ${stop.threadId ?? '?'}); nothing to pause. Call stack to see where, or continue to run it.`,
+      { state: 'stopped', alreadyStopped: true },
+    );
+  }
+  const thread = threadId ?? session.lastThreadId ?? (await fetchThreads(session))[0]?.id;
+  if (thread === undefined) throw new DebugError('invalid_argument', 'The debuggee reports no threads to pause; call threads and pass thread_id.');
+  await session.pause(thread);
+  return settleAnswer(op, session, [], op.supervisor.timeouts.requestMs);
+}
+
+/** `terminate`: end the session, killing the adapter and a launched program (an attached one is left running). */
+export async function terminate(op: OpContext): Promise<ToolResult> {
+  const session = op.conversation.live;
+  if (!session) {
+    const last = op.conversation.session;
+    return textResult(`No debug session is running in this conversation; nothing to terminate.${last?.end ? ' The last one has already ended.' : ''}`, {
+      state: 'none',
+    });
+  }
+  const described = describeSession(session, op);
+  await session.shutdown(session.spec.mode === 'launch' ? { kind: 'terminated' } : { kind: 'detached' }, true);
+  const output = newOutput(session);
+  const lead = session.spec.mode === 'launch' ? `Terminated ${described}.` : `Detached from ${described}; the debuggee keeps running.`;
+  return textResult([lead, output, 'The adapter and its processes are gone; your breakpoints are kept.'].filter(Boolean).join('\n'), {
+    state: 'ended',
+    end: session.end,
+  });
+}
+
+/** Runs an op and turns a session that died under it into the answer about its end. */
+export async function guarded(op: OpContext, run: () => Promise<ToolResult>): Promise<ToolResult> {
+  const before = op.conversation.live;
+  try {
+    return await run();
+  } catch (error) {
+    // A crashed adapter fails the request at once; the session learns how the process ended a moment later.
+    if (before && isDebugError(error, 'adapter_exited')) await waitFor(() => before.ending, 2000);
+    if (before?.ending) return endAnswer(before);
+    throw error;
+  }
+}
+
+async function waitFor(condition: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+}

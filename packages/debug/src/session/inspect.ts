@@ -1,0 +1,219 @@
+import { readFileSync } from 'node:fs';
+import { capText } from '@agent-tools/core';
+import type { DebugProtocol } from '../dap/protocol.js';
+import type { DebugSession, StopInfo } from './session.js';
+
+/** The caps of SPEC §6. */
+export const CAPS = {
+  frames: 30,
+  variables: 50,
+  valueChars: 400,
+  /** Locals shown in a stop snapshot (the full list is one `variables` call away). */
+  snapshotLocals: 20,
+  threads: 50,
+} as const;
+
+/** A variable as the model sees it. */
+export interface VariableView {
+  readonly name: string;
+  readonly value: string;
+  readonly type?: string;
+  /** Pass to `variables` to see its children (present only when it has some). */
+  readonly reference?: number;
+  /** How many children, when the adapter said. */
+  readonly children?: number;
+}
+
+/** A capped list of variables. */
+export interface VariablesView {
+  readonly items: readonly VariableView[];
+  /** The total when known. */
+  readonly total?: number;
+  /** Whether more exist than are shown. */
+  readonly more: boolean;
+}
+
+/** A stack frame as the model sees it. */
+export interface FrameView {
+  readonly id: number;
+  readonly name: string;
+  /** The source path the adapter gave (absolute for files on disk). */
+  readonly path?: string;
+  readonly line: number;
+  /** The adapter has no source for it (library code, generated code). */
+  readonly noSource?: boolean;
+}
+
+/** A window of source lines around a frame's line. */
+export interface SourceWindow {
+  readonly line: number;
+  readonly lines: readonly { readonly number: number; readonly text: string }[];
+}
+
+/** Everything a stop answer shows. */
+export interface StopSnapshot {
+  readonly stop: StopInfo;
+  readonly threadId: number | undefined;
+  readonly threadName?: string;
+  readonly frame?: FrameView;
+  readonly source?: SourceWindow;
+  /** The next few frames below the top one. */
+  readonly callers: readonly FrameView[];
+  readonly locals?: { readonly scope: string; readonly reference: number; readonly variables: VariablesView };
+  readonly exception?: { readonly id?: string; readonly description?: string; readonly details?: string };
+}
+
+/** The threads of the debuggee. */
+export async function fetchThreads(session: DebugSession): Promise<DebugProtocol.Thread[]> {
+  const threads = (await session.request('threads', undefined))?.threads ?? [];
+  for (const thread of threads) session.threadNames.set(thread.id, thread.name);
+  return threads;
+}
+
+/** The stack of a thread, capped; frame ids are recorded as live. */
+export async function fetchStack(
+  session: DebugSession,
+  threadId: number,
+  max: number = CAPS.frames,
+): Promise<{ frames: FrameView[]; total?: number; more: boolean }> {
+  // One frame more than shown tells whether there are more, for adapters that give no totalFrames.
+  const body = await session.request('stackTrace', { threadId, startFrame: 0, levels: max + 1 });
+  const all = body?.stackFrames ?? [];
+  const frames = all.slice(0, max).map((frame) => {
+    session.issue('frames', frame.id);
+    return frameView(frame);
+  });
+  const total = body?.totalFrames && body.totalFrames >= all.length ? body.totalFrames : undefined;
+  return { frames, ...(total !== undefined ? { total } : {}), more: all.length > max || (total ?? 0) > max };
+}
+
+/** The scopes of a frame; their references are recorded as live. */
+export async function fetchScopes(session: DebugSession, frameId: number): Promise<DebugProtocol.Scope[]> {
+  const scopes = (await session.request('scopes', { frameId }))?.scopes ?? [];
+  for (const scope of scopes) session.issue('refs', scope.variablesReference);
+  return scopes;
+}
+
+/** The children of a reference, capped, values cut at 400 characters; child references recorded as live. */
+export async function fetchVariables(session: DebugSession, reference: number, max: number = CAPS.variables, known?: number): Promise<VariablesView> {
+  const body = await session.request('variables', { variablesReference: reference, start: 0, count: max + 1 });
+  const all = body?.variables ?? [];
+  // debugpy opens every scope with "special variables", "function variables", ... groups: real values first.
+  const items = all
+    .slice(0, max)
+    .map((v) => variableView(session, v))
+    .sort((a, b) => Number(isGroup(a)) - Number(isGroup(b)));
+  const total = known !== undefined && known >= all.length ? known : all.length <= max ? all.length : undefined;
+  return { items, ...(total !== undefined ? { total } : {}), more: all.length > max || (known ?? 0) > max };
+}
+
+/** A DAP variable (or evaluate result) as a {@link VariableView}; its reference is recorded as live. */
+export function variableView(
+  session: DebugSession,
+  v: { name: string; value: string; type?: string; variablesReference: number; namedVariables?: number; indexedVariables?: number },
+): VariableView {
+  if (v.variablesReference > 0) session.issue('refs', v.variablesReference);
+  const children = (v.namedVariables ?? 0) + (v.indexedVariables ?? 0);
+  return {
+    name: v.name,
+    value: capText(v.value, CAPS.valueChars),
+    ...(v.type ? { type: v.type } : {}),
+    ...(v.variablesReference > 0 ? { reference: v.variablesReference } : {}),
+    ...(children > 0 ? { children } : {}),
+  };
+}
+
+/** A few source lines around a frame's line: from disk, or from the adapter for sources without a file. */
+export async function sourceWindow(
+  session: DebugSession,
+  frame: DebugProtocol.StackFrame,
+  radius = 2,
+): Promise<SourceWindow | undefined> {
+  let text: string | undefined;
+  const path = frame.source?.path;
+  if (path?.startsWith('/')) {
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      text = undefined;
+    }
+  }
+  const reference = frame.source?.sourceReference;
+  if (text === undefined && reference) {
+    text = (await session.request('source', { source: frame.source ?? {}, sourceReference: reference }).catch(() => undefined))?.content;
+  }
+  if (text === undefined || frame.line < 1) return undefined;
+  const all = text.split('\n');
+  const first = Math.max(1, frame.line - radius);
+  const last = Math.min(all.length, frame.line + radius);
+  const lines = [];
+  for (let n = first; n <= last; n++) lines.push({ number: n, text: capText((all[n - 1] ?? '').replace(/\r$/, ''), 200) });
+  return { line: frame.line, lines };
+}
+
+/**
+ * The answer to a stop: why, which thread, the top frame with source lines around it, its callers, and its
+ * local variables (capped). Each part that fails is left out rather than failing the answer.
+ */
+export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot> {
+  const stop = session.stop ?? { reason: 'unknown', threadId: session.lastThreadId };
+  // Each request is a round trip (about 45 ms with debugpy, whose sockets wait for delayed ACKs), so the
+  // snapshot asks for threads only when the stop did not name one; names come from earlier `threads` answers.
+  const threads = stop.threadId === undefined ? await fetchThreads(session).catch(() => []) : [];
+  const threadId = stop.threadId ?? threads[0]?.id;
+  const threadName = threadId === undefined ? undefined : session.threadNames.get(threadId);
+  if (threadId === undefined) return { stop, threadId, callers: [] };
+
+  const body = await session.request('stackTrace', { threadId, startFrame: 0, levels: 4 }).catch(() => undefined);
+  const raw = body?.stackFrames ?? [];
+  for (const frame of raw) session.issue('frames', frame.id);
+  const top = raw[0];
+  const snapshot: { -readonly [K in keyof StopSnapshot]: StopSnapshot[K] } = {
+    stop,
+    threadId,
+    ...(threadName ? { threadName } : {}),
+    callers: raw.slice(1).map(frameView),
+  };
+  const exceptionRequest =
+    stop.reason === 'exception' && session.capabilities.supportsExceptionInfoRequest
+      ? session.request('exceptionInfo', { threadId }).catch(() => undefined)
+      : undefined;
+  if (top) {
+    snapshot.frame = frameView(top);
+    const [source, scopes] = await Promise.all([sourceWindow(session, top), fetchScopes(session, top.id).catch(() => [])]);
+    if (source) snapshot.source = source;
+    const locals = scopes.find((s) => s.presentationHint === 'locals') ?? scopes.find((s) => !s.expensive);
+    if (locals) {
+      const known = (locals.namedVariables ?? 0) + (locals.indexedVariables ?? 0) || undefined;
+      const variables = await fetchVariables(session, locals.variablesReference, CAPS.snapshotLocals, known).catch(() => undefined);
+      if (variables) snapshot.locals = { scope: locals.name, reference: locals.variablesReference, variables };
+    }
+  }
+  if (exceptionRequest) {
+    const info = await exceptionRequest;
+    if (info) {
+      snapshot.exception = {
+        id: info.exceptionId,
+        ...(info.description ? { description: capText(info.description, 1000) } : {}),
+        ...(info.details?.stackTrace ? { details: capText(info.details.stackTrace, 2000) } : {}),
+      };
+    }
+  }
+  return snapshot;
+}
+
+/** A grouping node (debugpy's "special variables"): no value, only children. */
+export function isGroup(v: VariableView): boolean {
+  return v.value === '' && v.reference !== undefined && / variables$/.test(v.name);
+}
+
+function frameView(frame: DebugProtocol.StackFrame): FrameView {
+  const path = frame.source?.path;
+  return {
+    id: frame.id,
+    name: frame.name,
+    ...(path ? { path } : frame.source?.name ? { path: frame.source.name } : {}),
+    line: frame.line,
+    ...(!path && !frame.source?.sourceReference ? { noSource: true } : {}),
+  };
+}

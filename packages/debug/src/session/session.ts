@@ -1,0 +1,495 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SelectedAdapter } from '../adapters/select.js';
+import type { DapConnection, RequestOptions } from '../dap/connection.js';
+import type { DapCommand, DapEvent, DapRequests, DebugProtocol } from '../dap/protocol.js';
+import { DebugError } from '../errors.js';
+import { type AdapterProcess, connectToServer, describeExit, startAdapter } from '../process/adapter-process.js';
+import type { BreakpointBook } from './breakpoints.js';
+import { OutputBuffer } from './output-buffer.js';
+
+/** How a session was started. */
+export type SessionMode = 'launch' | 'attach';
+
+/** Where a session is: starting up, running, stopped (inspectable), or over. */
+export type SessionState = 'starting' | 'running' | 'stopped' | 'ended';
+
+/** Why the program stopped, from the adapter's `stopped` event. */
+export interface StopInfo {
+  readonly reason: string;
+  readonly description?: string;
+  readonly text?: string;
+  readonly threadId: number | undefined;
+  readonly hitBreakpointIds?: readonly number[];
+}
+
+/** How a session ended. */
+export type EndInfo =
+  | { readonly kind: 'exited'; readonly exitCode: number | undefined }
+  | { readonly kind: 'terminated' }
+  | { readonly kind: 'detached' }
+  | { readonly kind: 'crashed'; readonly detail: string }
+  | { readonly kind: 'expired' }
+  | { readonly kind: 'disposed' }
+  | { readonly kind: 'failed'; readonly detail: string };
+
+/** Timeouts of one session. */
+export interface SessionTimeouts {
+  /** Any request but launch/attach. */
+  readonly requestMs: number;
+  /** The launch or attach request (delve compiles the program while it runs). */
+  readonly launchMs: number;
+  /** A TCP adapter printing where it listens. */
+  readonly startMs: number;
+}
+
+/** Everything a session is started from. */
+export interface SessionSpec {
+  readonly selected: SelectedAdapter;
+  readonly mode: SessionMode;
+  /** Absolute path of the launched program. */
+  readonly program?: string;
+  readonly args: readonly string[];
+  /** The port attached to. */
+  readonly port?: number;
+  readonly book: BreakpointBook;
+  readonly timeouts: SessionTimeouts;
+  /** Clock time the session started (the supervisor's clock). */
+  readonly startedAt: number;
+}
+
+const CONSOLE_LIMIT = 8000;
+
+/**
+ * One debug session: an adapter process, the DAP connection to it, and what the adapter has said (stops,
+ * output, breakpoint verification, exit). Ending it, for whatever reason, kills every process it started.
+ */
+export class DebugSession {
+  readonly spec: SessionSpec;
+  readonly output = new OutputBuffer();
+  capabilities: DebugProtocol.Capabilities = {};
+  /** The debuggee's pid, when the adapter said (`process` event). */
+  debuggeePid: number | undefined;
+  /** Thread names from the last `threads` answer (the stop snapshot does not ask again). */
+  readonly threadNames = new Map<number, string>();
+  /** Output position at the last answer: the next snapshot shows what came after it. */
+  reportedOutput = 0;
+
+  #process: AdapterProcess | undefined;
+  #state: SessionState = 'starting';
+  #stop: StopInfo | undefined;
+  #lastThreadId: number | undefined;
+  #exitCode: number | undefined;
+  #console = '';
+  #ending: Promise<EndInfo> | undefined;
+  #end: EndInfo | undefined;
+  #initialized = false;
+  #pauseRequested = false;
+  readonly #tempDir: string;
+  readonly #waiters = new Set<() => void>();
+  /** Variable references and frame ids handed out since the last stop: they die when the program moves. */
+  readonly #live = { refs: new Set<number>(), frames: new Set<number>() };
+
+  constructor(spec: SessionSpec) {
+    this.spec = spec;
+    this.#tempDir = mkdtempSync(join(tmpdir(), 'agent-tools-debug-'));
+  }
+
+  /**
+   * Starts the adapter, sends the breakpoints at configuration time and launches or attaches. On failure
+   * everything started is killed and the error says what the adapter said. A session ended meanwhile
+   * (dispose during a launch) kills what it started and fails.
+   */
+  async begin(signal?: AbortSignal): Promise<void> {
+    try {
+      await this.#start(signal);
+    } catch (error) {
+      if (this.#ending) {
+        await this.#ending;
+        throw new DebugError('disposed', `The debug session was ended while it started (${describeEnd(this.#end)}).`, { cause: error });
+      }
+      let detail = error instanceof DebugError ? error.detail : (error as Error).message;
+      const process = this.#process;
+      const plainClose = process?.connection.closedReason === 'it closed the connection';
+      if (process?.pid && plainClose && error instanceof DebugError && error.code === 'adapter_exited') {
+        // The stream closes a moment before the exit status is known; the status says more.
+        const exit = await Promise.race([process.exited, delay(500).then(() => undefined)]);
+        if (exit) detail = `${capitalize(describeExit(this.adapterId, exit))} while the session was starting.`;
+      }
+      const stderr = process?.stderrTail.trim();
+      await this.shutdown({ kind: 'failed', detail });
+      if (signal?.aborted) throw signal.reason;
+      throw new DebugError(
+        error instanceof DebugError && error.code === 'adapter_start_failed' ? 'adapter_start_failed' : 'request_failed',
+        `${detail}${stderr && !detail.includes(stderr) ? ` Adapter stderr: ${stderr.slice(-800)}` : ''}`,
+        { cause: error },
+      );
+    }
+  }
+
+  get adapterId(): string {
+    return this.spec.selected.config.id;
+  }
+
+  get state(): SessionState {
+    return this.#state;
+  }
+
+  /** The current stop, while stopped. */
+  get stop(): StopInfo | undefined {
+    return this.#state === 'stopped' ? this.#stop : undefined;
+  }
+
+  /** The thread of the last stop, for calls that name none. */
+  get lastThreadId(): number | undefined {
+    return this.#lastThreadId;
+  }
+
+  /** How the session ended, once it has fully ended (processes killed). */
+  get end(): EndInfo | undefined {
+    return this.#end;
+  }
+
+  /** Whether the session is ending or has ended. */
+  get ending(): boolean {
+    return this.#ending !== undefined;
+  }
+
+  /** The adapter's console messages (not the program's output), newest last. */
+  get consoleText(): string {
+    return this.#console;
+  }
+
+  /**
+   * The pids of every live process this session started (adapter, launcher, debuggee), for checks that none
+   * outlive it.
+   */
+  processIds(): number[] {
+    const process = this.#process;
+    if (!process) return [];
+    process.snapshotTree();
+    return process.tracker.alive();
+  }
+
+  /** Resolves with the end once the session is over (immediately when it is). */
+  whenEnded(): Promise<EndInfo> | undefined {
+    return this.#ending;
+  }
+
+  /** A typed request to the adapter with the session's timeout. */
+  request<C extends DapCommand>(command: C, args: DapRequests[C]['args'], options: RequestOptions = {}): Promise<DapRequests[C]['body']> {
+    const connection = this.#connection();
+    return connection.request(command, args, { timeoutMs: this.spec.timeouts.requestMs, ...options });
+  }
+
+  /** Marks references and frame ids as handed out at this stop. */
+  issue(kind: 'refs' | 'frames', id: number): void {
+    if (id > 0 || kind === 'frames') this.#live[kind].add(id);
+  }
+
+  /** Whether a reference or frame id was handed out at the current stop. */
+  isLive(kind: 'refs' | 'frames', id: number): boolean {
+    return this.#live[kind].has(id);
+  }
+
+  /**
+   * Waits until the program stops or the session ends, at most `ms`. Resolves with the state then:
+   * `running` means it is still running.
+   */
+  settle(ms: number, signal?: AbortSignal): Promise<SessionState> {
+    if (this.#state !== 'running' && this.#state !== 'starting') return Promise.resolve(this.#state);
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#waiters.delete(check);
+        signal?.removeEventListener('abort', done);
+        resolve(this.#state);
+      };
+      const check = (): void => {
+        if (this.#state === 'stopped' || this.#state === 'ended') done();
+      };
+      const timer = setTimeout(done, ms);
+      this.#waiters.add(check);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /** Resumes the stopped program with `continue` or a step; the answer comes from {@link settle}. */
+  async resume(command: 'continue' | 'next' | 'stepIn' | 'stepOut', threadId: number): Promise<void> {
+    const previous = { state: this.#state, stop: this.#stop };
+    // Mark it running before the request: some adapters send the next `stopped` before the response.
+    this.#moved('running');
+    try {
+      await this.request(command, { threadId });
+    } catch (error) {
+      if (this.#state === 'running' && !this.ending) {
+        this.#state = previous.state;
+        this.#stop = previous.stop;
+      }
+      throw error;
+    }
+  }
+
+  /** Asks the adapter to pause a running thread; the answer comes from {@link settle}. */
+  async pause(threadId: number): Promise<void> {
+    this.#pauseRequested = true;
+    await this.request('pause', { threadId });
+  }
+
+  /** Sends the breakpoints of one file and records what the adapter verified. */
+  async sendBreakpoints(file: string, options: RequestOptions = {}): Promise<void> {
+    const entries = this.spec.book.get(file);
+    try {
+      const body = await this.request(
+        'setBreakpoints',
+        {
+          source: { path: file, name: file.slice(file.lastIndexOf('/') + 1) },
+          breakpoints: entries.map((e) => ({ line: e.line })),
+          lines: entries.map((e) => e.line),
+        },
+        options,
+      );
+      this.spec.book.apply(file, body?.breakpoints ?? []);
+    } catch (error) {
+      const message = error instanceof DebugError ? error.detail : (error as Error).message;
+      this.spec.book.apply(
+        file,
+        entries.map(() => ({ verified: false, message })),
+      );
+      if (error instanceof DebugError && error.code === 'adapter_exited') throw error;
+    }
+  }
+
+  /**
+   * Ends the session: asks the adapter to disconnect (terminating a launched debuggee, leaving an attached
+   * one running), then kills the adapter and everything it started. Idempotent; resolves when all is gone.
+   */
+  shutdown(info: EndInfo, disconnect = false): Promise<EndInfo> {
+    this.#ending ??= this.#shutdown(info, disconnect);
+    return this.#ending;
+  }
+
+  async #start(signal?: AbortSignal): Promise<void> {
+    const { selected, mode, timeouts } = this.spec;
+    const { config, located, root } = selected;
+    if (mode === 'attach' && config.attach?.via === 'connect') {
+      this.#process = await connectToServer(config.id, this.spec.port as number, timeouts.requestMs);
+    } else {
+      this.#process = await startAdapter({
+        name: config.id,
+        command: located.command,
+        cwd: root,
+        transport: config.transport,
+        requestTimeoutMs: timeouts.requestMs,
+        startTimeoutMs: timeouts.startMs,
+        onProcessOutput: (_category, text) => this.output.append(text),
+        ...(signal ? { signal } : {}),
+      });
+    }
+    if (this.#ending) {
+      // Ended while the adapter was starting: the shutdown did not see this process, so kill it here.
+      await this.#process.kill();
+      throw new DebugError('disposed', 'The debug session was ended while its adapter started.');
+    }
+    const connection = this.#process.connection;
+    connection.onEvent((event) => this.#onEvent(event));
+    connection.onClose((reason) => void this.#onClose(reason));
+    const initialized = this.#event('initialized');
+    initialized.catch(() => undefined);
+
+    this.capabilities =
+      (await this.request(
+        'initialize',
+        {
+          clientID: 'agent-tools',
+          clientName: 'agent-tools',
+          adapterID: config.adapterId ?? config.id,
+          locale: 'en',
+          linesStartAt1: true,
+          columnsStartAt1: true,
+          pathFormat: 'path',
+          supportsVariableType: true,
+          supportsVariablePaging: true,
+          supportsRunInTerminalRequest: false,
+          supportsStartDebuggingRequest: false,
+          supportsProgressReporting: false,
+          supportsInvalidatedEvent: false,
+          supportsMemoryReferences: false,
+        },
+        { ...(signal ? { signal } : {}) },
+      )) ?? {};
+
+    const requestArgs =
+      mode === 'launch'
+        ? config.launchArguments({
+            program: this.spec.program as string,
+            args: this.spec.args,
+            root,
+            tempDir: this.#tempDir,
+            hints: located.hints ?? {},
+          })
+        : (config.attach?.arguments({ port: this.spec.port as number, host: '127.0.0.1', root, hints: located.hints ?? {} }) ?? {});
+    // debugpy answers launch only after configurationDone, so the request is sent and awaited later.
+    const main = this.request(mode, requestArgs, { timeoutMs: timeouts.launchMs, ...(signal ? { signal } : {}) });
+    main.catch(() => undefined);
+    await Promise.race([initialized, main.then(() => this.#event('initialized', 5000))]);
+
+    for (const [file] of this.spec.book.files()) await this.sendBreakpoints(file, signal ? { signal } : {});
+    const filters = (this.capabilities.exceptionBreakpointFilters ?? []).filter((f) => f.default).map((f) => f.filter);
+    if (this.capabilities.exceptionBreakpointFilters) {
+      await this.request('setExceptionBreakpoints', { filters }).catch(() => undefined);
+    }
+    if (this.capabilities.supportsConfigurationDoneRequest) {
+      await this.request('configurationDone', {}, signal ? { signal } : {});
+    }
+    await main;
+    // A close while starting was left to this method (see #onClose): report it as a failed start.
+    const closed = connection.closedReason;
+    if (closed !== undefined && !this.#ending) {
+      throw new DebugError('adapter_exited', `The ${config.id} adapter stopped right after the ${mode}: ${closed}.`);
+    }
+    if (this.#state === 'starting') this.#state = 'running';
+    this.#process.snapshotTree();
+  }
+
+  /** Resolves on the first `name` event (at once if `initialized` was already seen); rejects after `ms`. */
+  #event(name: 'initialized', ms?: number): Promise<void> {
+    if (this.#initialized) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const connection = this.#connection();
+      const timer = ms === undefined ? undefined : setTimeout(() => resolve(), ms);
+      const off = connection.onEvent((event) => {
+        if (event.event !== name) return;
+        off();
+        clearTimeout(timer);
+        resolve();
+      });
+      connection.onClose((reason) => {
+        clearTimeout(timer);
+        reject(new DebugError('adapter_exited', `The ${this.adapterId} adapter stopped before it was ready: ${reason}.`));
+      });
+    });
+  }
+
+  #connection(): DapConnection {
+    if (!this.#process) throw new DebugError('no_session', 'The debug adapter has not started.');
+    return this.#process.connection;
+  }
+
+  #onEvent(event: DapEvent): void {
+    switch (event.event) {
+      case 'initialized':
+        this.#initialized = true;
+        break;
+      case 'stopped': {
+        const body = event.body;
+        // lldb-dap pauses with SIGSTOP and reports that as an exception; after our pause it is the pause.
+        const paused = this.#pauseRequested && (body.reason === 'pause' || /SIGSTOP/.test(`${body.description} ${body.text}`));
+        this.#pauseRequested = false;
+        this.#stop = {
+          reason: paused ? 'pause' : body.reason,
+          threadId: body.threadId ?? this.#lastThreadId,
+          ...(body.description ? { description: body.description } : {}),
+          ...(body.text ? { text: body.text } : {}),
+          ...(body.hitBreakpointIds ? { hitBreakpointIds: body.hitBreakpointIds } : {}),
+        };
+        if (body.threadId !== undefined) this.#lastThreadId = body.threadId;
+        this.#moved('stopped');
+        this.#process?.snapshotTree();
+        break;
+      }
+      case 'continued':
+        if (this.#state === 'stopped' && (event.body.allThreadsContinued !== false || event.body.threadId === this.#stop?.threadId)) {
+          this.#moved('running');
+        }
+        break;
+      case 'exited':
+        this.#exitCode = event.body.exitCode;
+        break;
+      case 'terminated':
+        void this.shutdown({ kind: 'exited', exitCode: undefined }, true);
+        break;
+      case 'output': {
+        const { category, output } = event.body;
+        if (category === 'stdout' || category === 'stderr') this.output.append(output);
+        else if (category !== 'telemetry') this.#console = (this.#console + output).slice(-CONSOLE_LIMIT);
+        break;
+      }
+      case 'breakpoint':
+        this.spec.book.update(event.body.breakpoint);
+        break;
+      case 'process':
+        this.debuggeePid = event.body.systemProcessId;
+        this.#process?.tracker.track(event.body.systemProcessId);
+        break;
+      case 'thread':
+        break;
+    }
+  }
+
+  #moved(state: 'running' | 'stopped'): void {
+    this.#state = state;
+    if (state === 'running') this.#stop = undefined;
+    this.#live.refs.clear();
+    this.#live.frames.clear();
+    for (const waiter of [...this.#waiters]) waiter();
+  }
+
+  async #onClose(reason: string): Promise<void> {
+    // While starting, the failed request reports it and begin() ends the session as failed.
+    if (this.#ending || this.#state === 'starting') return;
+    const process = this.#process;
+    // The stream usually closes a moment before the exit status is known: wait briefly for it.
+    const exit = process?.pid ? await Promise.race([process.exited, delay(500).then(() => undefined)]) : undefined;
+    if (this.#ending) return;
+    // A plain close is best described by the exit status; a protocol fault by what went wrong.
+    const plainClose = reason === 'it closed the connection';
+    const how = exit && plainClose ? describeExit(this.adapterId, exit) : `the ${this.adapterId} adapter ${reason.replace(/^it /, '')}`;
+    const stderr = process?.stderrTail.trim();
+    void this.shutdown({ kind: 'crashed', detail: `${how}${stderr ? `; its last stderr: ${stderr.slice(-600)}` : ''}` });
+  }
+
+  async #shutdown(info: EndInfo, disconnect: boolean): Promise<EndInfo> {
+    const process = this.#process;
+    let end = info;
+    if (process && (disconnect || info.kind === 'terminated' || info.kind === 'detached' || info.kind === 'expired' || info.kind === 'disposed')) {
+      // A launched debuggee is terminated with the session; an attached one is left running.
+      const terminateDebuggee = this.spec.mode === 'launch';
+      await process.connection
+        .request('disconnect', { terminateDebuggee, restart: false }, { timeoutMs: 2000 })
+        .catch(() => undefined);
+    }
+    if (info.kind === 'exited') {
+      // delve reports the exit status only as console text, after the disconnect above.
+      end = { kind: 'exited', exitCode: this.#exitCode ?? parseExitStatus(this.#console) };
+    }
+    await process?.kill();
+    rmSync(this.#tempDir, { recursive: true, force: true });
+    this.spec.book.reset();
+    this.#end = end;
+    this.#state = 'ended';
+    this.#stop = undefined;
+    for (const waiter of [...this.#waiters]) waiter();
+    return end;
+  }
+}
+
+/** The exit status in an adapter's console text ("exited with status = 3", "has exited with status 3"). */
+export function parseExitStatus(text: string): number | undefined {
+  const matches = [...text.matchAll(/exited with status(?:\s*=)?\s*(-?\d+)/g)];
+  const last = matches.at(-1)?.[1];
+  return last === undefined ? undefined : Number(last);
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function describeEnd(end: EndInfo | undefined): string {
+  return end ? end.kind : 'ending';
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,149 @@
+import { defineTool, errorResult, type ToolResult, textResult } from '@agent-tools/core';
+import { z } from 'zod';
+import { DebugError } from '../errors.js';
+import type { OpContext } from '../ops/common.js';
+import { attach, guarded, launch, pause, resume, step, terminate } from '../ops/control.js';
+import { adapters, breakpoints, output, status } from '../ops/info.js';
+import { evaluate, scopes, stack, threads, variables } from '../ops/inspect.js';
+import type { DebugSupervisor } from '../supervisor.js';
+
+/** The actions of the debug tool (SPEC §6). */
+export const DEBUG_ACTIONS = [
+  'adapters',
+  'status',
+  'breakpoints',
+  'launch',
+  'attach',
+  'continue',
+  'pause',
+  'step_over',
+  'step_in',
+  'step_out',
+  'threads',
+  'stack',
+  'scopes',
+  'variables',
+  'evaluate',
+  'output',
+  'terminate',
+] as const;
+
+/** The debug tool's parameters: the action, and its arguments beside it, flat. */
+export const debugParameters = z.object({
+  action: z.enum(DEBUG_ACTIONS).describe('What to do; see the tool description for each action and its arguments.'),
+  file: z.string().optional().describe('breakpoints: source file, relative to the working directory.'),
+  lines: z
+    .array(z.number().int().min(1))
+    .optional()
+    .describe('breakpoints: 1-based line numbers that replace the file\'s breakpoints; [] clears them.'),
+  program: z
+    .string()
+    .optional()
+    .describe('launch: the program, relative to the working directory: a .py or .go file, a Go package folder, or a native executable built with debug info.'),
+  args: z.array(z.string()).optional().describe('launch: command-line arguments for the program.'),
+  adapter: z.string().optional().describe('launch/attach: adapter id (see adapters) instead of choosing by file type and root marker.'),
+  port: z.number().int().min(1).max(65535).optional().describe('attach: the loopback port the debuggee listens on.'),
+  thread_id: z.number().int().optional().describe('continue/pause/steps/stack: thread id; default: the thread that stopped.'),
+  frame_id: z.number().int().optional().describe('scopes (required) / evaluate: a frame id from the last stop or stack answer.'),
+  reference: z.number().int().min(1).optional().describe('variables: a reference from the last stop, scopes or variables answer.'),
+  expression: z.string().min(1).optional().describe('evaluate: an expression in the language of the program.'),
+});
+
+/** The debug tool's arguments. */
+export type DebugParams = z.output<typeof debugParameters>;
+
+const DESCRIPTION = `Drive a debugger (Debug Adapter Protocol) on a program in the working directory: breakpoints, launch, step, and inspect the stack and variables. One session per conversation; it is terminated after 30 minutes.
+
+Typical flow: adapters (what can debug here) → breakpoints {file, lines} → launch {program, args} → the answer shows where it stopped, the source around that line and the local variables → variables {reference} / evaluate {expression} / step_over / step_in / step_out / continue → terminate when done.
+
+Actions and arguments:
+- adapters: which adapters (debugpy, lldb, delve, dart, ...) are usable here, and why the others are not.
+- status: whether a session runs, where it stopped, the breakpoints.
+- breakpoints {file, lines}: replaces the file's breakpoints ([] clears); allowed before launch. No file: lists all. The answer says which breakpoints the adapter verified; an unverified one will not stop the program (pick a line with a statement).
+- launch {program, args?, adapter?}: runs the program stopped at your breakpoints. The adapter is chosen by file type (.py debugpy, .go delve, .dart dart, native executables lldb) and a project root marker; pass adapter to choose. C/C++/Rust: build with debug info (gcc -g -O0) and launch the executable.
+- attach {port, adapter?}: attach to a debuggee already listening on 127.0.0.1:port (python -m debugpy --listen PORT ...).
+- continue / pause / step_over / step_in / step_out {thread_id?}: default thread is the one that stopped.
+- threads; stack {thread_id?} (30 frames); scopes {frame_id}; variables {reference} (50 children, values cut at 400 characters); evaluate {expression, frame_id?} (default: the top frame).
+- output: the newest part of the program's stdout/stderr. terminate: ends the session, kills the program and the adapter.
+
+launch, continue, pause and the steps wait up to 15 s and answer with one snapshot: why it stopped, the location with source lines, the locals; or the exit code and output; or that it is still running (then call continue to keep waiting, or pause). Frame ids and references are valid only until the program moves: after a step or continue use the ones in the new answer. A second launch while a session runs is refused: terminate first. Launching runs the program's code.`;
+
+/** The `debug` tool, bound to a supervisor and the run's working directory and conversation. */
+export function debugTool(supervisor: DebugSupervisor, defaults: { cwd: string; conversationId: string }) {
+  return defineTool({
+    name: 'debug',
+    tier: 'exec',
+    description: DESCRIPTION,
+    parameters: debugParameters,
+    parallelSafe: false,
+    // launch may wait for delve to compile (90 s) and then 15 s for the first stop.
+    timeoutMs: 180_000,
+    async execute(params, ctx): Promise<ToolResult> {
+      const cwd = ctx.cwd ?? defaults.cwd;
+      const conversation = supervisor.conversation(ctx.conversationId ?? defaults.conversationId);
+      await conversation.checkExpiry();
+      // A session that is shutting down (expired, crashed, exited) finishes first, so every answer can say how it ended.
+      await conversation.session?.whenEnded();
+      const notice = conversation.takeNotice();
+      const op: OpContext = { supervisor, conversation, cwd, signal: ctx.signal };
+      let result: ToolResult;
+      try {
+        result = await guarded(op, () => dispatch(op, params));
+      } catch (error) {
+        if (!(error instanceof DebugError)) throw error;
+        result = errorResult(error.detail, { code: error.code });
+      }
+      return notice ? prepend(notice, result) : result;
+    },
+  });
+}
+
+function dispatch(op: OpContext, p: DebugParams): Promise<ToolResult> {
+  switch (p.action) {
+    case 'adapters':
+      return adapters(op);
+    case 'status':
+      return status(op);
+    case 'breakpoints':
+      return breakpoints(op, p.file, p.lines);
+    case 'launch':
+      return launch(op, need(p.program, 'launch', 'program', 'the program to run, e.g. "src/main.py"'), p.args ?? [], p.adapter);
+    case 'attach':
+      return attach(op, need(p.port, 'attach', 'port', 'the loopback port the debuggee listens on'), p.adapter);
+    case 'continue':
+      return resume(op, p.thread_id);
+    case 'pause':
+      return pause(op, p.thread_id);
+    case 'step_over':
+      return step(op, 'next', p.thread_id);
+    case 'step_in':
+      return step(op, 'stepIn', p.thread_id);
+    case 'step_out':
+      return step(op, 'stepOut', p.thread_id);
+    case 'threads':
+      return threads(op);
+    case 'stack':
+      return stack(op, p.thread_id);
+    case 'scopes':
+      return scopes(op, need(p.frame_id, 'scopes', 'frame_id', 'a frame id from the last stop or stack answer'));
+    case 'variables':
+      return variables(op, need(p.reference, 'variables', 'reference', 'a reference from the last stop, scopes or variables answer'));
+    case 'evaluate':
+      return evaluate(op, need(p.expression, 'evaluate', 'expression', 'the expression to evaluate'), p.frame_id);
+    case 'output':
+      return output(op);
+    case 'terminate':
+      return terminate(op);
+  }
+}
+
+function need<T>(value: T | undefined, action: string, field: string, what: string): T {
+  if (value === undefined) throw new DebugError('invalid_argument', `${action} needs ${field}: ${what}.`);
+  return value;
+}
+
+function prepend(notice: string, result: ToolResult): ToolResult {
+  const first = result.content[0];
+  if (first?.type === 'text') return { ...result, content: [{ type: 'text', text: `${notice}\n\n${first.text}` }, ...result.content.slice(1)] };
+  return { ...result, content: [textResult(notice).content[0]!, ...result.content] };
+}

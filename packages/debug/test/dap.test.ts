@@ -1,0 +1,95 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { DapConnection, isDebugError } from '../src/index.js';
+import { encodeMessage, MessageReader } from '../src/dap/framing.js';
+
+describe('DAP framing', () => {
+  it('splits messages cut anywhere, counts bytes not characters, and reads several per chunk', () => {
+    const seen: unknown[] = [];
+    const reader = new MessageReader((m) => seen.push(m), (e) => seen.push(e));
+    const one = encodeMessage({ seq: 1, type: 'event' });
+    const two = encodeMessage({ seq: 2, type: 'event', event: 'output', body: { output: 'héllo → ✓' } } as never);
+    const all = Buffer.concat([one, two, one]);
+    for (let i = 0; i < all.length; i += 7) reader.push(all.subarray(i, i + 7));
+    expect(seen).toEqual([
+      { seq: 1, type: 'event' },
+      { seq: 2, type: 'event', event: 'output', body: { output: 'héllo → ✓' } },
+      { seq: 1, type: 'event' },
+    ]);
+  });
+
+  it('reports a header without Content-Length once and stops', () => {
+    const errors: Error[] = [];
+    const reader = new MessageReader(() => undefined, (e) => errors.push(e));
+    reader.push(Buffer.from('Content-Type: x\r\n\r\n{}'));
+    reader.push(encodeMessage({ seq: 1, type: 'event' }));
+    expect(errors.map((e) => e.message)).toEqual(['DAP header without Content-Length: "Content-Type: x"']);
+  });
+});
+
+/** A connection wired to a scripted adapter on the other end of two pipes. */
+function pair(requestTimeoutMs = 1000) {
+  const toAdapter = new PassThrough();
+  const fromAdapter = new PassThrough();
+  const connection = new DapConnection(fromAdapter, toAdapter, { name: 'scripted', requestTimeoutMs });
+  const received: { seq: number; command?: string; type: string; success?: boolean; message?: string }[] = [];
+  const reader = new MessageReader((m) => received.push(m as never), () => undefined);
+  toAdapter.on('data', (chunk: Buffer) => reader.push(chunk));
+  const send = (message: object) => fromAdapter.write(encodeMessage(message as never));
+  return { connection, received, send, fromAdapter };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+describe('DapConnection', () => {
+  it('resolves a request with its body and delivers events', async () => {
+    const { connection, received, send } = pair();
+    const events: string[] = [];
+    connection.onEvent((e) => events.push(e.event));
+    const threads = connection.request('threads', undefined);
+    await tick();
+    expect(received[0]).toMatchObject({ seq: 1, type: 'request', command: 'threads' });
+    send({ seq: 1, type: 'event', event: 'stopped', body: { reason: 'pause' } });
+    send({ seq: 2, type: 'response', request_seq: 1, command: 'threads', success: true, body: { threads: [{ id: 1, name: 'main' }] } });
+    expect(await threads).toEqual({ threads: [{ id: 1, name: 'main' }] });
+    expect(events).toEqual(['stopped']);
+  });
+
+  it('turns a failed response into a sentence with the formatted error', async () => {
+    const { connection, send } = pair();
+    const evaluated = connection.request('evaluate', { expression: 'x' });
+    await tick();
+    send({
+      seq: 1,
+      type: 'response',
+      request_seq: 1,
+      command: 'evaluate',
+      success: false,
+      message: 'evaluate failed',
+      body: { error: { id: 1, format: 'name {name} is not defined', variables: { name: 'x' } } },
+    });
+    await expect(evaluated).rejects.toThrow('The scripted adapter refused "evaluate": evaluate failed: name x is not defined');
+  });
+
+  it('times out a request nobody answers', async () => {
+    const { connection } = pair(50);
+    const error = await connection.request('threads', undefined).catch((e: unknown) => e);
+    expect(isDebugError(error, 'request_timeout')).toBe(true);
+    expect((error as Error).message).toBe('[agent-tools/debug] The scripted adapter did not answer "threads" within 0.1 s.');
+  });
+
+  it('fails pending and later requests once the adapter closes the stream', async () => {
+    const { connection, fromAdapter } = pair();
+    const pending = connection.request('threads', undefined);
+    fromAdapter.end();
+    await expect(pending).rejects.toThrow('The scripted adapter cannot answer "threads": it closed the connection.');
+    await expect(connection.request('threads', undefined)).rejects.toThrow('it closed the connection');
+  });
+
+  it('declines reverse requests instead of leaving the adapter waiting', async () => {
+    const { received, send } = pair();
+    send({ seq: 9, type: 'request', command: 'runInTerminal', arguments: { args: ['python'] } });
+    await tick();
+    expect(received[0]).toMatchObject({ type: 'response', request_seq: 9, command: 'runInTerminal', success: false });
+  });
+});
