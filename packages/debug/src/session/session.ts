@@ -71,6 +71,8 @@ export class DebugSession {
   capabilities: DebugProtocol.Capabilities = {};
   /** The debuggee's pid, when the adapter said (`process` event). */
   debuggeePid: number | undefined;
+  /** Where the last snapshot found the program stopped ("app.py:12 in main"), until it moves. */
+  stopLocation: { readonly path?: string; readonly line: number; readonly name: string } | undefined;
   /** Thread names from the last `threads` answer (the stop snapshot does not ask again). */
   readonly threadNames = new Map<number, string>();
   /** Output position at the last answer: the next snapshot shows what came after it. */
@@ -430,6 +432,7 @@ export class DebugSession {
 
   #moved(state: 'running' | 'stopped'): void {
     this.#state = state;
+    this.stopLocation = undefined;
     if (state === 'running') this.#stop = undefined;
     this.#live.refs.clear();
     this.#live.frames.clear();
