@@ -17,6 +17,18 @@ describe('OutputBuffer', () => {
   });
 });
 
+describe('OutputBuffer line merging', () => {
+  it('keeps a stdout line whole when stderr writes while it is being printed, and flushes partial lines on read', () => {
+    const buffer = new OutputBuffer();
+    buffer.append('total', 'stdout');
+    buffer.append('warning: low stock\n', 'stderr');
+    buffer.append(' 7', 'stdout');
+    buffer.append('\n', 'stdout');
+    buffer.append('no newline yet', 'stdout');
+    expect(buffer.since(0, 100).text).toBe('warning: low stock\ntotal 7\nno newline yet');
+  });
+});
+
 describe('BreakpointBook', () => {
   it('dedupes and sorts lines, records verification in request order, updates from events, and resets', () => {
     const book = new BreakpointBook();

@@ -285,7 +285,7 @@ export class DebugSession {
         transport: config.transport,
         requestTimeoutMs: timeouts.requestMs,
         startTimeoutMs: timeouts.startMs,
-        onProcessOutput: (_category, text) => this.output.append(text),
+        onProcessOutput: (category, text) => this.output.append(text, category),
         ...(signal ? { signal } : {}),
       });
     }
@@ -414,7 +414,7 @@ export class DebugSession {
         break;
       case 'output': {
         const { category, output } = event.body;
-        if (category === 'stdout' || category === 'stderr') this.output.append(output);
+        if (category === 'stdout' || category === 'stderr') this.output.append(output, category);
         else if (category !== 'telemetry') this.#console = (this.#console + output).slice(-CONSOLE_LIMIT);
         break;
       }
