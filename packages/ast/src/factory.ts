@@ -1,11 +1,31 @@
 import { defineFactory } from '@agent-tools/core';
+import type { TreeSitterLoader } from './loader.js';
+import { EditStore } from './staging/edit-store.js';
+import { createAstEditTool } from './tools/ast-edit.js';
+import { createAstGrepTool } from './tools/ast-grep.js';
+import { createResolveTool } from './tools/resolve.js';
+
+declare module '@agent-tools/core' {
+  interface Resources {
+    /** The tree-sitter loader of `@agent-tools/ast` (`createTreeSitterLoader()`). */
+    treeSitter?: TreeSitterLoader;
+  }
+}
 
 /**
- * The factory of @agent-tools/ast. It registers its tools when the run has `cwd`, `treeSitter`.
- * (A shell for now: it registers nothing yet.)
+ * The factory of @agent-tools/ast. With `cwd` and `treeSitter` present it registers `ast_grep` (read),
+ * `ast_edit` (write) and `resolve` (write). Edits staged by `ast_edit` live as long as the registry.
  */
 export const astTools = defineFactory({
   name: '@agent-tools/ast',
   needs: ['cwd', 'treeSitter'],
-  create: () => [],
+  create: (resources) => {
+    const store = new EditStore();
+    const loader = resources.treeSitter;
+    return [
+      createAstGrepTool(loader, resources.cwd),
+      createAstEditTool(loader, store, resources.cwd),
+      createResolveTool(store, resources.cwd),
+    ];
+  },
 });

@@ -1,9 +1,83 @@
-import { evalTools } from '@agent-tools/eval';
-import type { HarnessPlugin } from '../plugin.js';
+import { existsSync } from 'node:fs';
+import { createKernelFactory, evalTools, type JupyterEnvironment } from '@agent-tools/eval';
+import type { DemoStep, HarnessPlugin } from '../plugin.js';
 
-/** @agent-tools/eval in the harness. */
+const PYTHON = '/usr/bin/python3';
+
+/**
+ * The Jupyter server of an isolated environment, when the harness runs in one: `AGENT_TOOLS_JUPYTER_URL` and
+ * `AGENT_TOOLS_JUPYTER_TOKEN`. Without them eval starts its own server on loopback at the first cell.
+ */
+function environmentFromEnv(): JupyterEnvironment | undefined {
+  const baseUrl = process.env['AGENT_TOOLS_JUPYTER_URL']?.trim();
+  if (!baseUrl) return undefined;
+  return { baseUrl, token: process.env['AGENT_TOOLS_JUPYTER_TOKEN'] ?? '' };
+}
+
+const evalDemo: readonly DemoStep[] = [
+  {
+    title: 'eval: a Python cell imports the sample project and returns its last expression',
+    tool: 'eval',
+    args: {
+      description: 'Load the stock levels and average them',
+      code: 'import sys\nsys.path.insert(0, "py")\nfrom stats import Level, below, mean_quantity\nstock = [Level("A1", 3), Level("B2", 10), Level("C3", 7)]\nmean_quantity(stock)',
+    },
+  },
+  {
+    title: "eval: a second cell reuses the first cell's variables",
+    tool: 'eval',
+    args: { description: 'List the items below five in stock', code: 'below(stock, 5)' },
+  },
+  {
+    title: 'eval: a pandas DataFrame comes back as a table',
+    tool: 'eval',
+    args: {
+      description: 'Read the levels CSV into a DataFrame',
+      code: 'import pandas as pd\nlevels = pd.read_csv("eval/levels.csv")\nlevels[levels.quantity < levels.reorder_at]',
+    },
+  },
+  {
+    title: "eval: a cell calls the harness's read tool through the bridge (same approval and rules as the model)",
+    tool: 'eval',
+    args: {
+      description: 'Read stats.py through the harness read tool',
+      code: 'source = tool("read", {"path": "py/stats.py", "limit": 6})\nprint(source)\nsource.structured',
+    },
+  },
+  {
+    title: 'eval: JavaScript cells run on Node with top-level await and the same bridge',
+    tool: 'eval',
+    args: {
+      language: 'javascript',
+      description: 'Count the exported functions in inventory.ts',
+      code: 'const text = await tool("read", { path: "src/inventory.ts" });\ntext.split("\\n").filter((line) => line.includes("export function")).length',
+    },
+  },
+  {
+    title: 'eval: the description must be 5 to 10 words (the transcript label)',
+    tool: 'eval',
+    args: { description: 'compute', code: '1 + 1' },
+    expectError: true,
+  },
+];
+
+/**
+ * @agent-tools/eval in the harness: a kernel factory for the working directory (free to create; the Jupyter
+ * server starts at the first cell and stops with the run), on the isolated environment's server when the
+ * environment variables name one.
+ */
 export const evalPlugin: HarnessPlugin = {
   factory: evalTools,
-  resources: () => ({}),
-  demo: [],
+  resources: (env) => {
+    const environment = environmentFromEnv();
+    if (!environment && !existsSync(PYTHON)) return {};
+    return {
+      kernelFactory: createKernelFactory({
+        cwd: env.cwd,
+        python: PYTHON,
+        ...(environment ? { environment: () => environment } : {}),
+      }),
+    };
+  },
+  demo: evalDemo,
 };

@@ -1,0 +1,156 @@
+import { readFileSync, statSync } from 'node:fs';
+import type { Node, Tree } from 'web-tree-sitter';
+import { type LanguageSpec, languageSpec } from '../languages.js';
+import { findMatches, type MatchRecord } from '../match/find.js';
+import type { CompiledPattern } from '../pattern/pattern-node.js';
+import type { TreeSitterRuntime } from './runtime.js';
+import type { TreeCache } from './tree-cache.js';
+
+/** How one file fared in a search. */
+export type FileStatus = 'searched' | 'binary' | 'too-large' | 'unreadable' | 'parse-failed';
+
+/** The outcome of searching one file, as plain data (it crosses thread boundaries). */
+export interface FileOutcome {
+  /** Absolute path. */
+  readonly file: string;
+  readonly status: FileStatus;
+  readonly matches: readonly MatchRecord[];
+  /** 0-based row of the first syntax error when the file does not parse cleanly (it is searched anyway). */
+  readonly errorRow?: number;
+  /** Why the file could not be read or parsed. */
+  readonly reason?: string;
+  /** The text the matches refer to, when asked for (edits) and there are matches. */
+  readonly text?: string;
+  /** Whether the file was skipped because it lacks a literal of the pattern (never parsed). */
+  readonly prefiltered?: boolean;
+}
+
+/** One search request for a list of files. */
+export interface SearchRequest {
+  readonly job: number;
+  readonly pattern: CompiledPattern;
+  readonly files: readonly string[];
+  readonly wantText: boolean;
+  readonly maxFileBytes: number;
+  readonly parseTimeoutMs: number;
+}
+
+/** Bytes looked at for a NUL to call a file binary (git's heuristic). */
+const SNIFF_BYTES = 8000;
+
+/**
+ * Searches files one by one with a thread's runtime and cache: stat, reuse the cached tree when the file is
+ * unchanged, otherwise read, skip files lacking the pattern's literals, parse, match.
+ */
+export class FileSearcher {
+  readonly #runtime: TreeSitterRuntime;
+  readonly #cache: TreeCache;
+
+  constructor(runtime: TreeSitterRuntime, cache: TreeCache) {
+    this.#runtime = runtime;
+    this.#cache = cache;
+  }
+
+  get cache(): TreeCache {
+    return this.#cache;
+  }
+
+  async search(request: SearchRequest, stop?: () => boolean): Promise<FileOutcome[]> {
+    const spec = languageSpec(request.pattern.language);
+    const parser = await this.#runtime.parser(spec);
+    this.#cache.beginJob(request.job);
+    const out: FileOutcome[] = [];
+    for (const file of request.files) {
+      if (stop?.()) break;
+      out.push(this.#searchFile(spec, parser, file, request, stop));
+    }
+    return out;
+  }
+
+  #searchFile(
+    spec: LanguageSpec,
+    parser: Parameters<TreeSitterRuntime['parseWith']>[0],
+    file: string,
+    request: SearchRequest,
+    stop: (() => boolean) | undefined,
+  ): FileOutcome {
+    const { pattern } = request;
+    let size: number;
+    let mtimeMs: number;
+    try {
+      const stat = statSync(file);
+      if (!stat.isFile()) return { file, status: 'unreadable', matches: [], reason: 'not a regular file' };
+      size = stat.size;
+      mtimeMs = stat.mtimeMs;
+    } catch (error) {
+      return { file, status: 'unreadable', matches: [], reason: reasonOf(error) };
+    }
+    if (size > request.maxFileBytes) {
+      return { file, status: 'too-large', matches: [], reason: `${Math.round(size / 1024)} KiB` };
+    }
+    const key = `${spec.grammar}\u0000${file}`;
+    const cached = this.#cache.get(key, size, mtimeMs);
+    let text = cached?.text;
+    if (text === undefined) {
+      let buffer: Buffer;
+      try {
+        buffer = readFileSync(file);
+      } catch (error) {
+        return { file, status: 'unreadable', matches: [], reason: reasonOf(error) };
+      }
+      if (buffer.subarray(0, SNIFF_BYTES).includes(0)) return { file, status: 'binary', matches: [] };
+      text = buffer.toString('utf8');
+    }
+    const source = text;
+    if (!pattern.literals.every((literal) => source.includes(literal))) {
+      if (!cached) this.#cache.put(key, { size, mtimeMs, text: source, tree: undefined, errorRow: undefined });
+      return { file, status: 'searched', matches: [], prefiltered: true };
+    }
+    let tree: Tree | undefined = cached?.tree;
+    let errorRow = cached?.errorRow;
+    let owned = false;
+    if (!tree) {
+      tree = this.#runtime.parseWith(parser, source, {
+        deadline: Date.now() + request.parseTimeoutMs,
+        ...(stop ? { stop } : {}),
+      });
+      if (!tree) {
+        return {
+          file,
+          status: 'parse-failed',
+          matches: [],
+          reason: stop?.() ? 'cancelled' : `parsing took longer than ${request.parseTimeoutMs} ms`,
+        };
+      }
+      errorRow = tree.rootNode.hasError ? firstErrorRow(tree.rootNode) : undefined;
+      owned = !this.#cache.put(key, { size, mtimeMs, text: source, tree, errorRow });
+    }
+    try {
+      const matches = findMatches(tree, source, pattern, stop);
+      return {
+        file,
+        status: 'searched',
+        matches,
+        ...(errorRow !== undefined ? { errorRow } : {}),
+        ...(request.wantText && matches.length > 0 ? { text: source } : {}),
+      };
+    } finally {
+      if (owned) tree.delete();
+    }
+  }
+}
+
+function firstErrorRow(node: Node): number {
+  if (node.isError || node.isMissing) return node.startPosition.row;
+  for (const child of node.children) {
+    if (child.isError || child.isMissing || child.hasError) return firstErrorRow(child);
+  }
+  return node.startPosition.row;
+}
+
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ENOENT') return 'it disappeared while searching';
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,27 @@
+import type { FileOutcome, SearchRequest } from './file-search.js';
+
+/** What a search worker is started with. */
+export interface WorkerConfig {
+  readonly grammarDir: string;
+  readonly cacheBytes: number;
+}
+
+/** Messages to a search worker. */
+export type ToWorker =
+  | { readonly type: 'search'; readonly id: number; readonly request: SearchRequest }
+  | { readonly type: 'stats'; readonly id: number };
+
+/** Messages from a search worker. */
+export type FromWorker =
+  | { readonly type: 'result'; readonly id: number; readonly outcomes: readonly FileOutcome[] }
+  | { readonly type: 'stats'; readonly id: number; readonly stats: WorkerStats }
+  | { readonly type: 'error'; readonly id: number; readonly message: string };
+
+/** A worker's cache counters. */
+export interface WorkerStats {
+  readonly entries: number;
+  readonly trees: number;
+  readonly bytes: number;
+  readonly hits: number;
+  readonly misses: number;
+}

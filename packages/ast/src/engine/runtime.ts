@@ -1,0 +1,110 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Language, Parser, type Tree } from 'web-tree-sitter';
+import { AstError } from '../errors.js';
+import type { LanguageSpec } from '../languages.js';
+
+const require = createRequire(import.meta.url);
+
+/** The directory holding the prebuilt grammars of `@cursorless/tree-sitter-wasms`. */
+export function defaultGrammarDir(): string {
+  return join(dirname(require.resolve('@cursorless/tree-sitter-wasms/package.json')), 'out');
+}
+
+let initialized: Promise<void> | undefined;
+
+/** Loads web-tree-sitter's own wasm once per thread. */
+function initParser(): Promise<void> {
+  initialized ??= Parser.init();
+  return initialized;
+}
+
+/** The characters handed to tree-sitter per read; a full `text.slice(index)` per chunk would be quadratic. */
+const CHUNK = 4096;
+
+/**
+ * One thread's tree-sitter: grammars loaded on first use, one parser per language. Parsing is synchronous
+ * inside, so one runtime serves one thread.
+ */
+export class TreeSitterRuntime {
+  readonly #grammarDir: string;
+  readonly #languages = new Map<string, Promise<Language>>();
+  readonly #parsers = new Map<string, Parser>();
+
+  constructor(grammarDir: string = defaultGrammarDir()) {
+    this.#grammarDir = grammarDir;
+  }
+
+  /** The loaded grammar of a language. */
+  async language(spec: LanguageSpec): Promise<Language> {
+    let loading = this.#languages.get(spec.grammar);
+    if (!loading) {
+      const file = join(this.#grammarDir, `tree-sitter-${spec.grammar}.wasm`);
+      loading = initParser()
+        .then(() => Language.load(file))
+        .catch((error: unknown) => {
+          this.#languages.delete(spec.grammar);
+          throw new AstError('grammar_unavailable', `The ${spec.id} grammar could not be loaded from ${file}.`, {
+            cause: error,
+          });
+        });
+      this.#languages.set(spec.grammar, loading);
+    }
+    return loading;
+  }
+
+  /** The parser of a language, its grammar loaded. */
+  async parser(spec: LanguageSpec): Promise<Parser> {
+    const language = await this.language(spec);
+    let parser = this.#parsers.get(spec.grammar);
+    if (!parser) {
+      parser = new Parser();
+      parser.setLanguage(language);
+      this.#parsers.set(spec.grammar, parser);
+    }
+    return parser;
+  }
+
+  /**
+   * Parses text. Returns `undefined` when the parse was stopped: past `deadline` (ms since epoch) or when
+   * `stop()` says so.
+   */
+  async parse(
+    spec: LanguageSpec,
+    text: string,
+    options: { deadline?: number; stop?: () => boolean } = {},
+  ): Promise<Tree | undefined> {
+    const parser = await this.parser(spec);
+    return this.parseWith(parser, text, options);
+  }
+
+  /** Synchronous parse with a parser already obtained from {@link parser}. */
+  parseWith(parser: Parser, text: string, options: { deadline?: number; stop?: () => boolean } = {}): Tree | undefined {
+    const { deadline, stop } = options;
+    const progressCallback =
+      deadline !== undefined || stop
+        ? () => (deadline !== undefined && Date.now() > deadline) || (stop?.() ?? false)
+        : undefined;
+    const tree = parser.parse(
+      (index) => {
+        if (index >= text.length) return undefined;
+        let end = index + CHUNK;
+        // Never end a chunk between the two halves of a surrogate pair.
+        const last = text.charCodeAt(end - 1);
+        if (last >= 0xd800 && last <= 0xdbff) end++;
+        return text.slice(index, end);
+      },
+      null,
+      progressCallback ? { progressCallback } : undefined,
+    );
+    // A parser that was stopped keeps its partial state; reset it so the next parse starts clean.
+    if (!tree) parser.reset();
+    return tree ?? undefined;
+  }
+
+  /** Frees the parsers (grammars stay loaded for the thread's lifetime; they are small and shared). */
+  dispose(): void {
+    for (const parser of this.#parsers.values()) parser.delete();
+    this.#parsers.clear();
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The entry of a search worker thread: its own web-tree-sitter runtime and tree cache, answering one search
+ * batch at a time. Parsing is the expensive part of a search, and wasm runs on one thread, so a search over
+ * many files is spread over several of these.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { FileSearcher } from './file-search.js';
+import type { FromWorker, ToWorker, WorkerConfig } from './protocol.js';
+import { TreeSitterRuntime } from './runtime.js';
+import { TreeCache } from './tree-cache.js';
+
+const config = workerData as WorkerConfig;
+const port = parentPort;
+if (!port) throw new Error('search-worker must run in a worker thread');
+
+const searcher = new FileSearcher(new TreeSitterRuntime(config.grammarDir), new TreeCache(config.cacheBytes));
+
+// Batches are handled strictly one after another: the runtime's parsers are not reentrant.
+let queue: Promise<void> = Promise.resolve();
+
+port.on('message', (message: ToWorker) => {
+  queue = queue.then(() => handle(message));
+});
+
+async function handle(message: ToWorker): Promise<void> {
+  let reply: FromWorker;
+  try {
+    if (message.type === 'stats') {
+      reply = { type: 'stats', id: message.id, stats: searcher.cache.stats() };
+    } else {
+      reply = { type: 'result', id: message.id, outcomes: await searcher.search(message.request) };
+    }
+  } catch (error) {
+    reply = { type: 'error', id: message.id, message: error instanceof Error ? error.message : String(error) };
+  }
+  port?.postMessage(reply);
+}

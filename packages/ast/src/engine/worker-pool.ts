@@ -1,0 +1,205 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { AstError } from '../errors.js';
+import type { FileOutcome, SearchRequest } from './file-search.js';
+import type { FromWorker, ToWorker, WorkerConfig, WorkerStats } from './protocol.js';
+
+/** Files per message: small enough that a cancelled search stops soon, large enough to keep workers busy. */
+const BATCH = 32;
+/** Batches in flight per worker, so a worker never waits for its next message. */
+const IN_FLIGHT = 2;
+
+interface Pending {
+  resolve(message: FromWorker): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  readonly pending: Map<number, Pending>;
+  dead: boolean;
+}
+
+/**
+ * Search worker threads, started on first use. A file always goes to the same worker (by a hash of its path),
+ * so each worker's tree cache stays warm for the files it owns. Idle workers do not keep the process alive.
+ */
+export class WorkerPool {
+  readonly #size: number;
+  readonly #config: WorkerConfig;
+  readonly #slots: (Slot | undefined)[];
+  #nextId = 1;
+  #disposed = false;
+
+  constructor(size: number, config: WorkerConfig) {
+    this.#size = Math.max(1, size);
+    this.#config = config;
+    this.#slots = new Array<Slot | undefined>(this.#size).fill(undefined);
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Searches files across the workers; the outcomes come back in no particular order. */
+  async search(
+    request: Omit<SearchRequest, 'files'>,
+    files: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<FileOutcome[]> {
+    const shards: string[][] = Array.from({ length: this.#size }, () => []);
+    for (const file of files) shards[hash(file) % this.#size]?.push(file);
+    const results = await Promise.all(
+      shards.map((shard, index) => (shard.length ? this.#runShard(index, request, shard, signal) : [])),
+    );
+    return results.flat();
+  }
+
+  /** Cache counters of every started worker. */
+  async stats(): Promise<WorkerStats[]> {
+    const out: WorkerStats[] = [];
+    for (let i = 0; i < this.#size; i++) {
+      const slot = this.#slots[i];
+      if (!slot || slot.dead) continue;
+      const reply = await this.#send(slot, { type: 'stats', id: this.#nextId++ });
+      if (reply.type === 'stats') out.push(reply.stats);
+    }
+    return out;
+  }
+
+  /** Terminates every worker; their trees go with them. */
+  async dispose(): Promise<void> {
+    this.#disposed = true;
+    const slots = this.#slots.splice(0).filter((s): s is Slot => s !== undefined);
+    await Promise.all(
+      slots.map(async (slot) => {
+        slot.dead = true;
+        for (const pending of slot.pending.values()) pending.reject(new AstError('disposed', 'The search was stopped: the run ended.'));
+        slot.pending.clear();
+        await slot.worker.terminate();
+      }),
+    );
+  }
+
+  async #runShard(
+    index: number,
+    request: Omit<SearchRequest, 'files'>,
+    files: readonly string[],
+    signal: AbortSignal | undefined,
+  ): Promise<FileOutcome[]> {
+    const slot = this.#slot(index);
+    const out: FileOutcome[] = [];
+    let next = 0;
+    let failed = false;
+    const sendNext = (): Promise<void> | undefined => {
+      if (failed || next >= files.length) return undefined;
+      const batch = files.slice(next, next + BATCH);
+      next += BATCH;
+      return this.#send(slot, { type: 'search', id: this.#nextId++, request: { ...request, files: batch } }, signal).then(
+        (reply) => {
+          if (reply.type === 'error') {
+            failed = true;
+            throw new AstError('worker_failed', `A search worker failed: ${reply.message}`);
+          }
+          if (reply.type === 'result') out.push(...reply.outcomes);
+          return sendNext();
+        },
+        (error: unknown) => {
+          failed = true;
+          throw error;
+        },
+      );
+    };
+    const lanes: Promise<void>[] = [];
+    for (let i = 0; i < IN_FLIGHT; i++) {
+      const lane = sendNext();
+      if (lane) lanes.push(lane);
+    }
+    await Promise.all(lanes);
+    return out;
+  }
+
+  #slot(index: number): Slot {
+    if (this.#disposed) throw new AstError('disposed', 'The tree-sitter loader was disposed; no further searches can run.');
+    const existing = this.#slots[index];
+    if (existing && !existing.dead) return existing;
+    const worker = new Worker(workerScript(), { workerData: this.#config, name: `agent-tools-ast-${index}` });
+    const slot: Slot = { worker, pending: new Map(), dead: false };
+    worker.unref();
+    worker.on('message', (message: FromWorker) => {
+      const pending = slot.pending.get(message.id);
+      if (!pending) return; // a cancelled batch
+      slot.pending.delete(message.id);
+      this.#refresh(slot);
+      pending.resolve(message);
+    });
+    const fail = (error: Error): void => {
+      slot.dead = true;
+      for (const pending of slot.pending.values()) pending.reject(error);
+      slot.pending.clear();
+    };
+    worker.on('error', (error) => fail(new AstError('worker_failed', `A search worker crashed: ${error.message}`, { cause: error })));
+    worker.on('exit', (code) => {
+      if (!slot.dead) fail(new AstError('worker_failed', `A search worker exited unexpectedly (code ${code}).`));
+    });
+    this.#slots[index] = slot;
+    return slot;
+  }
+
+  #send(slot: Slot, message: ToWorker, signal?: AbortSignal): Promise<FromWorker> {
+    if (slot.dead) return Promise.reject(new AstError('worker_failed', 'A search worker is gone; try again.'));
+    if (signal?.aborted) return Promise.reject(new AstError('cancelled', 'The search was cancelled.'));
+    return new Promise<FromWorker>((resolve, reject) => {
+      const onAbort = (): void => {
+        slot.pending.delete(message.id);
+        this.#refresh(slot);
+        reject(new AstError('cancelled', 'The search was cancelled.'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      slot.pending.set(message.id, {
+        resolve: (reply) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(reply);
+        },
+        reject: (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      });
+      this.#refresh(slot);
+      slot.worker.postMessage(message);
+    });
+  }
+
+  /** A worker with work keeps the process alive; an idle one does not. */
+  #refresh(slot: Slot): void {
+    if (slot.pending.size > 0) slot.worker.ref();
+    else slot.worker.unref();
+  }
+}
+
+/** FNV-1a: a stable, cheap spread of paths over workers. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/**
+ * The worker script next to this module; when running from TypeScript sources (the package's tests), the
+ * built one, since Node 20 cannot start a worker from a `.ts` file.
+ */
+function workerScript(): URL {
+  const here = new URL('./search-worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(here))) return here;
+  const built = new URL('../../dist/engine/search-worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(built))) return built;
+  throw new AstError(
+    'worker_failed',
+    'The search worker script is missing; build @agent-tools/ast first (pnpm turbo run build --filter @agent-tools/ast).',
+  );
+}

@@ -1,0 +1,122 @@
+import type { CaptureRecord, MatchRecord } from '../match/find.js';
+import type { SearchSummary } from '../workspace/search.js';
+
+/** One match as `ast_grep` returns it in `structured` (1-based lines and columns, end column exclusive). */
+export interface MatchInfo {
+  readonly file: string;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly startColumn: number;
+  readonly endColumn: number;
+  readonly text: string;
+  /** `$NAME` → its text; `$$$NAME` → the texts of its nodes. */
+  readonly captures: Readonly<Record<string, string | readonly string[]>>;
+}
+
+/** Lines of a matched text shown before the rest is counted. */
+const MAX_MATCH_LINES = 4;
+/** Characters of one shown line. */
+const MAX_LINE = 160;
+/** Characters of one shown capture. */
+const MAX_CAPTURE = 100;
+/** Files named in a note before the rest is counted. */
+const MAX_NAMED = 5;
+
+/** `structured` match data of a search: every match, 1-based. */
+export function matchInfo(file: string, match: MatchRecord): MatchInfo {
+  const captures: Record<string, string | readonly string[]> = {};
+  for (const [name, capture] of Object.entries(match.captures)) captures[name] = capture.items ?? capture.text;
+  return {
+    file,
+    startLine: match.startRow + 1,
+    endLine: match.endRow + 1,
+    startColumn: match.startColumn + 1,
+    endColumn: match.endColumn + 1,
+    text: match.text,
+    captures,
+  };
+}
+
+/** The matched text as shown to the model: a few lines, relative indentation kept, long lines cut. */
+export function shownText(match: MatchRecord): string[] {
+  const lines = match.text.split('\n');
+  const shown = lines.slice(0, MAX_MATCH_LINES).map((line, i) => {
+    const body = i === 0 ? line : line.slice(Math.min(match.startColumn, /^[ \t]*/.exec(line)?.[0].length ?? 0));
+    return cut(body, MAX_LINE);
+  });
+  if (lines.length > MAX_MATCH_LINES) shown.push(`… (${lines.length - MAX_MATCH_LINES} more lines)`);
+  return shown;
+}
+
+/** `$NAME: text` lines for a match's captures. */
+export function shownCaptures(match: MatchRecord): string[] {
+  return Object.entries(match.captures).map(([name, capture]) => `${capture.items ? '$$$' : '$'}${name}: ${captureText(capture)}`);
+}
+
+function captureText(capture: CaptureRecord): string {
+  if (capture.items && capture.items.length === 0) return '(nothing)';
+  const lines = capture.text.split('\n');
+  const first = cut(lines[0] ?? '', MAX_CAPTURE);
+  return lines.length > 1 ? `${first} … (+${lines.length - 1} lines)` : first;
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/** "2 files (.py, .pyi) under src" — what was searched, for the headline and zero-match answers. */
+export function scopeText(summary: SearchSummary): string {
+  const where = summary.scopeIsFile ? summary.scope : summary.scope === '.' ? 'the working directory' : `${summary.scope}/`;
+  if (summary.scopeIsFile) return `${where} (${summary.spec.id})`;
+  const n = summary.filesSearched;
+  const exts = summary.spec.extensions.map((e) => `.${e}`).join(', ');
+  return `${n} ${summary.spec.id} file${n === 1 ? '' : 's'} (${exts}) under ${where}`;
+}
+
+/** Notes on what could not be searched fully: syntax errors, failures, skipped files, .gitignore. */
+export function caveats(summary: SearchSummary): string[] {
+  const notes: string[] = [];
+  if (summary.syntaxErrors.length > 0) {
+    const named = summary.syntaxErrors.map((e) => `${e.file}:${e.line}`);
+    notes.push(
+      `${plural(summary.syntaxErrors.length, 'file')} with syntax errors ${summary.syntaxErrors.length === 1 ? 'was' : 'were'} searched anyway; matches inside the broken part may be missing: ${list(named)}.`,
+    );
+  }
+  if (summary.failures.length > 0) {
+    notes.push(
+      `${plural(summary.failures.length, 'file')} could not be searched: ${list(summary.failures.map((f) => `${f.file} (${f.reason})`))}.`,
+    );
+  }
+  if (summary.tooLarge.length > 0) notes.push(`Skipped as too large: ${list(summary.tooLarge)}.`);
+  if (summary.binary.length > 0) notes.push(`Skipped as binary: ${list(summary.binary)}.`);
+  return notes;
+}
+
+/** "a, b, c and 4 more". */
+export function list(items: readonly string[]): string {
+  if (items.length <= MAX_NAMED) return items.join(', ');
+  return `${items.slice(0, MAX_NAMED).join(', ')} and ${items.length - MAX_NAMED} more`;
+}
+
+/** "1 file", "3 files", "2 matches". */
+export function plural(n: number, noun: string): string {
+  if (n === 1) return `${n} ${noun}`;
+  return `${n} ${noun}${/(?:ch|sh|s|x)$/.test(noun) ? 'es' : 's'}`;
+}
+
+/** The zero-match answer: what was searched, how the pattern was read, and what to try. */
+export function noMatchText(summary: SearchSummary): string {
+  const { pattern } = summary;
+  const kind = pattern.root.type === 'meta' ? 'any node' : pattern.root.kind;
+  if (summary.filesSearched === 0 && !summary.scopeIsFile) {
+    const exts = summary.spec.extensions.map((e) => `.${e}`).join(', ');
+    const where = summary.scope === '.' ? 'the working directory' : `${summary.scope}/`;
+    return `No ${summary.spec.id} files (${exts}) under ${where}, so nothing was searched. Check \`path\` and \`language\` (hidden, node_modules and .gitignore'd files are skipped).`;
+  }
+  return `No match for \`${oneLine(pattern.source)}\` in ${scopeText(summary)}. The pattern was read as a ${pattern.context} whose root is ${kind}. The code is not there in this shape: try a looser pattern ($_ or $$$ for the parts that vary), or another path.`;
+}
+
+export function oneLine(text: string): string {
+  const flat = text.replace(/\s*\n\s*/g, ' ').trim();
+  return flat.length > 120 ? `${flat.slice(0, 120)}…` : flat;
+}

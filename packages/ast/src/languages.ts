@@ -1,0 +1,290 @@
+import { AstError } from './errors.js';
+
+/** The grammar ids `ast_grep` accepts (aliases such as `ts`, `py`, `rs` resolve to these). */
+export type LanguageId =
+  | 'bash'
+  | 'c'
+  | 'cpp'
+  | 'csharp'
+  | 'dart'
+  | 'go'
+  | 'java'
+  | 'javascript'
+  | 'json'
+  | 'kotlin'
+  | 'lua'
+  | 'python'
+  | 'ruby'
+  | 'rust'
+  | 'swift'
+  | 'tsx'
+  | 'typescript';
+
+/** Where a pattern fragment can sit: one rung of the compiler's context ladder. */
+export interface PatternContext {
+  /** statement, expression, class member, declaration or top level: named in error messages. */
+  readonly name: string;
+  readonly before: string;
+  readonly after: string;
+  /**
+   * Text appended right after the fragment but outside its range (a `;` that turns a call into a statement
+   * in languages that require one). The node is preferably the one spanning the fragment alone.
+   */
+  readonly tail?: string;
+  /** Indentation put before every line of the fragment (Python's blocks). */
+  readonly indent?: string;
+}
+
+/** What the package knows about one language. */
+export interface LanguageSpec {
+  readonly id: LanguageId;
+  readonly aliases: readonly string[];
+  /** File extensions searched for this language, without the dot. */
+  readonly extensions: readonly string[];
+  /** The grammar's wasm name in `@cursorless/tree-sitter-wasms` (`tree-sitter-<grammar>.wasm`). */
+  readonly grammar: string;
+  /**
+   * The character that stands for `$` while the pattern is parsed, for grammars in which `$` cannot start an
+   * identifier (ast-grep calls it the expando character). `µ` is a letter to every grammar here.
+   */
+  readonly expando: string;
+  /** The context ladder, tried in order; the first rung that parses without errors is used. */
+  readonly contexts: readonly PatternContext[];
+  /** Metavariables are written as string literals while parsing (JSON has no identifiers). */
+  readonly quoteMetavariables?: boolean;
+}
+
+const TOP: PatternContext = { name: 'top level', before: '', after: '' };
+
+function cLike(fn: string, member: string): PatternContext[] {
+  return [
+    { name: 'statement', before: `${fn} {\n`, after: '\n}' },
+    { name: 'expression', before: `${fn} {\n`, after: '\n}', tail: ';' },
+    { name: 'class member', before: `${member} {\n`, after: '\n};' },
+    { name: 'declaration', before: '', after: '', tail: ';' },
+    TOP,
+  ];
+}
+
+function braces(fn: string, member: string, withTail: boolean): PatternContext[] {
+  return [
+    { name: 'statement', before: `${fn} {\n`, after: '\n}' },
+    ...(withTail ? [{ name: 'expression', before: `${fn} {\n`, after: '\n}', tail: ';' }] : []),
+    { name: 'class member', before: `${member} {\n`, after: '\n}' },
+    TOP,
+  ];
+}
+
+const JS_CONTEXTS = braces('function __ag()', 'class __AG', false);
+
+const SPECS: readonly LanguageSpec[] = [
+  {
+    id: 'bash',
+    aliases: ['sh', 'shell', 'zsh'],
+    extensions: ['sh', 'bash', 'zsh', 'ksh', 'bats'],
+    grammar: 'bash',
+    expando: '$',
+    contexts: [TOP, { name: 'statement', before: '__ag() {\n', after: '\n}' }],
+  },
+  {
+    id: 'c',
+    aliases: [],
+    extensions: ['c', 'h'],
+    grammar: 'c',
+    expando: 'µ',
+    contexts: cLike('void __ag(void)', 'struct __AG'),
+  },
+  {
+    id: 'cpp',
+    aliases: ['c++', 'cc', 'cxx'],
+    extensions: ['cc', 'cpp', 'cxx', 'c++', 'hpp', 'hh', 'hxx', 'h++', 'ino', 'cu'],
+    grammar: 'cpp',
+    expando: 'µ',
+    contexts: cLike('void __ag()', 'class __AG'),
+  },
+  {
+    id: 'csharp',
+    aliases: ['cs', 'c#'],
+    extensions: ['cs'],
+    grammar: 'c_sharp',
+    expando: 'µ',
+    contexts: [
+      { name: 'statement', before: 'class __AG { void __ag() {\n', after: '\n} }' },
+      { name: 'expression', before: 'class __AG { void __ag() {\n', after: '\n} }', tail: ';' },
+      { name: 'class member', before: 'class __AG {\n', after: '\n}' },
+      TOP,
+    ],
+  },
+  {
+    id: 'dart',
+    aliases: [],
+    extensions: ['dart'],
+    grammar: 'dart',
+    expando: '$',
+    contexts: braces('void __ag()', 'class __AG', true),
+  },
+  {
+    id: 'go',
+    aliases: ['golang'],
+    extensions: ['go'],
+    grammar: 'go',
+    expando: 'µ',
+    contexts: [
+      { name: 'statement', before: 'package __ag\nfunc __ag() {\n', after: '\n}' },
+      { name: 'expression', before: 'package __ag\nvar _ = ', after: '\n' },
+      { name: 'declaration', before: 'package __ag\n', after: '\n' },
+      { name: 'type', before: 'package __ag\nvar _ ', after: '\n' },
+      TOP,
+    ],
+  },
+  {
+    id: 'java',
+    aliases: [],
+    extensions: ['java'],
+    grammar: 'java',
+    expando: '$',
+    contexts: [
+      { name: 'statement', before: 'class __AG { void __ag() {\n', after: '\n} }' },
+      { name: 'expression', before: 'class __AG { void __ag() {\n', after: '\n} }', tail: ';' },
+      { name: 'class member', before: 'class __AG {\n', after: '\n}' },
+      TOP,
+    ],
+  },
+  {
+    id: 'javascript',
+    aliases: ['js', 'jsx', 'node'],
+    extensions: ['js', 'mjs', 'cjs', 'jsx'],
+    grammar: 'javascript',
+    expando: '$',
+    contexts: JS_CONTEXTS,
+  },
+  {
+    id: 'json',
+    aliases: [],
+    extensions: ['json'],
+    grammar: 'json',
+    expando: '$',
+    contexts: [TOP],
+    quoteMetavariables: true,
+  },
+  {
+    id: 'kotlin',
+    aliases: ['kt'],
+    extensions: ['kt', 'kts'],
+    grammar: 'kotlin',
+    expando: 'µ',
+    contexts: braces('fun __ag()', 'class __AG', false),
+  },
+  {
+    id: 'lua',
+    aliases: [],
+    extensions: ['lua'],
+    grammar: 'lua',
+    expando: 'µ',
+    contexts: [{ name: 'statement', before: 'function __ag()\n', after: '\nend' }, TOP],
+  },
+  {
+    id: 'python',
+    aliases: ['py', 'python3'],
+    extensions: ['py', 'pyi', 'pyw'],
+    grammar: 'python',
+    expando: 'µ',
+    contexts: [
+      { name: 'statement', before: 'def __ag():\n', after: '\n', indent: '    ' },
+      { name: 'class member', before: 'class __AG:\n', after: '\n', indent: '    ' },
+      TOP,
+    ],
+  },
+  {
+    id: 'ruby',
+    aliases: ['rb'],
+    extensions: ['rb', 'rake', 'gemspec', 'ru'],
+    grammar: 'ruby',
+    expando: 'µ',
+    contexts: [
+      { name: 'statement', before: 'def __ag\n', after: '\nend' },
+      { name: 'class member', before: 'class AG__\n', after: '\nend' },
+      TOP,
+    ],
+  },
+  {
+    id: 'rust',
+    aliases: ['rs'],
+    extensions: ['rs'],
+    grammar: 'rust',
+    expando: 'µ',
+    contexts: [
+      { name: 'statement', before: 'fn __ag() {\n', after: '\n}' },
+      { name: 'expression', before: 'fn __ag() {\n', after: '\n}', tail: ';' },
+      { name: 'class member', before: 'impl AG__ {\n', after: '\n}' },
+      TOP,
+    ],
+  },
+  {
+    id: 'swift',
+    aliases: [],
+    extensions: ['swift'],
+    grammar: 'swift',
+    expando: 'µ',
+    contexts: braces('func __ag()', 'class __AG', false),
+  },
+  {
+    id: 'tsx',
+    aliases: [],
+    extensions: ['tsx'],
+    grammar: 'tsx',
+    expando: '$',
+    contexts: JS_CONTEXTS,
+  },
+  {
+    id: 'typescript',
+    aliases: ['ts'],
+    extensions: ['ts', 'mts', 'cts'],
+    grammar: 'typescript',
+    expando: '$',
+    contexts: JS_CONTEXTS,
+  },
+];
+
+const BY_NAME = new Map<string, LanguageSpec>();
+for (const spec of SPECS) {
+  BY_NAME.set(spec.id, spec);
+  for (const alias of spec.aliases) BY_NAME.set(alias, spec);
+}
+const BY_EXTENSION = new Map<string, LanguageSpec>();
+for (const spec of SPECS) for (const ext of spec.extensions) BY_EXTENSION.set(ext, spec);
+
+/** Every supported language id, sorted. */
+export const LANGUAGE_IDS: readonly LanguageId[] = SPECS.map((s) => s.id);
+
+/** The spec of a language id or alias (case-insensitive), or `undefined`. */
+export function findLanguage(name: string): LanguageSpec | undefined {
+  return BY_NAME.get(name.trim().toLowerCase());
+}
+
+/** The spec of a language id, throwing the model-readable error that lists the supported ids. */
+export function languageSpec(name: string): LanguageSpec {
+  const spec = findLanguage(name);
+  if (!spec) {
+    throw new AstError(
+      'unknown_language',
+      `Unknown language "${name}". Supported languages: ${LANGUAGE_IDS.join(', ')}. Pass one of them as \`language\`.`,
+    );
+  }
+  return spec;
+}
+
+/** The language of a file by its extension, or `undefined` when no grammar here handles it. */
+export function languageOfFile(path: string): LanguageSpec | undefined {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  return BY_EXTENSION.get(base.slice(dot + 1).toLowerCase());
+}
+
+/** Whether a file name has one of the language's extensions. */
+export function hasExtensionOf(spec: LanguageSpec, name: string): boolean {
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0) return false;
+  return spec.extensions.includes(name.slice(dot + 1).toLowerCase());
+}

@@ -1,0 +1,161 @@
+import { availableParallelism } from 'node:os';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { FileSearcher, type FileOutcome } from './engine/file-search.js';
+import type { WorkerStats } from './engine/protocol.js';
+import { defaultGrammarDir, TreeSitterRuntime } from './engine/runtime.js';
+import { TreeCache } from './engine/tree-cache.js';
+import { WorkerPool } from './engine/worker-pool.js';
+import { AstError } from './errors.js';
+import type { LanguageSpec } from './languages.js';
+import { compilePattern } from './pattern/compile.js';
+import type { CompiledPattern } from './pattern/pattern-node.js';
+
+/** How a {@link TreeSitterLoader} runs. */
+export interface TreeSitterLoaderOptions {
+  /**
+   * Worker threads that parse and match (each with its own wasm instance and cache). `0` searches on the
+   * calling thread. Default: the number of CPUs, at most 4.
+   */
+  readonly workers?: number;
+  /** Bytes of parsed trees and file texts kept between searches, all workers together. Default 512 MiB. */
+  readonly cacheBytes?: number;
+  /** Where the `tree-sitter-<grammar>.wasm` files are. Default: `@cursorless/tree-sitter-wasms`. */
+  readonly grammarDir?: string;
+  /** Files larger than this are skipped (and named in the result). Default 2 MiB. */
+  readonly maxFileBytes?: number;
+  /** A file whose parse takes longer is skipped as unparsed (and named). Default 10 s. */
+  readonly parseTimeoutMs?: number;
+}
+
+/** What a search needs beside the pattern and the files. */
+export interface SearchOptions {
+  /** Return each matching file's text with its matches (for edits). */
+  readonly wantText?: boolean;
+  readonly signal?: AbortSignal;
+}
+
+/** Files searched inline between two yields to the event loop. */
+const INLINE_SLICE = 16;
+
+/**
+ * The `treeSitter` resource: web-tree-sitter with the prebuilt grammars, a pool of search workers and their
+ * tree caches. Cheap to create: nothing is loaded until the first pattern is compiled or searched. Dispose it
+ * (the registry does) to stop the workers and free the trees.
+ */
+export class TreeSitterLoader implements AsyncDisposable {
+  readonly #options: Required<Omit<TreeSitterLoaderOptions, 'grammarDir'>> & { grammarDir: string | undefined };
+  #runtime: TreeSitterRuntime | undefined;
+  #inline: FileSearcher | undefined;
+  #pool: WorkerPool | undefined;
+  #job = 0;
+  #disposed = false;
+
+  constructor(options: TreeSitterLoaderOptions = {}) {
+    this.#options = {
+      workers: Math.max(0, Math.floor(options.workers ?? Math.min(4, availableParallelism()))),
+      cacheBytes: options.cacheBytes ?? 512 * 1024 * 1024,
+      grammarDir: options.grammarDir,
+      maxFileBytes: options.maxFileBytes ?? 2 * 1024 * 1024,
+      parseTimeoutMs: options.parseTimeoutMs ?? 10_000,
+    };
+  }
+
+  /** The calling thread's runtime (compiles patterns, checks rewritten files). */
+  get runtime(): TreeSitterRuntime {
+    this.#assertLive();
+    this.#runtime ??= new TreeSitterRuntime(this.#grammarDir());
+    return this.#runtime;
+  }
+
+  /** Worker threads used for searches (0: inline). */
+  get workers(): number {
+    return this.#options.workers;
+  }
+
+  /** Compiles a pattern (see {@link compilePattern}). */
+  compile(spec: LanguageSpec, pattern: string): Promise<CompiledPattern> {
+    return compilePattern(this.runtime, spec, pattern);
+  }
+
+  /** Searches files for a compiled pattern; the outcomes come back in no particular order. */
+  async search(pattern: CompiledPattern, files: readonly string[], options: SearchOptions = {}): Promise<FileOutcome[]> {
+    this.#assertLive();
+    if (options.signal?.aborted) throw new AstError('cancelled', 'The search was cancelled.');
+    const request = {
+      job: ++this.#job,
+      pattern,
+      wantText: options.wantText ?? false,
+      maxFileBytes: this.#options.maxFileBytes,
+      parseTimeoutMs: this.#options.parseTimeoutMs,
+    };
+    if (this.#options.workers > 0) {
+      this.#pool ??= new WorkerPool(this.#options.workers, {
+        grammarDir: this.#grammarDir(),
+        cacheBytes: Math.floor(this.#options.cacheBytes / this.#options.workers),
+      });
+      return this.#pool.search(request, files, options.signal);
+    }
+    this.#inline ??= new FileSearcher(this.runtime, new TreeCache(this.#options.cacheBytes));
+    const signal = options.signal;
+    const stop = (): boolean => signal?.aborted === true || this.#disposed;
+    const out: FileOutcome[] = [];
+    for (let i = 0; i < files.length; i += INLINE_SLICE) {
+      if (stop()) throw new AstError('cancelled', 'The search was cancelled.');
+      out.push(...(await this.#inline.search({ ...request, files: files.slice(i, i + INLINE_SLICE) }, stop)));
+      await yieldToLoop();
+    }
+    if (stop()) throw new AstError('cancelled', 'The search was cancelled.');
+    return out;
+  }
+
+  /** Parses text on the calling thread; returns the 1-based line of its first syntax error, if any. */
+  async firstSyntaxError(spec: LanguageSpec, text: string): Promise<number | undefined> {
+    const tree = await this.runtime.parse(spec, text, { deadline: Date.now() + this.#options.parseTimeoutMs });
+    if (!tree) return undefined;
+    try {
+      if (!tree.rootNode.hasError) return undefined;
+      let node = tree.rootNode;
+      for (;;) {
+        if (node.isError || node.isMissing) return node.startPosition.row + 1;
+        const child = node.children.find((c) => c.isError || c.isMissing || c.hasError);
+        if (!child) return node.startPosition.row + 1;
+        node = child;
+      }
+    } finally {
+      tree.delete();
+    }
+  }
+
+  /** Cache counters: the inline cache, or one entry per started worker. */
+  async cacheStats(): Promise<WorkerStats[]> {
+    if (this.#pool) return this.#pool.stats();
+    return this.#inline ? [this.#inline.cache.stats()] : [];
+  }
+
+  /** Stops the workers and frees every cached tree. Safe to call twice. */
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#inline?.cache.clear();
+    this.#runtime?.dispose();
+    await this.#pool?.dispose();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
+  }
+
+  #grammarDir(): string {
+    this.#options.grammarDir ??= defaultGrammarDir();
+    return this.#options.grammarDir;
+  }
+
+  #assertLive(): void {
+    if (this.#disposed) throw new AstError('disposed', 'The tree-sitter loader was disposed; no further searches can run.');
+  }
+}
+
+/** Creates the `treeSitter` resource. Nothing is loaded until the first search. */
+export function createTreeSitterLoader(options: TreeSitterLoaderOptions = {}): TreeSitterLoader {
+  return new TreeSitterLoader(options);
+}

@@ -1,0 +1,100 @@
+import type { Node, Tree } from 'web-tree-sitter';
+import { type CompiledPattern, ERROR_KIND_ID } from '../pattern/pattern-node.js';
+import { Matcher, textOf } from './matcher.js';
+
+/** What a metavariable captured, as plain data. */
+export interface CaptureRecord {
+  /** The source text of the node, or of the run from its first to its last node (separators kept). */
+  readonly text: string;
+  /** UTF-16 offsets into the file text. */
+  readonly start: number;
+  readonly end: number;
+  /** For a `$$$NAME` run: the texts of its named nodes, in order. */
+  readonly items?: readonly string[];
+}
+
+/** One match in one file, as plain data (it crosses thread boundaries). */
+export interface MatchRecord {
+  /** UTF-16 offsets into the file text. */
+  readonly start: number;
+  readonly end: number;
+  /** 0-based rows and UTF-16 columns. */
+  readonly startRow: number;
+  readonly startColumn: number;
+  readonly endRow: number;
+  readonly endColumn: number;
+  readonly text: string;
+  readonly captures: Readonly<Record<string, CaptureRecord>>;
+}
+
+/**
+ * Every match of a compiled pattern in a tree, in document order, nested matches included (as the ast-grep
+ * CLI reports them). `stop` is polled between candidates.
+ */
+export function findMatches(tree: Tree, src: string, pattern: CompiledPattern, stop?: () => boolean): MatchRecord[] {
+  const matcher = new Matcher(pattern.root, src);
+  const out: MatchRecord[] = [];
+  const root = pattern.root;
+  const visit = (node: Node): void => {
+    if (matcher.match(node)) out.push(record(node, src, matcher));
+  };
+  if (root.type === 'meta' || root.kindId === ERROR_KIND_ID) {
+    // Any node is a candidate: walk the whole tree (rare, and slow in wasm).
+    const namedOnly = root.type === 'meta' && root.meta.kind === 'single' && root.meta.named;
+    const cursor = tree.walk();
+    try {
+      let count = 0;
+      for (;;) {
+        if (!namedOnly || cursor.nodeIsNamed) visit(cursor.currentNode);
+        if ((++count & 1023) === 0 && stop?.()) break;
+        if (cursor.gotoFirstChild()) continue;
+        let moved = false;
+        while (!moved) {
+          if (cursor.gotoNextSibling()) moved = true;
+          else if (!cursor.gotoParent()) return out;
+        }
+      }
+    } finally {
+      cursor.delete();
+    }
+    return out;
+  }
+  const top = tree.rootNode;
+  if (top.typeId === root.kindId) visit(top);
+  const candidates = top.descendantsOfType(root.kind);
+  for (let i = 0; i < candidates.length; i++) {
+    const node = candidates[i] as Node;
+    if (node.typeId !== root.kindId) continue;
+    if ((i & 255) === 255 && stop?.()) break;
+    visit(node);
+  }
+  return out;
+}
+
+function record(node: Node, src: string, matcher: Matcher): MatchRecord {
+  const captures: Record<string, CaptureRecord> = {};
+  for (const [name, captured] of matcher.bindings.singles) {
+    captures[name] = { text: textOf(captured, src), start: captured.startIndex, end: captured.endIndex };
+  }
+  for (const [name, nodes] of matcher.bindings.multis) {
+    const first = nodes[0];
+    const last = nodes[nodes.length - 1];
+    const items = nodes.filter((n) => n.isNamed).map((n) => textOf(n, src));
+    captures[name] =
+      first && last
+        ? { text: src.slice(first.startIndex, last.endIndex), start: first.startIndex, end: last.endIndex, items }
+        : { text: '', start: node.startIndex, end: node.startIndex, items };
+  }
+  const start = node.startPosition;
+  const end = node.endPosition;
+  return {
+    start: node.startIndex,
+    end: node.endIndex,
+    startRow: start.row,
+    startColumn: start.column,
+    endRow: end.row,
+    endColumn: end.column,
+    text: textOf(node, src),
+    captures,
+  };
+}

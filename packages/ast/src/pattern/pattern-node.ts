@@ -1,0 +1,45 @@
+import type { LanguageId } from '../languages.js';
+import type { MetaVar } from './metavars.js';
+
+/**
+ * One node of a compiled pattern: plain data, so a compiled pattern can be posted to a worker thread.
+ * Kind ids are the grammar's public symbol ids (`Node.typeId`).
+ */
+export type PatternNode =
+  | { readonly type: 'meta'; readonly meta: MetaVar }
+  | { readonly type: 'leaf'; readonly kindId: number; readonly kind: string; readonly named: boolean; readonly text: string }
+  | { readonly type: 'inner'; readonly kindId: number; readonly kind: string; readonly children: readonly PatternNode[] };
+
+/** A pattern compiled for one language. */
+export interface CompiledPattern {
+  readonly language: LanguageId;
+  /** The pattern as the model wrote it. */
+  readonly source: string;
+  readonly root: PatternNode;
+  /** The context rung that accepted the pattern (statement, expression, ...). */
+  readonly context: string;
+  /**
+   * Texts every match must contain (the pattern's named leaves, such as identifiers and literals): a file
+   * whose text lacks one cannot match and is not parsed.
+   */
+  readonly literals: readonly string[];
+  /** Names of the single and multi metavariables the pattern binds. */
+  readonly singles: readonly string[];
+  readonly multis: readonly string[];
+}
+
+/**
+ * The kind id tree-sitter gives error nodes. A pattern node of this kind (kept only where a metavariable
+ * explains the error) matches a node of any kind, as in ast-grep.
+ */
+export const ERROR_KIND_ID = 65535;
+
+/** Whether a pattern node is a `$$$` run. */
+export function isEllipsis(node: PatternNode): boolean {
+  return node.type === 'meta' && node.meta.kind === 'multi';
+}
+
+/** Whether a pattern node is an unnamed token (`,`, `)`), which a `$$$` before it may absorb. */
+export function isTrivial(node: PatternNode): boolean {
+  return node.type === 'leaf' && !node.named;
+}

@@ -1,0 +1,112 @@
+import { capList, defineTool, textResult } from '@agent-tools/core';
+import { z } from 'zod';
+import {
+  caveats,
+  type MatchInfo,
+  matchInfo,
+  noMatchText,
+  oneLine,
+  plural,
+  scopeText,
+  shownCaptures,
+  shownText,
+} from '../format/search-report.js';
+import type { TreeSitterLoader } from '../loader.js';
+import { type SearchSummary, searchWorkspace } from '../workspace/search.js';
+import { languageParameter, PATTERN_GUIDE, pathParameter, patternParameter, toErrorResult } from './shared.js';
+
+/** Parameters of `ast_grep`. */
+export const astGrepParameters = z.object({
+  pattern: patternParameter,
+  path: pathParameter,
+  language: languageParameter,
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(50)
+    .describe('Matches shown (default 50); the total is always counted.'),
+});
+
+/** The `structured` part of an `ast_grep` result. */
+export interface AstGrepResult {
+  readonly language: string;
+  readonly path: string;
+  readonly matches: readonly MatchInfo[];
+  readonly totalMatches: number;
+  readonly shownMatches: number;
+  readonly filesWithMatches: number;
+  readonly filesSearched: number;
+  readonly filesWithSyntaxErrors: readonly string[];
+  readonly filesNotSearched: readonly string[];
+}
+
+const DESCRIPTION = [
+  'Find code by its shape (syntax tree), not its text: calls, arguments, nesting, repeated expressions.',
+  PATTERN_GUIDE,
+  'Searches every file of the language under `path` (honouring .gitignore; node_modules, hidden and binary files are skipped) and returns each match with file, line range, matched text and captured metavariables, grouped by file; files that do not parse cleanly are named.',
+  'A result with no match says what was searched (files, language) so you can tell "not there" from "searched the wrong place".',
+  'Read-only. To rewrite what it finds, use ast_edit with the same pattern.',
+].join(' ');
+
+/** Creates `ast_grep` over a loader, for a working directory. */
+export function createAstGrepTool(loader: TreeSitterLoader, cwd: string) {
+  return defineTool({
+    name: 'ast_grep',
+    tier: 'read',
+    description: DESCRIPTION,
+    parameters: astGrepParameters,
+    parallelSafe: true,
+    async execute(params, ctx) {
+      try {
+        const summary = await searchWorkspace(loader, ctx.cwd ?? cwd, params, { signal: ctx.signal });
+        return report(summary, params.max_results);
+      } catch (error) {
+        return toErrorResult(error);
+      }
+    },
+  });
+}
+
+function report(summary: SearchSummary, maxResults: number) {
+  const all = summary.results.flatMap((r) => r.matches.map((m) => ({ file: r.file, match: m })));
+  const shown = capList(all, maxResults);
+  const structured: AstGrepResult = {
+    language: summary.spec.id,
+    path: summary.scope,
+    matches: shown.items.map(({ file, match }) => matchInfo(file, match)),
+    totalMatches: summary.totalMatches,
+    shownMatches: shown.items.length,
+    filesWithMatches: summary.results.length,
+    filesSearched: summary.filesSearched,
+    filesWithSyntaxErrors: summary.syntaxErrors.map((e) => e.file),
+    filesNotSearched: [...summary.failures.map((f) => f.file), ...summary.binary, ...summary.tooLarge],
+  };
+  if (summary.totalMatches === 0) {
+    return textResult([noMatchText(summary), ...caveats(summary)].join('\n'), structured);
+  }
+  const lines = [
+    `${plural(summary.totalMatches, 'match')} of \`${oneLine(summary.pattern.source)}\` in ${plural(summary.results.length, 'file')} (searched ${scopeText(summary)}).`,
+  ];
+  let current = '';
+  for (const { file, match } of shown.items) {
+    if (file !== current) {
+      current = file;
+      const count = summary.results.find((r) => r.file === file)?.matches.length ?? 0;
+      lines.push('', `${file} (${plural(count, 'match')})`);
+    }
+    const range = match.startRow === match.endRow ? `${match.startRow + 1}` : `${match.startRow + 1}-${match.endRow + 1}`;
+    const [first = '', ...rest] = shownText(match);
+    lines.push(`  ${range}: ${first}`);
+    const pad = ' '.repeat(range.length + 4);
+    for (const line of rest) lines.push(pad + line);
+    for (const capture of shownCaptures(match)) lines.push(`${pad}${capture}`);
+  }
+  if (shown.note) {
+    lines.push('', `${shown.note}; narrow \`path\` or the pattern, or raise max_results, to see the rest.`);
+  }
+  const notes = caveats(summary);
+  if (notes.length) lines.push('', ...notes);
+  return textResult(lines.join('\n'), structured);
+}

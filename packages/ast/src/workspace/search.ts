@@ -1,0 +1,150 @@
+import { statSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import { resolveInside } from '@agent-tools/core';
+import { AstError } from '../errors.js';
+import { hasExtensionOf, LANGUAGE_IDS, type LanguageSpec, languageOfFile, languageSpec } from '../languages.js';
+import type { TreeSitterLoader } from '../loader.js';
+import type { MatchRecord } from '../match/find.js';
+import type { CompiledPattern } from '../pattern/pattern-node.js';
+import { walkFiles } from './walk.js';
+
+/** The search arguments shared by ast_grep and ast_edit. */
+export interface SearchParams {
+  readonly pattern: string;
+  readonly path?: string | undefined;
+  readonly language?: string | undefined;
+}
+
+/** The matches in one file. */
+export interface FileMatches {
+  /** Workspace-relative path with forward slashes. */
+  readonly file: string;
+  readonly absolute: string;
+  readonly matches: readonly MatchRecord[];
+  /** The text the matches refer to (edits only). */
+  readonly text?: string;
+}
+
+/** Everything a search found and everything it could not look at. */
+export interface SearchSummary {
+  readonly spec: LanguageSpec;
+  readonly pattern: CompiledPattern;
+  /** The searched path, workspace-relative (`.` for the whole workspace). */
+  readonly scope: string;
+  readonly scopeIsFile: boolean;
+  readonly filesSearched: number;
+  /** Files with matches, sorted by path. */
+  readonly results: readonly FileMatches[];
+  readonly totalMatches: number;
+  /** Files with syntax errors: searched anyway, but matches inside the broken part may be missing. */
+  readonly syntaxErrors: readonly { readonly file: string; readonly line: number }[];
+  /** Files that could not be read or parsed, with why. */
+  readonly failures: readonly { readonly file: string; readonly reason: string }[];
+  readonly binary: readonly string[];
+  readonly tooLarge: readonly string[];
+  /** Entries left out by .gitignore rules. */
+  readonly ignored: number;
+}
+
+/**
+ * Resolves the path and language, compiles the pattern and searches every file of the language under the
+ * path. Throws model-readable errors (unknown language, unparseable pattern, path outside the workspace).
+ */
+export async function searchWorkspace(
+  loader: TreeSitterLoader,
+  cwd: string,
+  params: SearchParams,
+  options: {
+    wantText?: boolean;
+    signal?: AbortSignal;
+    /** Called with the compiled pattern before any file is searched; may throw to stop (a bad rewrite). */
+    onCompiled?: (pattern: CompiledPattern) => void;
+  } = {},
+): Promise<SearchSummary> {
+  const target = resolveInside(cwd, params.path?.trim() || '.', { mustExist: true });
+  const isFile = statSync(target.absolute).isFile();
+  const spec = pickLanguage(params.language, target.relative, isFile);
+  const pattern = await loader.compile(spec, params.pattern);
+  options.onCompiled?.(pattern);
+
+  let files: string[];
+  let ignored = 0;
+  if (isFile) {
+    files = [target.absolute];
+  } else {
+    const walked = await walkFiles(cwd, target.absolute, (name) => hasExtensionOf(spec, name), options.signal);
+    files = walked.files;
+    ignored = walked.ignored;
+  }
+
+  const outcomes = await loader.search(pattern, files, {
+    ...(options.wantText ? { wantText: true } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const rel = (abs: string): string => relative(cwd, abs).split(sep).join('/') || abs;
+  outcomes.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+
+  const results: FileMatches[] = [];
+  const syntaxErrors: { file: string; line: number }[] = [];
+  const failures: { file: string; reason: string }[] = [];
+  const binary: string[] = [];
+  const tooLarge: string[] = [];
+  let searched = 0;
+  let totalMatches = 0;
+  for (const outcome of outcomes) {
+    const file = rel(outcome.file);
+    switch (outcome.status) {
+      case 'searched':
+        searched++;
+        if (outcome.errorRow !== undefined) syntaxErrors.push({ file, line: outcome.errorRow + 1 });
+        if (outcome.matches.length > 0) {
+          totalMatches += outcome.matches.length;
+          results.push({
+            file,
+            absolute: outcome.file,
+            matches: outcome.matches,
+            ...(outcome.text !== undefined ? { text: outcome.text } : {}),
+          });
+        }
+        break;
+      case 'binary':
+        binary.push(file);
+        break;
+      case 'too-large':
+        tooLarge.push(`${file} (${outcome.reason})`);
+        break;
+      default:
+        failures.push({ file, reason: outcome.reason ?? outcome.status });
+    }
+  }
+  return {
+    spec,
+    pattern,
+    scope: target.relative,
+    scopeIsFile: isFile,
+    filesSearched: searched,
+    results,
+    totalMatches,
+    syntaxErrors,
+    failures,
+    binary,
+    tooLarge,
+    ignored,
+  };
+}
+
+function pickLanguage(language: string | undefined, path: string, isFile: boolean): LanguageSpec {
+  if (language?.trim()) return languageSpec(language);
+  if (isFile) {
+    const inferred = languageOfFile(path);
+    if (inferred) return inferred;
+    throw new AstError(
+      'unknown_language',
+      `The language of "${path}" cannot be inferred from its extension. Pass \`language\`, one of: ${LANGUAGE_IDS.join(', ')}.`,
+    );
+  }
+  throw new AstError(
+    'unknown_language',
+    `"${path}" is a directory, so the language cannot be inferred from a file extension. Pass \`language\`, one of: ${LANGUAGE_IDS.join(', ')}.`,
+  );
+}

@@ -1,0 +1,102 @@
+import { opendir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+/** What a walk found, and what it left out on purpose. */
+export interface WalkResult {
+  /** Absolute paths of the files to search, sorted. */
+  readonly files: string[];
+  /** How many entries .gitignore rules excluded. */
+  readonly ignored: number;
+}
+
+/** Directories never searched: dependencies and version-control data. */
+const ALWAYS_SKIPPED = new Set(['node_modules', '.git', '.hg', '.svn']);
+
+interface Rules {
+  /** The directory the .gitignore belongs to. */
+  readonly base: string;
+  readonly ig: Ignore;
+}
+
+/**
+ * Lists the files under `dir` whose names pass `accept`, honouring every `.gitignore` from the working
+ * directory `root` down (a deeper file's negation wins over a parent's rule), and skipping `node_modules`,
+ * `.git`, hidden entries (as ripgrep and ast-grep do) and symbolic links (which could lead outside the
+ * working directory).
+ */
+export async function walkFiles(
+  root: string,
+  dir: string,
+  accept: (name: string) => boolean,
+  signal?: AbortSignal,
+): Promise<WalkResult> {
+  const files: string[] = [];
+  let ignored = 0;
+  let inherited: Rules[] = [];
+  // Rules of the directories between the working directory and the searched one apply too.
+  const rel = relative(root, dir);
+  let current = root;
+  const parents = rel ? rel.split(sep) : [];
+  for (const part of ['', ...parents.slice(0, -1)]) {
+    current = part ? join(current, part) : current;
+    const rules = await readRules(current);
+    if (rules) inherited.push(rules);
+  }
+  // A directory named explicitly is searched even when it is ignored; only its own rules apply then.
+  if (parents.length > 0 && isIgnored(inherited, dir, true)) inherited = [];
+
+  const visit = async (path: string, stack: readonly Rules[]): Promise<void> => {
+    if (signal?.aborted) return;
+    const own = await readRules(path);
+    const rules = own ? [...stack, own] : stack;
+    const entries: { name: string; directory: boolean }[] = [];
+    let handle: Awaited<ReturnType<typeof opendir>>;
+    try {
+      handle = await opendir(path);
+    } catch {
+      return; // unreadable directory: nothing to search in it
+    }
+    for await (const entry of handle) {
+      if (entry.isSymbolicLink()) continue;
+      if (entry.name.startsWith('.') || ALWAYS_SKIPPED.has(entry.name)) continue;
+      if (entry.isDirectory()) entries.push({ name: entry.name, directory: true });
+      else if (entry.isFile() && accept(entry.name)) entries.push({ name: entry.name, directory: false });
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const full = join(path, entry.name);
+      if (isIgnored(rules, full, entry.directory)) {
+        ignored++;
+        continue;
+      }
+      if (entry.directory) await visit(full, rules);
+      else files.push(full);
+    }
+  };
+  await visit(dir, inherited);
+  return { files, ignored };
+}
+
+async function readRules(dir: string): Promise<Rules | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, '.gitignore'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  return { base: dir, ig: ignore().add(text) };
+}
+
+/** The deepest .gitignore with an opinion about the path decides, as git does. */
+function isIgnored(stack: readonly Rules[], path: string, directory: boolean): boolean {
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const rules = stack[i] as Rules;
+    const rel = relative(rules.base, path).split(sep).join('/');
+    if (!rel || rel.startsWith('..')) continue;
+    const result = rules.ig.test(directory ? `${rel}/` : rel);
+    if (result.ignored) return true;
+    if (result.unignored) return false;
+  }
+  return false;
+}

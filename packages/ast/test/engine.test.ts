@@ -1,0 +1,120 @@
+import { utimesSync, writeFileSync } from 'node:fs';
+import { tempDir } from '@agent-tools/test-utils';
+import { afterAll, describe, expect, it } from 'vitest';
+import { AstError, createTreeSitterLoader, findLanguage, type TreeSitterLoader } from '../src/index.js';
+import { TREE_BYTES_PER_CHAR, TreeCache } from '../src/engine/tree-cache.js';
+import { searchWorkspace } from '../src/workspace/search.js';
+
+/** Forty small python files, each calling target() once with its own number. */
+function corpus() {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 40; i++) files[`pkg/m${String(i).padStart(2, '0')}.py`] = `def f${i}(x):\n    return target(${i}) + x\n`;
+  return tempDir(files);
+}
+
+const dir = corpus();
+afterAll(() => dir.remove());
+
+async function search(loader: TreeSitterLoader, pattern: string, signal?: AbortSignal) {
+  return searchWorkspace(loader, dir.path, { pattern, language: 'python' }, signal ? { signal } : {});
+}
+
+function found(summary: Awaited<ReturnType<typeof search>>): string[] {
+  return summary.results.flatMap((r) => r.matches.map((m) => `${r.file}:${m.text}`));
+}
+
+describe('worker threads', () => {
+  it('find exactly what the calling thread finds, sorted by file', async () => {
+    await using pooled = createTreeSitterLoader({ workers: 3 });
+    await using inline = createTreeSitterLoader({ workers: 0 });
+    const a = await search(pooled, 'target($N)');
+    const b = await search(inline, 'target($N)');
+    expect(found(a)).toHaveLength(40);
+    expect(found(a)).toEqual(found(b));
+    expect(found(a)[0]).toBe('pkg/m00.py:target(0)');
+    const stats = await pooled.cacheStats();
+    expect(stats.length).toBe(3);
+    expect(stats.reduce((n, s) => n + s.trees, 0)).toBe(40);
+  });
+
+  it('stop when the search is cancelled', async () => {
+    await using loader = createTreeSitterLoader({ workers: 2 });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(search(loader, '$A + $B', controller.signal)).rejects.toMatchObject({ code: 'cancelled' });
+    await using inline = createTreeSitterLoader({ workers: 0 });
+    await expect(search(inline, '$A + $B', controller.signal)).rejects.toBeInstanceOf(AstError);
+  });
+});
+
+describe('the tree cache', () => {
+  it('reuses parsed trees for a repeated search and re-parses a file whose size or mtime changed', async () => {
+    await using loader = createTreeSitterLoader({ workers: 1 });
+    await search(loader, '$A + $B');
+    const [first] = await loader.cacheStats();
+    expect(first).toMatchObject({ trees: 40, hits: 0 });
+    const again = await search(loader, '$X + $Y');
+    expect(found(again)).toHaveLength(40);
+    const [second] = await loader.cacheStats();
+    expect(second?.hits).toBe(40);
+
+    writeFileSync(dir.join('pkg/m07.py'), 'def f7(x):\n    return target(700) - x\n');
+    const changed = await search(loader, 'target($N)');
+    expect(found(changed)).toContain('pkg/m07.py:target(700)');
+    const [third] = await loader.cacheStats();
+    expect(third?.hits).toBe(second!.hits + 39);
+
+    // Same size, new modification time: still re-read.
+    writeFileSync(dir.join('pkg/m07.py'), 'def f7(x):\n    return target(701) - x\n');
+    utimesSync(dir.join('pkg/m07.py'), new Date(), new Date(Date.now() + 5000));
+    expect(found(await search(loader, 'target($N)'))).toContain('pkg/m07.py:target(701)');
+    writeFileSync(dir.join('pkg/m07.py'), 'def f7(x):\n    return target(7) + x\n');
+  });
+
+  it('skips parsing files that lack the literals of the pattern', async () => {
+    await using loader = createTreeSitterLoader({ workers: 1 });
+    const summary = await search(loader, 'nowhere_to_be_found($N)');
+    expect(summary.filesSearched).toBe(40);
+    const [stats] = await loader.cacheStats();
+    expect(stats?.trees).toBe(0);
+  });
+
+  it('stays within its byte budget, and a repeated scan keeps hitting the same part instead of thrashing', async () => {
+    const perFile = 'def f10(x):\n    return target(10) + x\n'.length * (2 + TREE_BYTES_PER_CHAR) + 200;
+    const budget = perFile * 15;
+    await using loader = createTreeSitterLoader({ workers: 1, cacheBytes: budget });
+    await search(loader, '$A + $B');
+    const [first] = await loader.cacheStats();
+    expect(first!.bytes).toBeLessThanOrEqual(budget);
+    expect(first!.trees).toBeGreaterThanOrEqual(13);
+    await search(loader, '$A + $B');
+    const [second] = await loader.cacheStats();
+    expect(second!.hits).toBe(first!.entries);
+    expect(second!.bytes).toBeLessThanOrEqual(budget);
+  });
+
+  it('evicts entries a search did not use to make room for a new one', async () => {
+    const tree = { deleted: 0, delete() { this.deleted++; } };
+    const cache = new TreeCache(3000);
+    cache.beginJob(1);
+    expect(cache.put('a', { size: 1, mtimeMs: 1, text: 'x'.repeat(600), tree: undefined, errorRow: undefined })).toBe(true);
+    expect(cache.put('b', { size: 1, mtimeMs: 1, text: 'y'.repeat(600), tree: undefined, errorRow: undefined })).toBe(true);
+    // Full for this job: a third entry is declined rather than evicting what the job uses.
+    expect(cache.put('c', { size: 1, mtimeMs: 1, text: 'z'.repeat(600), tree: undefined, errorRow: undefined })).toBe(false);
+    cache.beginJob(2);
+    expect(cache.get('b', 1, 1)).toBeDefined();
+    expect(cache.put('c', { size: 1, mtimeMs: 1, text: 'z'.repeat(600), tree: undefined, errorRow: undefined })).toBe(true);
+    expect(cache.get('a', 1, 1)).toBeUndefined();
+    expect(cache.stats().entries).toBe(2);
+    // A stale entry (new mtime) is dropped and its tree freed.
+    cache.put('t', { size: 1, mtimeMs: 1, text: '', tree: tree as never, errorRow: undefined });
+    expect(cache.get('t', 1, 2)).toBeUndefined();
+    expect(tree.deleted).toBe(1);
+  });
+
+  it('loads the grammars it names', () => {
+    expect(findLanguage('ts')?.id).toBe('typescript');
+    expect(findLanguage('golang')?.id).toBe('go');
+    expect(findLanguage('PY')?.id).toBe('python');
+  });
+});

@@ -1,0 +1,278 @@
+import type { Kernel, KernelMessage, ServerConnection } from '@jupyterlab/services';
+import { EvalToolError } from '../errors.js';
+import type { KernelLanguage } from '../language.js';
+import { quietly, type Services } from './services.js';
+
+/** A MIME bundle of a display_data or execute_result message. */
+export type MimeBundle = Readonly<Record<string, unknown>>;
+
+/** One output of a cell, in the order the kernel sent it. */
+export type CellOutput =
+  | { readonly type: 'stream'; readonly name: 'stdout' | 'stderr'; readonly text: string }
+  | { readonly type: 'display'; readonly data: MimeBundle; readonly metadata: Readonly<Record<string, unknown>> }
+  | { readonly type: 'result'; readonly data: MimeBundle; readonly executionCount: number | null }
+  | { readonly type: 'error'; readonly ename: string; readonly evalue: string; readonly traceback: readonly string[] }
+  | { readonly type: 'clear' };
+
+/** What a running cell reports to, and asks of, the code that runs it. */
+export interface ExecuteHandlers {
+  onOutput(output: CellOutput): void;
+  /** Answers an input_request (the tool bridge, or a plain `input()`). */
+  onInput(prompt: string, password: boolean): Promise<string>;
+}
+
+/** How a cell ended, from its execute_reply. */
+export interface ExecuteReply {
+  readonly status: 'ok' | 'error' | 'aborted';
+  readonly executionCount: number | null;
+}
+
+/** How a kernel is started. */
+export interface StartKernelOptions {
+  readonly services: Services;
+  readonly settings: ServerConnection.ISettings;
+  readonly kernelName: string;
+  readonly language: KernelLanguage;
+  readonly startTimeoutMs: number;
+  /** Code run silently before the first cell (Python's helpers). */
+  readonly prelude?: string;
+}
+
+const DEATH_STATES: ReadonlySet<string> = new Set(['dead', 'restarting', 'autorestarting']);
+
+/**
+ * One kernel on a Jupyter server, talked to through @jupyterlab/services: runs cells, answers input requests,
+ * interrupts, notices when the kernel dies, and shuts it down. The server may restart a dead kernel by itself;
+ * a session never reuses such a kernel (its state is gone), it reports the death and is replaced.
+ */
+export class KernelSession {
+  readonly language: KernelLanguage;
+  readonly #kernel: Kernel.IKernelConnection;
+  #death: string | undefined;
+  #closing = false;
+  readonly #deathListeners = new Set<(reason: string) => void>();
+  readonly #deleteKernel: () => Promise<void>;
+
+  private constructor(kernel: Kernel.IKernelConnection, language: KernelLanguage, deleteKernel: () => Promise<void>) {
+    this.#kernel = kernel;
+    this.language = language;
+    this.#deleteKernel = deleteKernel;
+    kernel.statusChanged.connect((_, status) => {
+      if (DEATH_STATES.has(status)) this.markDead(`the ${language} kernel died (its process exited)`);
+    });
+    kernel.connectionStatusChanged.connect((_, status) => {
+      if (status === 'disconnected') this.markDead(`the connection to the ${language} kernel was lost`);
+    });
+  }
+
+  /** Starts a kernel, waits until it answers, and runs the prelude. */
+  static async start(options: StartKernelOptions): Promise<KernelSession> {
+    const { services, settings, kernelName, language, startTimeoutMs } = options;
+    const model = await withTimeout(
+      // `path: ''` starts the kernel in the server's root directory; without a path the server uses its own
+      // process's working directory, which for an environment's server may be anywhere.
+      services.KernelAPI.startNew({ name: kernelName, path: '' } as { name: string }, settings),
+      startTimeoutMs,
+      `the Jupyter server did not start the ${kernelName} kernel within ${startTimeoutMs / 1000} s`,
+    ).catch((error: unknown) => {
+      throw new EvalToolError('kernel_start_failed', `Could not start the ${language} kernel "${kernelName}": ${describe(error)}`, {
+        cause: error,
+      });
+    });
+    const kernel = quietly(() => new (connectionClass(services))({ model, serverSettings: settings, handleComms: false }));
+    const session = new KernelSession(kernel, language, () => services.KernelAPI.shutdownKernel(model.id, settings));
+    try {
+      await withTimeout(kernel.info, startTimeoutMs, `the ${language} kernel did not answer within ${startTimeoutMs / 1000} s`);
+      if (options.prelude) {
+        const failure: string[] = [];
+        const reply = await session.execute(
+          options.prelude,
+          {
+            onOutput: (output) => {
+              if (output.type === 'error') failure.push(`${output.ename}: ${output.evalue}`);
+            },
+            onInput: async () => '',
+          },
+          { silent: true },
+        );
+        if (reply.status !== 'ok') throw new Error(`its setup code failed: ${failure.join('; ') || reply.status}`);
+      }
+      return session;
+    } catch (error) {
+      await session.shutdown();
+      if (error instanceof EvalToolError) throw error;
+      throw new EvalToolError('kernel_start_failed', `Could not start the ${language} kernel "${kernelName}": ${describe(error)}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /** The kernel's id on its server. */
+  get id(): string {
+    return this.#kernel.id;
+  }
+
+  /** Why the kernel is gone, once it is. */
+  get deathReason(): string | undefined {
+    return this.#death;
+  }
+
+  /** Calls `listener` once when the kernel dies (not when it is shut down). */
+  onDeath(listener: (reason: string) => void): void {
+    this.#deathListeners.add(listener);
+  }
+
+  /** Marks the kernel dead: running and later cells fail with `reason`. */
+  markDead(reason: string): void {
+    if (this.#death || this.#closing) return;
+    this.#death = reason;
+    for (const listener of this.#deathListeners) listener(reason);
+    this.#deathListeners.clear();
+  }
+
+  /**
+   * Runs one cell. Resolves when the kernel has replied and gone idle; rejects with an {@link EvalToolError}
+   * `kernel_died` when the kernel dies first.
+   */
+  async execute(code: string, handlers: ExecuteHandlers, options: { silent?: boolean } = {}): Promise<ExecuteReply> {
+    if (this.#death) throw new EvalToolError('kernel_died', this.#death);
+    const silent = options.silent ?? false;
+    const future = this.#kernel.requestExecute(
+      { code, silent, store_history: !silent, allow_stdin: true, stop_on_error: true, user_expressions: {} },
+      true,
+    );
+    future.onIOPub = (msg) => {
+      const output = toOutput(msg);
+      if (output) handlers.onOutput(output);
+    };
+    future.onStdin = (msg) => {
+      if (msg.header.msg_type !== 'input_request') return;
+      const { prompt, password } = (msg as KernelMessage.IInputRequestMsg).content;
+      const reply = (value: string): void => {
+        if (!this.#death && !this.#kernel.isDisposed) {
+          this.#kernel.sendInputReply({ status: 'ok', value }, (msg as KernelMessage.IInputRequestMsg).header);
+        }
+      };
+      handlers.onInput(prompt, password).then(reply, () => reply(''));
+    };
+    let onDeath: ((reason: string) => void) | undefined;
+    const died = new Promise<never>((_, reject) => {
+      onDeath = (reason) => reject(new EvalToolError('kernel_died', reason));
+      this.#deathListeners.add(onDeath);
+    });
+    try {
+      const reply = await Promise.race([future.done, died]);
+      const content = reply.content as { status: ExecuteReply['status']; execution_count?: number | null };
+      return { status: content.status, executionCount: content.execution_count ?? null };
+    } catch (error) {
+      if (this.#death) throw new EvalToolError('kernel_died', this.#death, { cause: error });
+      throw error;
+    } finally {
+      if (onDeath) this.#deathListeners.delete(onDeath);
+      died.catch(() => undefined);
+    }
+  }
+
+  /** Asks the server to interrupt the kernel (SIGINT, or an interrupt_request for message-mode kernels). */
+  async interrupt(): Promise<void> {
+    if (this.#death || this.#kernel.isDisposed) return;
+    await this.#kernel.interrupt();
+  }
+
+  /** Shuts the kernel down on its server and closes the connection; never throws. */
+  async shutdown(): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
+    try {
+      // A kernel the server declared dead is already gone from it; one the server restarted by itself is
+      // reconnecting and must be deleted once it is back, or the server fails the request mid-restart.
+      if (this.#kernel.status !== 'dead' && !this.#kernel.isDisposed) {
+        if (this.#kernel.connectionStatus !== 'connected') await this.#connected(5000);
+        await this.#deleteKernel();
+      }
+    } catch {
+      // The server or the kernel is already gone: nothing is left to shut down.
+    } finally {
+      this.#kernel.dispose();
+    }
+  }
+
+  /** Waits until a reconnect in progress has ended one way or the other, at most `ms`. */
+  #connected(ms: number): Promise<void> {
+    const signal = this.#kernel.connectionStatusChanged;
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.disconnect(onStatus);
+        resolve();
+      };
+      const onStatus = (_: unknown, status: Kernel.ConnectionStatus): void => {
+        if (status !== 'connecting') done();
+      };
+      const timer = setTimeout(done, ms);
+      signal.connect(onStatus);
+    });
+  }
+}
+
+type ConnectionClass = Services['KernelConnection'];
+
+const connectionClasses = new WeakMap<Services, ConnectionClass>();
+
+/**
+ * services' KernelConnection, except that the reconnect it starts by itself after a server-side restart cannot
+ * reject unhandled: services does not await that promise, and when the connection is closed before the reconnect
+ * finishes, the rejection would end the harness's process.
+ */
+function connectionClass(services: Services): ConnectionClass {
+  let cls = connectionClasses.get(services);
+  if (!cls) {
+    cls = class extends services.KernelConnection {
+      override reconnect(): Promise<void> {
+        return super.reconnect().catch(() => undefined);
+      }
+    };
+    connectionClasses.set(services, cls);
+  }
+  return cls;
+}
+
+function toOutput(msg: KernelMessage.IIOPubMessage): CellOutput | undefined {
+  switch (msg.header.msg_type) {
+    case 'stream': {
+      const { name, text } = (msg as KernelMessage.IStreamMsg).content;
+      return { type: 'stream', name, text };
+    }
+    case 'display_data':
+    case 'update_display_data': {
+      const { data, metadata } = (msg as KernelMessage.IDisplayDataMsg).content;
+      return { type: 'display', data, metadata };
+    }
+    case 'execute_result': {
+      const { data, execution_count } = (msg as KernelMessage.IExecuteResultMsg).content;
+      return { type: 'result', data, executionCount: execution_count };
+    }
+    case 'error': {
+      const { ename, evalue, traceback } = (msg as KernelMessage.IErrorMsg).content;
+      return { type: 'error', ename, evalue, traceback };
+    }
+    case 'clear_output':
+      return { type: 'clear' };
+    default:
+      return undefined;
+  }
+}
+
+/** Rejects with `message` when `promise` has not settled within `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function describe(error: unknown): string {
+  const e = error as { message?: string; response?: { status?: number } };
+  return (e?.message ?? String(error)).replace(/^\[agent-tools\/eval\] /, '');
+}

@@ -1,0 +1,187 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { EvalToolError } from '../errors.js';
+import type { JupyterEndpoint } from './endpoint.js';
+import { installKernelSpecs } from './kernel-specs.js';
+import { LAUNCHER_SCRIPT } from './launcher-script.js';
+
+/** How the local Jupyter server is started. */
+export interface LocalServerOptions {
+  /** The interpreter with jupyter_server and ipykernel (default `/usr/bin/python3`). */
+  readonly python: string;
+  /** The server's root directory: kernels start here. */
+  readonly cwd: string;
+  /** A private directory for the server's runtime, config and kernel specs; it appears in every command line. */
+  readonly stateDir: string;
+  /** How long the server may take to listen. */
+  readonly startTimeoutMs: number;
+  /** Extra environment of the kernels. */
+  readonly kernelEnv?: Readonly<Record<string, string>>;
+}
+
+const STDERR_KEEP = 8192;
+
+/**
+ * A Jupyter server on loopback with a random token, owned by one run: started once, stopped on {@link stop}.
+ * The token travels in the environment, not the command line, so other users of the machine cannot read it.
+ */
+export class LocalJupyterServer {
+  readonly #options: LocalServerOptions;
+  readonly #token = randomBytes(24).toString('hex');
+  #child: ChildProcess | undefined;
+  #stderr = '';
+  #started: Promise<JupyterEndpoint> | undefined;
+  #exited: Promise<void> | undefined;
+  #exitListeners = new Set<(reason: string) => void>();
+  #stopping = false;
+
+  constructor(options: LocalServerOptions) {
+    this.#options = options;
+  }
+
+  /** The server's process id once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** Starts the server once; later calls share the first start. */
+  start(): Promise<JupyterEndpoint> {
+    this.#started ??= this.#start();
+    return this.#started;
+  }
+
+  /** Calls `listener` when the server exits without being stopped. */
+  onExit(listener: (reason: string) => void): () => void {
+    this.#exitListeners.add(listener);
+    return () => this.#exitListeners.delete(listener);
+  }
+
+  async #start(): Promise<JupyterEndpoint> {
+    const { python, cwd, stateDir, startTimeoutMs } = this.#options;
+    const dirs = { runtime: join(stateDir, 'runtime'), config: join(stateDir, 'config'), data: join(stateDir, 'data') };
+    for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+    installKernelSpecs(dirs.data, {
+      python,
+      env: { AGENT_TOOLS_EVAL_USERBASE: join(stateDir, 'python-user'), ...this.#options.kernelEnv },
+    });
+    const args = [
+      '-c',
+      LAUNCHER_SCRIPT,
+      stateDir,
+      '--ServerApp.ip=127.0.0.1',
+      '--ServerApp.port=0',
+      '--ServerApp.port_retries=0',
+      '--ServerApp.open_browser=False',
+      `--ServerApp.root_dir=${cwd}`,
+      '--ServerApp.log_level=WARN',
+      // Notice a dead kernel within half a second instead of three, and report it dead instead of restarting
+      // it: eval replaces a dead kernel itself and says the state was lost.
+      '--KernelRestarter.time_to_dead=0.5',
+      '--KernelRestarter.restart_limit=0',
+      ...(process.getuid?.() === 0 ? ['--allow-root'] : []),
+    ];
+    const child = spawn(python, args, {
+      cwd,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        JUPYTER_TOKEN: this.#token,
+        JUPYTER_RUNTIME_DIR: dirs.runtime,
+        JUPYTER_CONFIG_DIR: dirs.config,
+        JUPYTER_DATA_DIR: dirs.data,
+        PYDEVD_DISABLE_FILE_VALIDATION: '1',
+      },
+    });
+    this.#child = child;
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      this.#stderr = (this.#stderr + chunk).slice(-STDERR_KEEP);
+    });
+    this.#exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        if (!this.#stopping) {
+          const reason = `the local Jupyter server exited (${signal ?? `code ${code}`})`;
+          for (const listener of this.#exitListeners) listener(reason);
+        }
+        resolve();
+      });
+    });
+
+    const port = await new Promise<number>((resolve, reject) => {
+      let stdout = '';
+      const fail = (why: string): void => {
+        clearTimeout(timer);
+        reject(
+          new EvalToolError(
+            'server_start_failed',
+            `Could not start a local Jupyter server with ${python}: ${why}${this.#stderrTail()} ` +
+              'It needs jupyter_server and ipykernel for that interpreter (Debian: apt install jupyter-server python3-ipykernel).',
+          ),
+        );
+      };
+      const timer = setTimeout(() => fail(`it did not listen within ${startTimeoutMs / 1000} s.`), startTimeoutMs);
+      child.once('error', (error) => fail(error.message));
+      child.once('exit', (code, signal) => fail(`it exited (${signal ?? `code ${code}`}) before listening.`));
+      child.stdout?.setEncoding('utf8');
+      child.stdout?.on('data', (chunk: string) => {
+        stdout += chunk;
+        const line = stdout.split('\n').find((l) => l.includes('"agent_tools_ready"'));
+        if (!line) return;
+        clearTimeout(timer);
+        child.removeAllListeners('error');
+        try {
+          resolve((JSON.parse(line) as { port: number }).port);
+        } catch (error) {
+          reject(error);
+        }
+      });
+    }).catch(async (error: unknown) => {
+      await this.stop();
+      throw error;
+    });
+    child.stdout?.removeAllListeners('data');
+    child.stdout?.resume();
+    return { baseUrl: `http://127.0.0.1:${port}/`, token: this.#token };
+  }
+
+  #stderrTail(): string {
+    const lines = this.#stderr
+      .split('\n')
+      .filter((line) => line.trim() && !/^\[[IWD] /.test(line))
+      .slice(-6);
+    return lines.length ? `\n${lines.join('\n')}\n` : '';
+  }
+
+  /**
+   * Stops the server: closing its stdin makes it shut its kernels down and exit; a server that has not exited
+   * after `graceMs` is killed with its process group.
+   */
+  async stop(graceMs = 5000): Promise<void> {
+    const child = this.#child;
+    if (!child || this.#stopping) return this.#exited;
+    this.#stopping = true;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.stdin?.end();
+    let timer: NodeJS.Timeout | undefined;
+    const killed = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        killGroup(child, 'SIGKILL');
+        resolve();
+      }, graceMs);
+    });
+    await Promise.race([this.#exited, killed]);
+    clearTimeout(timer);
+    await this.#exited;
+  }
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
+}

@@ -1,0 +1,36 @@
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
+
+/** Text without terminal colour and cursor codes. */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
+
+/**
+ * What a terminal would show of text written with carriage returns: each line keeps only what was written after
+ * its last `\r` (progress bars redraw themselves that way, and would otherwise repeat hundreds of times).
+ */
+export function applyCarriageReturns(text: string): string {
+  if (!text.includes('\r')) return text;
+  return text
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .map((line) => {
+      const parts = line.split('\r');
+      let shown = '';
+      for (const part of parts) shown = part + shown.slice(part.length);
+      return shown;
+    })
+    .join('\n');
+}
+
+/**
+ * Cuts text longer than `max` out of its middle, keeping a quarter of the budget from the start and the rest from
+ * the end (where errors and final results are), and says how much was cut.
+ */
+export function capMiddle(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = Math.floor(max / 4);
+  const tail = max - head;
+  const cut = text.length - head - tail;
+  return `${text.slice(0, head)}\n… (${cut} characters cut) …\n${text.slice(text.length - tail)}`;
+}

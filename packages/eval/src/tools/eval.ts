@@ -1,0 +1,144 @@
+import { defineTool, errorResult, textResult, type ToolResult } from '@agent-tools/core';
+import { z } from 'zod';
+import { plainMessage } from '../errors.js';
+import type { AcquiredKernel, KernelFactory } from '../jupyter/kernel-factory.js';
+import { LANGUAGES } from '../language.js';
+import { rewritePython, SUPPORTED_IDIOMS } from '../python/magics.js';
+import { type EvalStructured, renderCell } from '../render/cell-result.js';
+import { runCell } from '../run-cell.js';
+
+/** The default idle budget of a cell, in seconds. */
+export const DEFAULT_IDLE_SECONDS = 300;
+
+/** Counts the words of a description (tokens holding a letter or digit). */
+export function wordCount(text: string): number {
+  return text
+    .trim()
+    .split(/\s+/)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+}
+
+/** Arguments of the `eval` tool. */
+export const evalParameters = z.object({
+  code: z
+    .string()
+    .describe('The cell to run. May be empty only with reset: true. The value of its last expression is returned.'),
+  description: z
+    .string()
+    .refine((text) => {
+      const words = wordCount(text);
+      return words >= 5 && words <= 10;
+    }, 'must be 5 to 10 words saying what the cell does, e.g. "Load orders and count rows per region"')
+    .describe('What the cell does, in 5 to 10 words. The user sees it as the label of this step.'),
+  language: z.enum(LANGUAGES).default('python').describe('python (default) or javascript. Each has its own kernel.'),
+  reset: z
+    .boolean()
+    .default(false)
+    .describe("Throw this language's kernel away first and start clean (all variables, imports and data are lost)."),
+  timeout_seconds: z
+    .number()
+    .positive()
+    .max(86_400)
+    .optional()
+    .describe(`Idle budget: the cell is interrupted after this many seconds without output or a tool call in flight (default ${DEFAULT_IDLE_SECONDS}).`),
+});
+
+const DESCRIPTION = `Run a Python or JavaScript cell in a persistent kernel, like a notebook: variables, imports and loaded data stay for the next call. The answer shows printed output, display() output and the last expression's value as Out[n]; a pandas DataFrame comes back as a table, a matplotlib figure as an image, an error as a short traceback.
+
+- Python (the default) runs on IPython in the working directory. These IPython idioms work: ${SUPPORTED_IDIOMS}. %pip install works offline from a local path or wheel, installs for this run only, and makes the next import load the new version. Other magics are refused with a hint.
+- JavaScript runs on Node ${process.versions.node} with top-level await; top-level const/let/function/class persist between cells; require() and import ... from work.
+- Call the harness's tools from a cell. Python: text = tool("read", {"path": "src/app.py"}) returns the text and raises ToolError when the tool fails; tool.parallel([("read", {...}), ("read", {...})]) runs several at once. JavaScript: const text = await tool("read", {path: "src/app.py"}); calls started together run together. These calls pass the same approval and rules as yours.
+- reset: true throws the kernel away and starts clean. A kernel that dies is replaced on the next call, and the answer says its state was lost.
+- A cell may run as long as it keeps printing or calling tools. After timeout_seconds (default ${DEFAULT_IDLE_SECONDS}) with neither, it is interrupted; the kernel and its variables survive.
+- Work in small steps: look at data (df.shape, df.head()) before computing on it; do not print huge values, output is truncated.
+- Change project files with the harness's write and edit tools, not from a cell, so the change is checked; use eval to compute, explore data and try code.`;
+
+/** The `eval` tool: persistent Python and JavaScript cells on the run's kernels. */
+export function evalTool(factory: KernelFactory) {
+  return defineTool({
+    name: 'eval',
+    tier: 'exec',
+    parallelSafe: false,
+    // The tool enforces its own idle budget, which a fixed registry timeout would cut short.
+    timeoutMs: Number.POSITIVE_INFINITY,
+    description: DESCRIPTION,
+    parameters: evalParameters,
+    async execute(params, ctx): Promise<ToolResult<EvalStructured | undefined>> {
+      const { language, reset } = params;
+      const before: string[] = [];
+      if (reset) {
+        const had = await factory.reset(ctx.conversationId, language);
+        before.push(had ? `The ${language} kernel was reset: this cell runs in a clean one.` : `There was no ${language} kernel yet; this cell runs in a new one.`);
+      }
+      if (!params.code.trim()) {
+        if (reset) return textResult(before.join(' ').replace('this cell runs in', 'the next cell runs in'));
+        return errorResult('`code` is empty. Pass the cell to run (or reset: true to only reset the kernel).');
+      }
+
+      let code = params.code;
+      let rewritten: readonly string[] = [];
+      if (language === 'python') {
+        const rewrite = rewritePython(code);
+        if ('error' in rewrite) return errorResult(`${rewrite.error} Nothing was run.`);
+        code = rewrite.code;
+        rewritten = rewrite.rewritten;
+      }
+
+      let acquired: AcquiredKernel;
+      try {
+        acquired = await factory.acquire(ctx.conversationId, language);
+      } catch (error) {
+        return errorResult(`The ${language} kernel could not be started, so nothing was run: ${plainMessage(error)}`);
+      }
+      if (acquired.lost) {
+        before.push(
+          `A fresh ${language} kernel was started because ${acquired.lost}: variables, imports and data from earlier cells are gone; re-run what this cell needs.`,
+        );
+      }
+
+      const idleSeconds = params.timeout_seconds ?? DEFAULT_IDLE_SECONDS;
+      const run = await runCell({
+        session: acquired.session,
+        code,
+        idleMs: idleSeconds * 1000,
+        caller: ctx.registry,
+        signal: ctx.signal,
+        interruptGraceMs: factory.interruptGraceMs,
+      });
+
+      const after: string[] = [];
+      switch (run.ended) {
+        case 'timeout':
+          after.push(
+            `The cell was interrupted after ${idleSeconds} s without output or a tool call. The kernel and its variables are kept; to allow longer quiet stretches pass a larger timeout_seconds, or print progress.`,
+          );
+          break;
+        case 'cancelled':
+          after.push('The call was cancelled and the cell interrupted; the kernel and its variables are kept.');
+          break;
+        case 'stuck':
+        case 'died':
+          after.push(
+            `The cell did not finish: ${run.deathReason}. Its variables, imports and data are lost; the next eval call starts a fresh ${language} kernel.`,
+          );
+          break;
+        default:
+          break;
+      }
+      if (run.plainInputs > 0) {
+        after.push('The cell called input(), which got an empty line: nobody can type into an eval cell. Put the data in the code instead.');
+      }
+      return renderCell({
+        language,
+        outputs: run.outputs,
+        executionCount: run.executionCount,
+        ended: run.ended,
+        before,
+        after,
+        kernel: { id: acquired.session.id, where: acquired.where, started: acquired.started },
+        bridgeCalls: run.bridgeCalls,
+        rewritten,
+      });
+    },
+  });
+}

@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { IdleBudget } from '../src/idle-budget.js';
+
+describe('IdleBudget', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('runs out after the budget without activity', () => {
+    const expire = vi.fn();
+    using budget = new IdleBudget(1000, expire);
+    vi.advanceTimersByTime(999);
+    expect(expire).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(expire).toHaveBeenCalledOnce();
+    expect(budget.expired).toBe(true);
+  });
+
+  it('starts over on activity', () => {
+    const expire = vi.fn();
+    using budget = new IdleBudget(1000, expire);
+    vi.advanceTimersByTime(800);
+    budget.touch();
+    vi.advanceTimersByTime(800);
+    expect(expire).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(200);
+    expect(expire).toHaveBeenCalledOnce();
+  });
+
+  it('does not run while paused, however long, and starts over on resume', () => {
+    const expire = vi.fn();
+    using budget = new IdleBudget(1000, expire);
+    vi.advanceTimersByTime(900);
+    budget.pause();
+    budget.pause();
+    vi.advanceTimersByTime(60_000);
+    budget.resume();
+    vi.advanceTimersByTime(60_000);
+    expect(expire).not.toHaveBeenCalled();
+    budget.resume();
+    vi.advanceTimersByTime(999);
+    expect(expire).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(expire).toHaveBeenCalledOnce();
+  });
+
+  it('stops when disposed', () => {
+    const expire = vi.fn();
+    {
+      using _budget = new IdleBudget(1000, expire);
+    }
+    vi.advanceTimersByTime(5000);
+    expect(expire).not.toHaveBeenCalled();
+  });
+});
