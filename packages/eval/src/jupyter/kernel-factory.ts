@@ -298,14 +298,19 @@ class JupyterKernelFactory implements KernelFactory {
   async #dispose(): Promise<void> {
     const entries = [...this.#entries.values()];
     this.#entries.clear();
-    await Promise.all(
-      entries.map(async (entry) => {
-        const session = await entry.session.catch(() => undefined);
-        if (session) await withTimeout(session.shutdown(), 5000, 'shutdown timed out').catch(() => undefined);
-      }),
-    );
-    await this.#local?.server.stop();
+    const local = this.#local;
     this.#local = undefined;
+    // Kernels on the run's own server go down with it (stopping it shuts them down); kernels on an environment's
+    // server are shut down one by one, and the server is left running.
+    await Promise.all([
+      ...entries.map(async (entry) => {
+        const session = await entry.session.catch(() => undefined);
+        if (!session) return;
+        if (entry.where === 'local' && local) session.close();
+        else await withTimeout(session.shutdown(), 5000, 'shutdown timed out').catch(() => undefined);
+      }),
+      local?.server.stop(),
+    ]);
     rmSync(this.stateDir, { recursive: true, force: true });
   }
 }

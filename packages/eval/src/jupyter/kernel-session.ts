@@ -8,7 +8,13 @@ export type MimeBundle = Readonly<Record<string, unknown>>;
 
 /** One output of a cell, in the order the kernel sent it. */
 export type CellOutput =
-  | { readonly type: 'stream'; readonly name: 'stdout' | 'stderr'; readonly text: string }
+  | {
+      readonly type: 'stream';
+      readonly name: 'stdout' | 'stderr';
+      readonly text: string;
+      /** Characters already cut out of the middle of `text` while the cell ran (a flood of output). */
+      readonly cut?: number;
+    }
   | { readonly type: 'display'; readonly data: MimeBundle; readonly metadata: Readonly<Record<string, unknown>> }
   | { readonly type: 'result'; readonly data: MimeBundle; readonly executionCount: number | null }
   | { readonly type: 'error'; readonly ename: string; readonly evalue: string; readonly traceback: readonly string[] }
@@ -195,6 +201,12 @@ export class KernelSession {
     } finally {
       this.#kernel.dispose();
     }
+  }
+
+  /** Closes the connection and leaves the kernel to its server (which is being stopped and shuts it down). */
+  close(): void {
+    this.#closing = true;
+    this.#kernel.dispose();
   }
 
   /** Waits until a reconnect in progress has ended one way or the other, at most `ms`. */
