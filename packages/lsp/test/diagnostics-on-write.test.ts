@@ -77,6 +77,11 @@ describe('diagnostics on write with typescript-language-server', () => {
     expect(text(result)).toContain(`2:14 ${ERROR}`);
   });
 
+  it('a file no server handles gets a short note', async () => {
+    const result = await run.call('write', { path: 'NOTES.md', content: '# notes\n' });
+    expect(text(result)).toBe('Wrote NOTES.md.\nNOTES.md was not checked: no language server handles .md files.');
+  });
+
   it('gives structured data for programs', async () => {
     const result = await run.call('write', { path: 'src/h.ts', content: "export const h: number = 'h';\n" });
     expect(result.structured).toMatchObject({

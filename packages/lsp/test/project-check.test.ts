@@ -71,4 +71,35 @@ describe('diagnostics "*" reports', () => {
     expect(result.isError).toBe(true);
     expect(text(result)).toContain('Nothing was checked: no project root of any configured language server was found in the working directory. The project is NOT VERIFIED.');
   });
+
+  it('the server\'s own workspace diagnostics when it offers them', async () => {
+    const script = scripts.join('workspace.json');
+    writeFileSync(
+      script,
+      JSON.stringify({
+        capabilities: { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: true } },
+        methods: {
+          'workspace/diagnostic': {
+            reply: {
+              items: [
+                { uri: '$ROOT/a.fake', kind: 'full', items: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, severity: 2, message: 'from the workspace report', code: 'W7' }] },
+              ],
+            },
+          },
+        },
+      }),
+    );
+    const started = startRun({ 'fake.json': '{}', 'a.fake': 'x\n' }, { builtins: false, servers: [fakeServer(script)] });
+    runs.push(started);
+    const result = await started.lsp({ action: 'diagnostics', file: '*' });
+    expect(text(result)).toBe(
+      [
+        'Whole-project check of the working directory (1 project):',
+        '  verified: Fake at . by workspace diagnostics of the server: 0 errors, 1 warning',
+        'a.fake (1)',
+        '  1:1 warning W7: from the workspace report',
+        '      > x',
+      ].join('\n'),
+    );
+  });
 });

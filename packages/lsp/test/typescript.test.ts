@@ -126,4 +126,21 @@ describe('lsp against typescript-language-server', () => {
     const refs = await run.lsp({ action: 'references', file: 'src/shapes.ts', line: 15, symbol: 'sumOfAreas' });
     expect(refs.structured).toMatchObject({ total: 3 });
   });
+
+  it('lsp_rename refuses what cannot be renamed and reports errors a rename introduces', async () => {
+    const keyword = await run.call('lsp_rename', { file: 'src/main.ts', line: 3, symbol: 'const', new_name: 'let' });
+    expect(keyword.isError, text(keyword)).toBe(true);
+    expect(text(keyword)).toBe(
+      'At `const` (src/main.ts:3) the server would rename `shapes` (line 3) instead; nothing was changed. Address the symbol you mean to rename by its own name.',
+    );
+    expect(readFileSync(run.dir.join('src/main.ts'), 'utf8')).toContain('const shapes: Shape[]');
+    const spaces = await run.call('lsp_rename', { file: 'src/main.ts', line: 4, symbol: 'total', new_name: 'grand total' });
+    expect(text(spaces)).toBe('"grand total" is not a valid name: it contains whitespace.');
+
+    const clash = await run.call('lsp_rename', { file: 'src/main.ts', line: 5, symbol: 'first', new_name: 'total' });
+    expect(clash.isError).toBe(false);
+    expect(text(clash)).toContain('Renamed `first` (src/main.ts:5) to `total`: 1 edit in 1 file.');
+    expect(text(clash)).toContain('New diagnostics in src/main.ts (2):');
+    expect(text(clash)).toContain("error TS2451: Cannot redeclare block-scoped variable 'total'.");
+  });
 });

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { extname } from 'node:path';
 import type { CheckOptions, Diagnostic, FileCheck } from '@agent-tools/core';
 import { detailOf } from '../errors.js';
 import type { LanguageServer } from '../server/language-server.js';
@@ -30,7 +31,9 @@ export async function checkFiles(
   for (const file of new Set(files)) {
     const resolution = supervisor.resolve(file);
     if (!resolution.ok) {
-      unchecked.push({ file, state: 'unchecked', reason: resolution.reason });
+      // A write of a file no server handles (README.md) gets a short note, not the list of every extension.
+      const reason = resolution.code === 'no_server' ? `no language server handles ${extname(file) || 'extensionless'} files` : resolution.reason;
+      unchecked.push({ file, state: 'unchecked', reason });
       continue;
     }
     const key = `${resolution.config.id}\u0000${resolution.root}`;

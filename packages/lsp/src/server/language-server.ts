@@ -1,6 +1,5 @@
 import { basename, extname } from 'node:path';
 import {
-  ConfigurationRequest,
   DidChangeConfigurationNotification,
   DidChangeTextDocumentNotification,
   DidChangeWatchedFilesNotification,
@@ -17,23 +16,18 @@ import {
   LogMessageNotification,
   PublishDiagnosticsNotification,
   type PublishDiagnosticsParams,
-  RegistrationRequest,
   type ServerCapabilities,
   ShowMessageNotification,
   ShutdownRequest,
   type TextDocumentSyncOptions,
-  UnregistrationRequest,
   WorkspaceDiagnosticRequest,
   type WorkspaceDocumentDiagnosticReport,
-  WorkspaceFoldersRequest,
 } from 'vscode-languageserver-protocol';
 import type { ResolvedCommand, ServerConfig, ServerContext } from '../config/server-config.js';
 import { LspError } from '../errors.js';
 import {
-  METHOD_NOT_FOUND,
   type NotificationTypeLike,
   RpcConnection,
-  RpcResponseError,
   type RequestTypeLike,
 } from '../rpc/connection.js';
 import type { FramingLimits } from '../rpc/framing.js';
@@ -42,6 +36,7 @@ import { CLIENT_CAPABILITIES } from './client-capabilities.js';
 import { DocumentSync, type OpenDocument } from './documents.js';
 import { describeExit, type ExitInfo, ServerProcess } from './process.js';
 import { PublishedDiagnostics } from './published-diagnostics.js';
+import { answerServerRequest } from './server-requests.js';
 
 /** Where a server is in its life. */
 export type ServerState = 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed';
@@ -305,8 +300,11 @@ export class LanguageServer {
       if (signal?.aborted) throw new LspError('cancelled', `Waiting for diagnostics of ${doc.path} was cancelled.`);
       this.#assertRunning('textDocument/diagnostic');
       if (this.pullsDiagnostics) return this.#pull(doc, remaining(), signal);
-      const published = this.#settledPublish(doc);
-      if (published) return this.#entry(doc)?.version === undefined ? this.#quietPeriod(doc, deadline, signal) : published;
+      const published = this.published.settled(doc.path, doc.version, doc.syncSeq);
+      if (published) {
+        if (published.version !== undefined) return published.diagnostics;
+        return this.published.quiet(doc.path, this.config.publishQuietMs ?? 200, deadline, signal);
+      }
       if (Date.now() >= deadline) {
         throw new LspError('timeout', `${this.label} did not report diagnostics of ${displayPath(doc.path, this.cwd)} in time.`);
       }
@@ -444,33 +442,6 @@ export class LanguageServer {
     return this.published.get(doc.path)?.diagnostics ?? [];
   }
 
-  /**
-   * A server that does not say which version it checked may publish in several passes (syntax first, then
-   * semantics): after the first publish since the sync, wait until the file's diagnostics stay unchanged for a
-   * short quiet period, and return the last ones.
-   */
-  async #quietPeriod(doc: OpenDocument, deadline: number, signal?: AbortSignal): Promise<readonly LspDiagnostic[]> {
-    const quietMs = this.config.publishQuietMs ?? 200;
-    for (;;) {
-      const seen = this.#entry(doc)?.seq;
-      const until = Math.min(deadline, Date.now() + quietMs);
-      while (Date.now() < until && this.#entry(doc)?.seq === seen && !signal?.aborted) await this.published.next(until, signal);
-      if (this.#entry(doc)?.seq === seen || Date.now() >= deadline || signal?.aborted) return this.#entry(doc)?.diagnostics ?? [];
-    }
-  }
-
-  #entry(doc: OpenDocument) {
-    return this.published.get(doc.path);
-  }
-
-  /** The pushed diagnostics of the document's current version, when they have arrived. */
-  #settledPublish(doc: OpenDocument): readonly LspDiagnostic[] | undefined {
-    const entry = this.published.get(doc.path);
-    if (!entry) return undefined;
-    if (entry.version !== undefined) return entry.version >= doc.version ? entry.diagnostics : undefined;
-    return entry.seq > doc.syncSeq ? entry.diagnostics : undefined;
-  }
-
   #onNotification(method: string, params: unknown): void {
     switch (method) {
       case PublishDiagnosticsNotification.method: {
@@ -505,42 +476,14 @@ export class LanguageServer {
   }
 
   #onRequest(method: string, params: unknown): unknown {
-    switch (method) {
-      case ConfigurationRequest.method: {
-        const settings = this.config.settings?.(this.#context()) ?? {};
-        const items = ((params ?? {}) as { items?: Array<{ section?: string }> }).items ?? [];
-        return items.map((item) => lookupSection(settings, item.section));
-      }
-      case RegistrationRequest.method: {
-        const registrations = ((params ?? {}) as { registrations?: Array<{ id: string; method: string; registerOptions?: unknown }> }).registrations ?? [];
-        for (const r of registrations) this.#registrations.set(r.id, { method: r.method, options: r.registerOptions });
-        this.published.poke();
-        return null;
-      }
-      case UnregistrationRequest.method: {
-        const list = ((params ?? {}) as { unregisterations?: Array<{ id: string }> }).unregisterations ?? [];
-        for (const r of list) this.#registrations.delete(r.id);
-        return null;
-      }
-      case WorkspaceFoldersRequest.method:
-        return [{ uri: toUri(this.root), name: basename(this.root) }];
-      case 'workspace/applyEdit':
-        return { applied: false, failureReason: 'This client applies edits only through the lsp_rename tool.' };
-      case 'window/showDocument':
-        return { success: false };
-      case 'window/workDoneProgress/create':
-      case 'window/showMessageRequest':
-      case 'workspace/diagnostic/refresh':
-      case 'workspace/semanticTokens/refresh':
-      case 'workspace/inlayHint/refresh':
-      case 'workspace/inlineValue/refresh':
-      case 'workspace/codeLens/refresh':
-      case 'workspace/foldingRange/refresh':
-        return null;
-      default:
-        throw new RpcResponseError(METHOD_NOT_FOUND, `Unhandled method ${method}`);
-    }
+    return answerServerRequest(method, params, {
+      root: this.root,
+      settings: () => this.config.settings?.(this.#context()) ?? {},
+      registrations: this.#registrations,
+      registered: () => this.published.poke(),
+    });
   }
+
 
   #onMalformed(reason: string): void {
     const now = Date.now();
@@ -574,15 +517,4 @@ export class LanguageServer {
     this.documents.clear();
     this.#options.onCrash?.(this, reason);
   }
-}
-
-/** Looks up a dotted section (`python.analysis`) in a settings tree; null when absent, as LSP expects. */
-export function lookupSection(settings: Readonly<Record<string, unknown>>, section: string | undefined): unknown {
-  if (!section) return settings;
-  let node: unknown = settings;
-  for (const part of section.split('.')) {
-    if (node === null || typeof node !== 'object') return null;
-    node = (node as Record<string, unknown>)[part];
-  }
-  return node ?? null;
 }

@@ -61,4 +61,30 @@ export class PublishedDiagnostics {
       this.#wake.push(done);
     });
   }
+
+  /**
+   * The publish that answers a document's current version: one reporting that version (or newer), or, from a
+   * server that reports no versions, the first one since the version was sent (`syncSeq`).
+   */
+  settled(path: string, version: number, syncSeq: number): Published | undefined {
+    const entry = this.#entries.get(path);
+    if (!entry) return undefined;
+    if (entry.version !== undefined) return entry.version >= version ? entry : undefined;
+    return entry.seq > syncSeq ? entry : undefined;
+  }
+
+  /**
+   * A server that does not say which version it checked may publish in several passes (syntax first, then
+   * semantics): waits until the file's diagnostics stay unchanged for `quietMs`, and returns the last ones.
+   */
+  async quiet(path: string, quietMs: number, deadline: number, signal?: AbortSignal): Promise<readonly LspDiagnostic[]> {
+    for (;;) {
+      const seen = this.#entries.get(path)?.seq;
+      const until = Math.min(deadline, Date.now() + quietMs);
+      while (Date.now() < until && this.#entries.get(path)?.seq === seen && !signal?.aborted) await this.next(until, signal);
+      if (this.#entries.get(path)?.seq === seen || Date.now() >= deadline || signal?.aborted) {
+        return this.#entries.get(path)?.diagnostics ?? [];
+      }
+    }
+  }
 }

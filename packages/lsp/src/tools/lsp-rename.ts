@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { applyEditPlan, type EditPlan, planWorkspaceEdit } from '../edits/workspace-edit.js';
 import { LspError } from '../errors.js';
 import type { LanguageServer } from '../server/language-server.js';
-import { displayPath, toUri } from '../util/paths.js';
-import { plural } from '../util/text.js';
+import { displayPath, fromUri, toUri } from '../util/paths.js';
+import { plural, splitLines } from '../util/text.js';
 import { failure, openTarget, type ToolEnv, withNotes } from './shared.js';
 
 /** Parameters of `lsp_rename`. */
@@ -64,10 +64,20 @@ async function rename(
   if (typeof provider === 'object' && provider.prepareProvider) {
     const prepared = await server.request(PrepareRenameRequest.type, at, { signal: ctx.signal });
     if (prepared === null) return errorResult(`${where} cannot be renamed: the server says there is no renameable symbol there.`);
+    const range = 'range' in prepared ? prepared.range : 'start' in prepared ? prepared : undefined;
+    if (range && !covers(range, position)) {
+      const other = textOf(doc.text, range);
+      return errorResult(
+        `At ${where} the server would rename \`${other}\` (line ${range.start.line + 1}) instead; nothing was changed. Address the symbol you mean to rename by its own name.`,
+      );
+    }
   }
   const edit: WorkspaceEdit | null = await server.request(RenameRequest.type, { ...at, newName }, { signal: ctx.signal });
   if (!edit || (!edit.changes && !edit.documentChanges)) {
     return errorResult(`The server returned no edit for renaming ${where}; nothing was changed.`);
+  }
+  if (!editsPosition(edit, doc.uri, position)) {
+    return errorResult(`The server's rename of ${where} does not change that position; nothing was changed. Address the symbol you mean to rename by its own name.`);
   }
   const plan = planWorkspaceEdit(edit, env.cwd, (path) => server.documents.get(path));
   if (plan.changes.length === 0) {
@@ -103,4 +113,31 @@ function syncServer(server: LanguageServer, plan: EditPlan): void {
     events.push({ uri: toUri(change.path), type });
   }
   if (events.length > 0) server.documents.watched(events);
+}
+
+type Range = { readonly start: { line: number; character: number }; readonly end: { line: number; character: number } };
+
+/** Whether a range contains the symbol's position. */
+function covers(range: Range, position: { line: number; character: number }): boolean {
+  const after = (a: { line: number; character: number }, b: { line: number; character: number }) => a.line > b.line || (a.line === b.line && a.character >= b.character);
+  return after(position, range.start) && after(range.end, position);
+}
+
+function textOf(text: string, range: Range): string {
+  const lines = splitLines(text);
+  if (range.start.line !== range.end.line) return (lines[range.start.line] ?? '').slice(range.start.character);
+  return (lines[range.start.line] ?? '').slice(range.start.character, range.end.character);
+}
+
+/** Whether the edit changes the addressed position (a guard for servers without prepareRename). */
+function editsPosition(edit: WorkspaceEdit, uri: string, position: { line: number; character: number }): boolean {
+  const target = fromUri(uri);
+  const ranges: Range[] = [];
+  if (edit.changes) {
+    for (const [key, edits] of Object.entries(edit.changes)) if (fromUri(key) === target) ranges.push(...edits.map((e) => e.range));
+  }
+  for (const change of edit.documentChanges ?? []) {
+    if ('textDocument' in change && fromUri(change.textDocument.uri) === target) ranges.push(...change.edits.map((e) => e.range));
+  }
+  return ranges.some((range) => covers(range, position));
 }

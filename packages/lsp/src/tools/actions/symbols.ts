@@ -5,12 +5,14 @@ import { discoverRoots, listSourceFiles } from '../../discovery/root.js';
 import { detailOf } from '../../errors.js';
 import { documentOutline, renderOutline, renderWorkspaceSymbols, type SymbolData, workspaceSymbols } from '../../format/symbols.js';
 import type { LanguageServer } from '../../server/language-server.js';
+import { displayPath } from '../../util/paths.js';
 import { plural } from '../../util/text.js';
 import type { LspParams } from '../lsp.js';
 import { ok, openFile, type ToolEnv } from '../shared.js';
 
 const OUTLINE_CAP = 200;
 const WORKSPACE_CAP = 100;
+const MAX_STARTED = 4;
 
 /** symbols: a file's outline (`file`), or a workspace search (`query`); both: the outline filtered by name. */
 export async function symbols(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
@@ -80,10 +82,17 @@ async function workspaceServers(env: ToolEnv, signal: AbortSignal): Promise<{ se
   const servers = new Map<string, LanguageServer>();
   for (const server of env.supervisor.running()) servers.set(`${server.config.id}\u0000${server.root}`, server);
   const problems: string[] = [];
+  let started = 0;
+  const skipped: string[] = [];
   for (const config of env.supervisor.servers) {
     for (const root of discoverRoots(env.cwd, config.rootMarkers)) {
       const key = `${config.id}\u0000${root}`;
       if (servers.has(key)) continue;
+      // A search must not start a server for every package of a large monorepo.
+      if (started >= MAX_STARTED) {
+        skipped.push(`${config.name} for ${displayPath(root, env.cwd)}`);
+        continue;
+      }
       if (listSourceFiles(root, Object.keys(config.extensions), 1).files.length === 0) continue;
       const binary = findBinary({
         names: config.binaries,
@@ -94,11 +103,15 @@ async function workspaceServers(env: ToolEnv, signal: AbortSignal): Promise<{ se
       });
       if (!binary.found) continue;
       try {
+        started++;
         servers.set(key, await env.supervisor.serverForRoot(config, root, binary.found, signal));
       } catch (error) {
         problems.push(detailOf(error));
       }
     }
+  }
+  if (skipped.length > 0) {
+    problems.push(`${skipped.length} more project root(s) were not searched (${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', …' : ''}); open a file there with another lsp action first to include them.`);
   }
   return { servers: [...servers.values()], problems };
 }
