@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 20_000,
+    // Real language servers start in seconds, and the machine is shared: one file at a time, generous limits.
+    fileParallelism: false,
+    testTimeout: 90_000,
+    hookTimeout: 60_000,
   },
 });

@@ -1,5 +1,6 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { debugRig, waitDead } from './helpers.js';
+import { debugRig, freePort, waitDead } from './helpers.js';
 import { GO_APP, GO_MOD, lineOf } from './programs.js';
 
 describe('debug with delve on a Go module (real adapter, DAP over TCP)', () => {
@@ -50,5 +51,37 @@ describe('debug with delve on a Go module (real adapter, DAP over TCP)', () => {
     expect(done.text).toContain('The program exited with code 3.');
     expect(done.text).toContain('warning 8');
     expect(await waitDead(pids)).toEqual([]);
+  });
+
+  it('terminate ends a stopped session and kills dlv and the program', { timeout: 150_000 }, async () => {
+    await using rig = debugRig({ 'go.mod': GO_MOD, 'main.go': GO_APP });
+    await rig.call({ action: 'breakpoints', file: 'main.go', lines: [lineOf(GO_APP, '@go-twice')] });
+    const launched = await rig.call({ action: 'launch', program: '.' });
+    expect(launched.text).toContain('Stopped at a breakpoint in main.twice at main.go');
+    const pids = rig.pids();
+    const ended = await rig.call({ action: 'terminate' });
+    expect(ended.text).toContain('Terminated delve on .');
+    expect(await waitDead(pids)).toEqual([]);
+  });
+
+  it('attaches to a headless delve server (connect), stops at a breakpoint, and sees the program end', { timeout: 150_000 }, async () => {
+    await using rig = debugRig({ 'go.mod': GO_MOD, 'main.go': GO_APP });
+    execFileSync('go', ['build', '-gcflags=all=-N -l', '-o', rig.dir.join('app'), '.'], { cwd: rig.dir.path });
+    const port = await freePort();
+    const server = spawn('dlv', ['exec', '--headless', `--listen=127.0.0.1:${port}`, '--accept-multiclient', rig.dir.join('app')], {
+      cwd: rig.dir.path,
+      stdio: 'ignore',
+    });
+    try {
+      const call = lineOf(GO_APP, '@go-call');
+      await rig.call({ action: 'breakpoints', file: 'main.go', lines: [call] });
+      const attached = await rig.call({ action: 'attach', port });
+      expect(attached.text).toContain(`Attached delve to the debuggee on 127.0.0.1:${port}`);
+      expect(attached.text).toContain(`Stopped at a breakpoint in main.main at main.go:${call}`);
+      const done = await rig.call({ action: 'continue' });
+      expect(done.structured.state).toBe('ended');
+    } finally {
+      server.kill('SIGKILL');
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { approveAll, createRegistry, type Registry, resultText } from '@agent-tools/core';
 import { tempDir, type TempDir } from '@agent-tools/test-utils';
@@ -118,3 +119,14 @@ export function fakeAdapter(mode: string): AdapterConfig {
 
 /** The system Python, which has debugpy from Debian (the python3 first on PATH may be another one). */
 export const SYSTEM_PYTHON = '/usr/bin/python3';
+
+/** A loopback port that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

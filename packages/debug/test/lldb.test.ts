@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { debugRig, waitDead } from './helpers.js';
+import { debugRig, freePort, waitDead } from './helpers.js';
 import { C_APP, C_CMAKE, C_LOOP, lineOf } from './programs.js';
 
 /** A project with a CMakeLists.txt (the lldb root marker) and `app` built from app.c with gcc -g. */
@@ -91,5 +91,28 @@ describe('debug with lldb-dap on C built with gcc -g (real adapter)', () => {
     const pids = rig.pids();
     await rig.call({ action: 'terminate' });
     expect(await waitDead(pids)).toEqual([]);
+  });
+
+  it('attaches to a program under lldb-server on a port, stops at a breakpoint, and runs it to its exit', { timeout: 60_000 }, async () => {
+    await using rig = cRig(C_APP);
+    const port = await freePort();
+    const server = spawn('lldb-server-19', ['gdbserver', `127.0.0.1:${port}`, rig.dir.join('app')], { stdio: 'ignore' });
+    try {
+      const call = lineOf(C_APP, '@c-call');
+      await rig.call({ action: 'breakpoints', file: 'app.c', lines: [call] });
+      let attached = await rig.call({ action: 'attach', port });
+      // lldb-server may take a moment to listen.
+      for (let i = 0; i < 20 && attached.isError && /connect|refused/i.test(attached.text); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        attached = await rig.call({ action: 'attach', port });
+      }
+      expect(attached.text).toContain(`Attached lldb to the debuggee on 127.0.0.1:${port}`);
+      expect(attached.text).toContain(`Stopped at a breakpoint in main at app.c:${call}`);
+      expect(attached.text).toContain('p (point) = {x:3, y:4}');
+      const done = await rig.call({ action: 'continue' });
+      expect(done.text).toContain('The program exited with code 3.');
+    } finally {
+      server.kill('SIGKILL');
+    }
   });
 });

@@ -3,6 +3,7 @@ import { parseBridgePrompt, runBridgeRequest } from './bridge.js';
 import { EvalToolError } from './errors.js';
 import { IdleBudget } from './idle-budget.js';
 import type { CellOutput, ExecuteReply, KernelSession } from './jupyter/kernel-session.js';
+import { OutputLog } from './output-log.js';
 import type { CellEnd } from './render/cell-result.js';
 
 /** How one cell is run. */
@@ -29,6 +30,8 @@ export interface CellRun {
   readonly bridgeCalls: number;
   /** How many times the cell asked for input() that nobody could type. */
   readonly plainInputs: number;
+  /** display() outputs beyond what is kept. */
+  readonly droppedDisplays: number;
 }
 
 /**
@@ -39,7 +42,8 @@ export interface CellRun {
  */
 export async function runCell(options: RunCellOptions): Promise<CellRun> {
   const { session, code, signal } = options;
-  const outputs: CellOutput[] = [];
+  const log = new OutputLog();
+  const outputs = log.outputs;
   let bridgeCalls = 0;
   let plainInputs = 0;
   let stop: (why: 'timeout' | 'cancelled') => void = () => undefined;
@@ -53,7 +57,7 @@ export async function runCell(options: RunCellOptions): Promise<CellRun> {
 
   const execution = session.execute(code, {
     onOutput: (output) => {
-      outputs.push(output);
+      log.push(output);
       budget.touch();
     },
     onInput: async (prompt) => {
@@ -89,7 +93,7 @@ export async function runCell(options: RunCellOptions): Promise<CellRun> {
     if (after === 'stuck') {
       const reason = `the ${session.language} kernel did not stop when interrupted, so it was shut down`;
       session.markDead(reason);
-      return { outputs, ended: 'stuck', executionCount: null, deathReason: reason, bridgeCalls, plainInputs };
+      return { outputs, ended: 'stuck', executionCount: null, deathReason: reason, bridgeCalls, plainInputs, droppedDisplays: log.droppedDisplays };
     }
     const run = finish(after);
     return run.ended === 'died' ? run : { ...run, ended: first };
@@ -100,7 +104,7 @@ export async function runCell(options: RunCellOptions): Promise<CellRun> {
   function finish(result: { reply: ExecuteReply } | { error: unknown }): CellRun {
     if ('reply' in result) {
       const ended: CellEnd = result.reply.status === 'ok' ? 'ok' : 'error';
-      return { outputs, ended, executionCount: result.reply.executionCount, bridgeCalls, plainInputs };
+      return { outputs, ended, executionCount: result.reply.executionCount, bridgeCalls, plainInputs, droppedDisplays: log.droppedDisplays };
     }
     if (result.error instanceof EvalToolError && result.error.code === 'kernel_died') {
       return {
@@ -110,6 +114,7 @@ export async function runCell(options: RunCellOptions): Promise<CellRun> {
         deathReason: result.error.message.replace(/^\[agent-tools\/eval\] /, ''),
         bridgeCalls,
         plainInputs,
+        droppedDisplays: log.droppedDisplays,
       };
     }
     throw result.error;

@@ -71,6 +71,13 @@ describe('the tool bridge from Python', () => {
     expect(run.log.slice(0, firstEnd).sort()).toEqual(['slow 300 start', 'slow 301 start']);
   });
 
+  it('serves calls made from worker threads', async () => {
+    const answer = await run.cell(
+      'from concurrent.futures import ThreadPoolExecutor\nwith ThreadPoolExecutor(3) as pool:\n    texts = list(pool.map(lambda p: tool("read", {"path": p}), ["a", "b", "c"]))\ntexts',
+    );
+    expect(answer.text).toMatch(/Out\[\d+\]: \['contents of a', 'contents of b', 'contents of c'\]$/);
+  });
+
   it('pauses the idle budget while a bridged call is in flight', async () => {
     const bridged = await run.cell('tool("slow", {"ms": 2500})', { timeout_seconds: 1 });
     expect(bridged.result.isError).toBe(false);

@@ -43,6 +43,13 @@ describe('javascript cells', () => {
     expect(answer.text).toMatch(/^\{ nested: \{ list: \[ 1, 2 \] \} \}\n\[stderr\]\ncareful\nOut\[\d+\]: \[ 1, 'two' \]$/);
   });
 
+  it('returns an image given to display() with its MIME type', async () => {
+    const pixel = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+    const answer = await run.cell(`display(Buffer.from("${pixel}", "base64"), "image/png")`, js);
+    expect(answer.result.content.find((p) => p.type === 'image')).toEqual({ type: 'image', mimeType: 'image/png', data: pixel });
+    expect(answer.text).toBe('[image 1: image/png 1×1] <image/png>');
+  });
+
   it('loads packages with require and import from the working directory', async () => {
     const answer = await run.cell(
       'const { greet } = require("greeter")\nimport { twice } from "./lib/util.mjs"\nimport path from "node:path"\n[greet("eval"), twice(21), path.basename(process.cwd())]',

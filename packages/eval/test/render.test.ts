@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
@@ -122,6 +123,17 @@ describe('preparePng', () => {
   it('leaves small images alone', () => {
     const data = png(300, 200);
     expect(preparePng(data)).toEqual({ mimeType: 'image/png', data, width: 300, height: 200 });
+  });
+
+  it('scales an image that barely compresses down until it fits the byte budget', () => {
+    const noise = new PNG({ width: 400, height: 400 });
+    randomFillSync(noise.data);
+    const data = PNG.sync.write(noise, { filterType: 0 }).toString('base64');
+    expect(data.length).toBeGreaterThan(200_000);
+    const image = preparePng(data, 1024, 200_000);
+    expect(image.data.length).toBeLessThanOrEqual(200_000);
+    expect(image.width).toBeLessThan(400);
+    expect(image.original).toEqual({ width: 400, height: 400 });
   });
 
   it('scales large images down to the longer side', () => {

@@ -1,11 +1,25 @@
 import { defineFactory } from '@agent-tools/core';
+import type { LspSupervisor } from './supervisor.js';
+import { lspTool } from './tools/lsp.js';
+import { lspRenameTool } from './tools/lsp-rename.js';
+
+declare module '@agent-tools/core' {
+  interface Resources {
+    /** The run's language-server supervisor (`createLspSupervisor({ cwd })`). */
+    lspSupervisor?: LspSupervisor;
+  }
+}
 
 /**
- * The factory of @agent-tools/lsp. It registers its tools when the run has `cwd`, `lspSupervisor`.
- * (A shell for now: it registers nothing yet.)
+ * The factory of @agent-tools/lsp: `lsp` (read) and `lsp_rename` (write), registered when the run has a
+ * working directory and a language-server supervisor. Pass the same supervisor as the run's `diagnostics`
+ * resource so that writes report the diagnostics they introduce.
  */
 export const lspTools = defineFactory({
   name: '@agent-tools/lsp',
   needs: ['cwd', 'lspSupervisor'],
-  create: () => [],
+  create: ({ cwd, lspSupervisor }) => {
+    const env = { supervisor: lspSupervisor, cwd };
+    return [lspTool(env), lspRenameTool(env)];
+  },
 });

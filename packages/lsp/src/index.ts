@@ -1,4 +1,30 @@
 /**
- * @agent-tools/lsp: language-server supervisor and the lsp, lsp_rename tools; diagnostics on write.
+ * @agent-tools/lsp: the language-server supervisor, the `lsp` and `lsp_rename` tools, and the diagnostics
+ * source behind core's write wrapping.
  */
+export { builtinServers } from './config/builtin-servers.js';
+export {
+  type BinarySource,
+  type BundledResolver,
+  type DiagnosticsPuller,
+  defineServer,
+  type ResolvedCommand,
+  type ServerConfig,
+  type ServerContext,
+} from './config/server-config.js';
+export { isLspError, LspError, type LspErrorCode } from './errors.js';
 export { lspTools } from './factory.js';
+export type { CheckerContext, CheckerOutput, CheckerRun, ProjectChecker } from './project-check/checker.js';
+export type { ProjectCheckPart } from './project-check/project-check.js';
+export type { LanguageServer, ServerState } from './server/language-server.js';
+export {
+  createLspSupervisor,
+  type InstanceStatus,
+  type LspSupervisorOptions,
+  LspSupervisor,
+  type ReloadOutcome,
+  type Resolution,
+  type ServerStatus,
+} from './supervisor.js';
+export { LSP_ACTIONS, type LspParams, lspParameters } from './tools/lsp.js';
+export { lspRenameParameters } from './tools/lsp-rename.js';

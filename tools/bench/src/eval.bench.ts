@@ -1,15 +1,17 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approveAll, createRegistry, defineTool, type Registry, textResult } from '@agent-tools/core';
 import { createKernelFactory, evalParameters, evalTools, type KernelLanguage } from '@agent-tools/eval';
-import { measure, timingTable } from './measure.js';
+import { measure, type Timing, timingTable } from './measure.js';
 
 /**
  * eval: kernel start (cold: a new run's first cell, which also starts the local Jupyter server; warm: a kernel
  * replaced by reset on a running server), the warm round trip of a trivial cell (`x + 1`) per language through the
- * registry, and a cell whose only work is one bridged tool call. The reference is the same cell sent straight to
- * the kernel session (no tool layer: no validation, rewriting or rendering).
+ * registry, and a cell whose only work is one bridged tool call. References: the same cell sent straight to the
+ * kernel session (no tool layer: no validation, rewriting or rendering), and jupyter_client talking to ipykernel
+ * over ZeroMQ with no Jupyter server in between (what the server, its websocket and services cost).
  */
 const cwd = mkdtempSync(join(tmpdir(), 'agent-tools-eval-bench-'));
 const noop = defineTool({
@@ -41,16 +43,7 @@ const registry = run();
 const factory = createKernelFactory({ cwd });
 try {
   const timings = [
-    await measure(
-      'cold start: new run, local Jupyter server + Python kernel + first cell',
-      async () => {
-        const fresh = run();
-        await cell(fresh, '1');
-        await fresh.dispose();
-      },
-      5,
-      1,
-    ),
+    ...(await coldStarts(5)),
     await measure('Python kernel start on a running server (reset + first cell)', () => cell(registry, 'x = 1', 'python', true), 5, 1),
     await measure('JavaScript kernel start on a running server (reset + first cell)', () => cell(registry, 'const x = 1', 'javascript', true), 5, 1),
   ];
@@ -70,9 +63,58 @@ try {
       await measure(`reference: ${language} \`x + 1\` sent straight to the kernel session`, () => session.execute('x + 1', handlers), 41, 5),
     );
   }
+  timings.push(directIpykernel());
   console.log(timingTable(timings));
 } finally {
   await factory.dispose();
   await registry.dispose();
   rmSync(cwd, { recursive: true, force: true });
+}
+
+/** A new run's first cell (local server + Python kernel), and that run's dispose, timed apart. */
+async function coldStarts(runs: number): Promise<Timing[]> {
+  const starts: number[] = [];
+  const disposals: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const begin = performance.now();
+    const fresh = run();
+    await cell(fresh, '1');
+    const started = performance.now();
+    await fresh.dispose();
+    starts.push(started - begin);
+    disposals.push(performance.now() - started);
+  }
+  return [
+    timing('cold start: new run, local Jupyter server + Python kernel + first cell', starts),
+    timing('dispose of that run: kernel shut down, server stopped, nothing left', disposals),
+  ];
+}
+
+function timing(label: string, samples: number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return { label, runs: sorted.length, medianMs: median, minMs: sorted[0] as number, maxMs: sorted[sorted.length - 1] as number };
+}
+
+/** `x + 1` on ipykernel through jupyter_client's blocking client: ZeroMQ only, timed in Python. */
+function directIpykernel(): Timing {
+  const script = `
+import json, time
+from jupyter_client.manager import start_new_kernel
+km, kc = start_new_kernel(kernel_name="python3")
+kc.execute_interactive("x = 1")
+samples = []
+for i in range(46):
+    start = time.perf_counter()
+    kc.execute_interactive("x + 1", output_hook=lambda msg: None)
+    if i >= 5:
+        samples.append((time.perf_counter() - start) * 1000)
+kc.stop_channels()
+km.shutdown_kernel(now=True)
+print(json.dumps(samples))
+`;
+  const out = spawnSync('/usr/bin/python3', ['-c', script], { encoding: 'utf8', env: { ...process.env, PYDEVD_DISABLE_FILE_VALIDATION: '1' } });
+  const samples = JSON.parse(out.stdout.trim().split('\n').pop() ?? '[]') as number[];
+  return timing('reference: python `x + 1` via jupyter_client over ZeroMQ (no server)', samples);
 }

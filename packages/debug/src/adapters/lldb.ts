@@ -46,7 +46,8 @@ export function lldbAdapter(options: { readonly llvmDirs?: boolean } = {}): Adap
     }),
     attach: {
       via: 'adapter',
-      arguments: ({ host, port }) => ({ 'gdb-remote-port': port, 'gdb-remote-hostname': host }),
+      // An lldb-server or gdbserver listening on the port (`lldb-server gdbserver 127.0.0.1:PORT ./prog`).
+      arguments: ({ host, port }) => ({ 'gdb-remote-port': port, 'gdb-remote-hostname': host, enableAutoVariableSummaries: true }),
     },
   };
 }

@@ -50,7 +50,9 @@ export function describeSession(session: DebugSession, op: OpContext): string {
   const { spec } = session;
   const what = spec.mode === 'launch' ? showPath(spec.program, op.cwd) : `a debuggee on port ${spec.port}`;
   const age = duration(op.supervisor.clock.now() - spec.startedAt);
-  const where = session.stop ? `stopped (${session.stop.reason})` : session.state;
+  const at = session.stopLocation;
+  const place = at ? ` in ${at.name} at ${at.path ? `${showPath(at.path, op.cwd)}:${at.line}` : 'a frame without source'}` : '';
+  const where = session.stop ? `stopped (${session.stop.reason})${place}` : session.state;
   return `${session.adapterId} on ${what}, started ${age} ago, ${where}`;
 }
 
@@ -81,9 +83,11 @@ export function endSentence(end: EndInfo, session: DebugSession): string {
 export function newOutput(session: DebugSession, max: number = OUTPUT_CAPS.answer): string {
   const slice = session.output.since(session.reportedOutput, max);
   session.reportedOutput = session.output.total;
-  if (!slice.text) return '';
-  const note = slice.cut > 0 ? ` (last ${slice.text.length} of ${slice.total} characters; call output for up to ${OUTPUT_CAPS.read})` : '';
-  return `Program output since the last answer${note}:\n${indent(slice.text.replace(/\n$/, ''), '  | ')}`;
+  // A cut output starts at a line boundary, so the first line shown is a whole one.
+  const text = slice.cut > 0 ? slice.text.slice(slice.text.indexOf('\n') + 1) : slice.text;
+  if (!text) return '';
+  const note = slice.cut > 0 ? ` (last ${text.length} of ${slice.total} characters; call output for up to ${OUTPUT_CAPS.read})` : '';
+  return `Program output since the last answer${note}:\n${indent(text.replace(/\n$/, ''), '  | ')}`;
 }
 
 /**
@@ -134,7 +138,7 @@ export function formatSnapshot(s: StopSnapshot, cwd: string): string {
   // An exception's own line says what it was; the stop reason stays short.
   const why = s.exception ? 'on an exception' : stopReason(s);
   const thread = s.threadId !== undefined ? `, thread ${s.threadId}${s.threadName ? ` "${s.threadName}"` : ''}` : '';
-  if (s.frame) lines.push(`Stopped ${why} in ${s.frame.name} at ${location(s.frame, cwd)}${thread}.`);
+  if (s.frame) lines.push(`Stopped ${why} in ${s.frame.name}${s.frame.noSource ? ' (no source)' : ` at ${location(s.frame, cwd)}`}${thread}.`);
   else lines.push(`Stopped ${why}${thread} (no stack frame available).`);
   if (s.exception) {
     const head = [s.exception.id, s.exception.description].filter(Boolean).join(': ');

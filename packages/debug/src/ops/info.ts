@@ -27,7 +27,7 @@ export async function status(op: OpContext): Promise<ToolResult> {
     const left = op.supervisor.ttlMs - (op.supervisor.clock.now() - session.spec.startedAt);
     lines.push(`Session: ${describeSession(session, op)}; ${duration(left)} left before it is terminated.`);
     const stop = session.stop;
-    if (stop) lines.push(`Stopped in thread ${stop.threadId ?? '?'} (${stop.reason}${stop.description ? `: ${stop.description}` : ''}); call stack to see where.`);
+    if (stop) lines.push(`Stopped in thread ${stop.threadId ?? '?'} (${stop.reason}${stop.description ? `: ${stop.description}` : ''}); call stack for the frames.`);
     else lines.push('The program is running; call pause to stop it, or continue to wait for a breakpoint.');
   } else {
     const last = op.conversation.session;
@@ -71,7 +71,8 @@ export async function output(op: OpContext): Promise<ToolResult> {
   if (!session) throw new DebugError('no_session', 'No debug session has run in this conversation, so there is no output. Call launch first.');
   const slice = session.output.since(0, OUTPUT_CAPS.read);
   session.reportedOutput = session.output.total;
-  if (!slice.text) return textResult(`The program has printed nothing${session.ending ? '' : ' yet'}.`, { total: 0 });
-  const note = slice.cut > 0 ? `the newest ${slice.text.length} of ${slice.total} characters` : `${slice.total} characters`;
-  return textResult(`Program output (${note}):\n${slice.text}`, { total: slice.total, shown: slice.text.length });
+  const text = slice.cut > 0 ? slice.text.slice(slice.text.indexOf('\n') + 1) : slice.text;
+  if (!text) return textResult(`The program has printed nothing${session.ending ? '' : ' yet'}.`, { total: 0 });
+  const note = slice.cut > 0 ? `the newest ${text.length} of ${slice.total} characters` : `${slice.total} characters`;
+  return textResult(`Program output (${note}):\n${text}`, { total: slice.total, shown: text.length });
 }

@@ -176,7 +176,7 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
  * Connects to a DAP server that is already listening (a `debugpy --listen` debuggee, a headless delve). A
  * refused connection is retried for a few seconds: the model often starts the debuggee and attaches at once.
  */
-export async function connectToServer(name: string, port: number, requestTimeoutMs: number, retryMs = 5000): Promise<AdapterProcess> {
+export async function connectToServer(name: string, port: number, requestTimeoutMs: number, retryMs = 10_000): Promise<AdapterProcess> {
   const deadline = Date.now() + retryMs;
   let socket: Socket | undefined;
   while (!socket) {

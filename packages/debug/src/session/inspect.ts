@@ -180,6 +180,7 @@ export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot
       : undefined;
   if (top) {
     snapshot.frame = frameView(top);
+    session.stopLocation = { line: top.line, name: top.name, ...(snapshot.frame.path ? { path: snapshot.frame.path } : {}) };
     const [source, scopes] = await Promise.all([sourceWindow(session, top), fetchScopes(session, top.id).catch(() => [])]);
     if (source) snapshot.source = source;
     const locals = scopes.find((s) => s.presentationHint === 'locals') ?? scopes.find((s) => !s.expensive);

@@ -71,6 +71,8 @@ export class DebugSession {
   capabilities: DebugProtocol.Capabilities = {};
   /** The debuggee's pid, when the adapter said (`process` event). */
   debuggeePid: number | undefined;
+  /** Where the last snapshot found the program stopped ("app.py:12 in main"), until it moves. */
+  stopLocation: { readonly path?: string; readonly line: number; readonly name: string } | undefined;
   /** Thread names from the last `threads` answer (the stop snapshot does not ask again). */
   readonly threadNames = new Map<number, string>();
   /** Output position at the last answer: the next snapshot shows what came after it. */
@@ -283,7 +285,7 @@ export class DebugSession {
         transport: config.transport,
         requestTimeoutMs: timeouts.requestMs,
         startTimeoutMs: timeouts.startMs,
-        onProcessOutput: (_category, text) => this.output.append(text),
+        onProcessOutput: (category, text) => this.output.append(text, category),
         ...(signal ? { signal } : {}),
       });
     }
@@ -412,7 +414,7 @@ export class DebugSession {
         break;
       case 'output': {
         const { category, output } = event.body;
-        if (category === 'stdout' || category === 'stderr') this.output.append(output);
+        if (category === 'stdout' || category === 'stderr') this.output.append(output, category);
         else if (category !== 'telemetry') this.#console = (this.#console + output).slice(-CONSOLE_LIMIT);
         break;
       }
@@ -430,6 +432,7 @@ export class DebugSession {
 
   #moved(state: 'running' | 'stopped'): void {
     this.#state = state;
+    this.stopLocation = undefined;
     if (state === 'running') this.#stop = undefined;
     this.#live.refs.clear();
     this.#live.frames.clear();

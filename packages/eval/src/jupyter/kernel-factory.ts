@@ -102,6 +102,8 @@ class JupyterKernelFactory implements KernelFactory {
   readonly stateDir = join(tmpdir(), `agent-tools-eval-${randomUUID().slice(0, 8)}`);
   readonly #options: KernelFactoryOptions;
   readonly #entries = new Map<string, Entry>();
+  /** Every session ever started, so dispose reaches one that a reset raced with. */
+  readonly #started = new Set<Promise<KernelSession>>();
   readonly #lost = new Map<string, string>();
   readonly #remotes = new Map<string, Server>();
   #local: { server: LocalJupyterServer; ready: Promise<Server> } | undefined;
@@ -172,6 +174,7 @@ class JupyterKernelFactory implements KernelFactory {
     const entry = this.#entries.get(key);
     if (!entry) return false;
     this.#entries.delete(key);
+    this.#started.delete(entry.session);
     const session = await entry.session.catch(() => undefined);
     await session?.shutdown();
     return session !== undefined;
@@ -186,10 +189,21 @@ class JupyterKernelFactory implements KernelFactory {
     );
   }
 
-  async #startSession(server: Server, language: KernelLanguage): Promise<KernelSession> {
+  #startSession(server: Server, language: KernelLanguage): Promise<KernelSession> {
+    const session = this.#launch(server, language);
+    this.#started.add(session);
+    session.then(
+      (started) => started.onDeath(() => this.#started.delete(session)),
+      () => this.#started.delete(session),
+    );
+    return session;
+  }
+
+  async #launch(server: Server, language: KernelLanguage): Promise<KernelSession> {
     const [services, kernelName] = await Promise.all([loadServices(), server.kernelName(language)]);
     const session = await KernelSession.start({
       services,
+      where: server.where,
       settings: server.settings,
       kernelName,
       language,
@@ -296,16 +310,22 @@ class JupyterKernelFactory implements KernelFactory {
   }
 
   async #dispose(): Promise<void> {
-    const entries = [...this.#entries.values()];
     this.#entries.clear();
-    await Promise.all(
-      entries.map(async (entry) => {
-        const session = await entry.session.catch(() => undefined);
-        if (session) await withTimeout(session.shutdown(), 5000, 'shutdown timed out').catch(() => undefined);
-      }),
-    );
-    await this.#local?.server.stop();
+    const sessions = [...this.#started];
+    this.#started.clear();
+    const local = this.#local;
     this.#local = undefined;
+    // Kernels on the run's own server go down with it (stopping it shuts them down); kernels on an environment's
+    // server are shut down one by one, and the server is left running.
+    await Promise.all([
+      ...sessions.map(async (starting) => {
+        const session = await starting.catch(() => undefined);
+        if (!session) return;
+        if (session.where === 'local' && local) session.close();
+        else await withTimeout(session.shutdown(), 5000, 'shutdown timed out').catch(() => undefined);
+      }),
+      local?.server.stop(),
+    ]);
     rmSync(this.stateDir, { recursive: true, force: true });
   }
 }

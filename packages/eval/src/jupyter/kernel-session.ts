@@ -8,7 +8,13 @@ export type MimeBundle = Readonly<Record<string, unknown>>;
 
 /** One output of a cell, in the order the kernel sent it. */
 export type CellOutput =
-  | { readonly type: 'stream'; readonly name: 'stdout' | 'stderr'; readonly text: string }
+  | {
+      readonly type: 'stream';
+      readonly name: 'stdout' | 'stderr';
+      readonly text: string;
+      /** Characters already cut out of the middle of `text` while the cell ran (a flood of output). */
+      readonly cut?: number;
+    }
   | { readonly type: 'display'; readonly data: MimeBundle; readonly metadata: Readonly<Record<string, unknown>> }
   | { readonly type: 'result'; readonly data: MimeBundle; readonly executionCount: number | null }
   | { readonly type: 'error'; readonly ename: string; readonly evalue: string; readonly traceback: readonly string[] }
@@ -33,6 +39,8 @@ export interface StartKernelOptions {
   readonly settings: ServerConnection.ISettings;
   readonly kernelName: string;
   readonly language: KernelLanguage;
+  /** Whether the server is the run's own or an environment's. */
+  readonly where: 'local' | 'environment';
   readonly startTimeoutMs: number;
   /** Code run silently before the first cell (Python's helpers). */
   readonly prelude?: string;
@@ -47,15 +55,22 @@ const DEATH_STATES: ReadonlySet<string> = new Set(['dead', 'restarting', 'autore
  */
 export class KernelSession {
   readonly language: KernelLanguage;
+  readonly where: 'local' | 'environment';
   readonly #kernel: Kernel.IKernelConnection;
   #death: string | undefined;
   #closing = false;
   readonly #deathListeners = new Set<(reason: string) => void>();
   readonly #deleteKernel: () => Promise<void>;
 
-  private constructor(kernel: Kernel.IKernelConnection, language: KernelLanguage, deleteKernel: () => Promise<void>) {
+  private constructor(
+    kernel: Kernel.IKernelConnection,
+    language: KernelLanguage,
+    where: 'local' | 'environment',
+    deleteKernel: () => Promise<void>,
+  ) {
     this.#kernel = kernel;
     this.language = language;
+    this.where = where;
     this.#deleteKernel = deleteKernel;
     kernel.statusChanged.connect((_, status) => {
       if (DEATH_STATES.has(status)) this.markDead(`the ${language} kernel died (its process exited)`);
@@ -80,7 +95,7 @@ export class KernelSession {
       });
     });
     const kernel = quietly(() => new (connectionClass(services))({ model, serverSettings: settings, handleComms: false }));
-    const session = new KernelSession(kernel, language, () => services.KernelAPI.shutdownKernel(model.id, settings));
+    const session = new KernelSession(kernel, language, options.where, () => services.KernelAPI.shutdownKernel(model.id, settings));
     try {
       await withTimeout(kernel.info, startTimeoutMs, `the ${language} kernel did not answer within ${startTimeoutMs / 1000} s`);
       if (options.prelude) {
@@ -195,6 +210,12 @@ export class KernelSession {
     } finally {
       this.#kernel.dispose();
     }
+  }
+
+  /** Closes the connection and leaves the kernel to its server (which is being stopped and shuts it down). */
+  close(): void {
+    this.#closing = true;
+    this.#kernel.dispose();
   }
 
   /** Waits until a reconnect in progress has ended one way or the other, at most `ms`. */

@@ -108,6 +108,10 @@ export class LocalJupyterServer {
         }
         resolve();
       });
+      // A process that could not be spawned at all (no such interpreter) never emits 'exit'.
+      child.once('error', () => {
+        if (child.pid === undefined) resolve();
+      });
     });
 
     const port = await new Promise<number>((resolve, reject) => {
@@ -163,7 +167,7 @@ export class LocalJupyterServer {
     const child = this.#child;
     if (!child || this.#stopping) return this.#exited;
     this.#stopping = true;
-    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return this.#exited;
     child.stdin?.end();
     let timer: NodeJS.Timeout | undefined;
     const killed = new Promise<void>((resolve) => {

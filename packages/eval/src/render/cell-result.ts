@@ -49,6 +49,8 @@ export const CAPS = Object.freeze({
   images: 4,
   /** Longer side of an image, in pixels. */
   imageSide: 1024,
+  /** Base64 characters of an image (about 1.1 MB of PNG); larger images are scaled down further. */
+  imageBase64: 1_500_000,
 });
 
 type Block = { readonly text: string } | { readonly image: PreparedImage };
@@ -73,7 +75,7 @@ export function renderCell(report: CellReport): ToolResult<EvalStructured> {
   for (const output of mergeStreams(applyClears(report.outputs))) {
     switch (output.type) {
       case 'stream': {
-        const text = capMiddle(applyCarriageReturns(stripAnsi(output.text)), CAPS.stream).replace(/\n$/, '');
+        const text = capMiddle(applyCarriageReturns(stripAnsi(output.text)), CAPS.stream, output.cut).replace(/\n$/, '');
         blocks.push({ text: output.name === 'stderr' ? `[stderr]\n${text}` : text });
         break;
       }
@@ -142,7 +144,7 @@ export function renderBundle(data: MimeBundle, addImage: (image: PreparedImage) 
   const plain = typeof data['text/plain'] === 'string' ? stripAnsi(data['text/plain']) : undefined;
   const png = data['image/png'];
   if (typeof png === 'string') {
-    const label = addImage(preparePng(png.replace(/\s+/g, ''), CAPS.imageSide));
+    const label = addImage(preparePng(png.replace(/\s+/g, ''), CAPS.imageSide, CAPS.imageBase64));
     return plain ? `${label} ${capMiddle(plain, 200)}` : label;
   }
   const jpeg = data['image/jpeg'];
@@ -181,7 +183,8 @@ function mergeStreams(outputs: readonly CellOutput[]): CellOutput[] {
   for (const output of outputs) {
     const last = merged[merged.length - 1];
     if (output.type === 'stream' && last?.type === 'stream' && last.name === output.name) {
-      merged[merged.length - 1] = { ...last, text: last.text + output.text };
+      const cut = (last.cut ?? 0) + (output.cut ?? 0);
+      merged[merged.length - 1] = { ...last, text: last.text + output.text, ...(cut ? { cut } : {}) };
     } else merged.push(output);
   }
   return merged;

@@ -12,11 +12,12 @@ export interface PreparedImage {
 }
 
 /**
- * Scales a PNG down (box filter) so its longer side is at most `maxSide` pixels: a 300-dpi figure would otherwise
- * cost the model many thousands of tokens for detail it cannot use. Smaller images pass through untouched; an
- * image that does not decode passes through as it came.
+ * Scales a PNG down (box filter) so its longer side is at most `maxSide` pixels, and further while its base64 is
+ * longer than `maxBase64` (noise-like images barely compress): a 300-dpi figure would otherwise cost the model many
+ * thousands of tokens for detail it cannot use, or exceed a model API's image size limit. Smaller images pass
+ * through untouched; an image that does not decode passes through as it came.
  */
-export function preparePng(base64: string, maxSide = 1024): PreparedImage {
+export function preparePng(base64: string, maxSide = 1024, maxBase64 = 1_500_000): PreparedImage {
   let png: PNG;
   try {
     png = PNG.sync.read(Buffer.from(base64, 'base64'));
@@ -24,10 +25,24 @@ export function preparePng(base64: string, maxSide = 1024): PreparedImage {
     return { mimeType: 'image/png', data: base64 };
   }
   const { width, height } = png;
-  const scale = Math.min(1, maxSide / Math.max(width, height));
-  if (scale >= 1) return { mimeType: 'image/png', data: base64, width, height };
-  const w = Math.max(1, Math.round(width * scale));
-  const h = Math.max(1, Math.round(height * scale));
+  let side = Math.min(maxSide, Math.max(width, height));
+  if (side >= Math.max(width, height) && base64.length <= maxBase64) {
+    return { mimeType: 'image/png', data: base64, width, height };
+  }
+  for (;;) {
+    const scaled = scale(png, side / Math.max(width, height));
+    const data = PNG.sync.write(scaled).toString('base64');
+    if (data.length <= maxBase64 || side <= 256) {
+      return { mimeType: 'image/png', data, width: scaled.width, height: scaled.height, original: { width, height } };
+    }
+    side = Math.floor(side * 0.7);
+  }
+}
+
+function scale(png: PNG, factor: number): PNG {
+  const { width, height } = png;
+  const w = Math.max(1, Math.round(width * Math.min(1, factor)));
+  const h = Math.max(1, Math.round(height * Math.min(1, factor)));
   const out = new PNG({ width: w, height: h });
   const source = png.data;
   const target = out.data;
@@ -60,11 +75,5 @@ export function preparePng(base64: string, maxSide = 1024): PreparedImage {
       target[o + 3] = Math.round(a / n);
     }
   }
-  return {
-    mimeType: 'image/png',
-    data: PNG.sync.write(out).toString('base64'),
-    width: w,
-    height: h,
-    original: { width, height },
-  };
+  return out;
 }

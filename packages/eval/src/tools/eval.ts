@@ -125,6 +125,9 @@ export function evalTool(factory: KernelFactory) {
         default:
           break;
       }
+      if (run.droppedDisplays > 0) {
+        after.push(`${run.droppedDisplays} more display outputs were not kept: display less per cell.`);
+      }
       if (run.plainInputs > 0) {
         after.push('The cell called input(), which got an empty line: nobody can type into an eval cell. Put the data in the code instead.');
       }

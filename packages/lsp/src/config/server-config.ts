@@ -1,0 +1,99 @@
+import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
+import type { ProjectChecker } from '../project-check/checker.js';
+
+/** Where a binary was found. */
+export type BinarySource = 'project' | 'path' | 'bundled' | 'absolute';
+
+/** A resolved way to start a program. */
+export interface ResolvedCommand {
+  /** What to spawn (an absolute path). */
+  readonly command: string;
+  /** Arguments that precede the configuration's own (the script when a Node program runs under this Node). */
+  readonly prefixArgs: readonly string[];
+  readonly source: BinarySource;
+  /** The binary as a model reads it: `node_modules/.bin/tsc`, `/usr/bin/gopls`. */
+  readonly display: string;
+}
+
+/** What a configuration hook learns about the server it configures. */
+export interface ServerContext {
+  /** The server's root: the directory holding the marker. */
+  readonly root: string;
+  /** The run's working directory. */
+  readonly cwd: string;
+  readonly binary: ResolvedCommand;
+}
+
+/** A fallback that is not on the search path: a package installed next to @agent-tools/lsp. */
+export type BundledResolver = () => ResolvedCommand | undefined;
+
+/**
+ * Pulls the diagnostics of one open document for its current version, for servers whose own way is better
+ * than the generic one (typescript-language-server answers `semanticDiagnosticsSync` at once, while its pushed
+ * diagnostics come after a debounce and are not sent at all when nothing changed).
+ */
+export type DiagnosticsPuller = (request: {
+    readonly path: string;
+    readonly uri: string;
+    readonly execute: (command: string, args: readonly unknown[], timeoutMs: number) => Promise<unknown>;
+    readonly timeoutMs: number;
+  }) => Promise<readonly LspDiagnostic[]>
+
+/** One language server: what it handles, how to find it, how to start it. */
+export interface ServerConfig {
+  /** A short stable id (`typescript`, `pyright`); a harness's configuration with a built-in id replaces it. */
+  readonly id: string;
+  /** The name used in messages (`typescript-language-server`). */
+  readonly name: string;
+  /** Human names of the languages, for status (`TypeScript/JavaScript`). */
+  readonly languages: string;
+  /** File extensions with their LSP language ids: `{ '.ts': 'typescript' }`. */
+  readonly extensions: Readonly<Record<string, string>>;
+  /** Files or folders whose presence marks a project root; the nearest one above a file wins. */
+  readonly rootMarkers: readonly string[];
+  /** Binary names (or absolute paths) to look for, in order: `['clangd', 'clangd-19', ...]`. */
+  readonly binaries: readonly string[];
+  /** Arguments after the binary (`['--stdio']`). */
+  readonly args: readonly string[];
+  /** Fallback when the binary is neither in the project nor on the search path. */
+  readonly bundled?: BundledResolver;
+  /** `initializationOptions` of the initialize request. */
+  readonly initializationOptions?: (context: ServerContext) => unknown;
+  /** Answers to `workspace/configuration`, as a tree of sections (`{ python: { analysis: {...} } }`). */
+  readonly settings?: (context: ServerContext) => Readonly<Record<string, unknown>>;
+  /** Extra environment variables of the server process. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** A better way than the generic one to get a document's current diagnostics. */
+  readonly pullDiagnostics?: DiagnosticsPuller;
+  /**
+   * For servers that publish diagnostics without a version: how long a file's diagnostics must stay unchanged
+   * after the first publish since a change before they are taken as final (default 200 ms).
+   */
+  readonly publishQuietMs?: number;
+  /** The project's own checker for whole-project diagnostics (`lsp diagnostics "*"`). */
+  readonly projectCheck?: ProjectChecker;
+  /**
+   * A line the server logs (window/logMessage or showMessage) once it has loaded the project. Requests wait
+   * for it, at most `readyTimeoutMs` (default 20 s): answers given before are incomplete (pyright's references
+   * miss files it has not enumerated yet).
+   */
+  readonly readyPattern?: RegExp;
+  readonly readyTimeoutMs?: number;
+  /** How long a request may take before it is reported as hung (default: the supervisor's). */
+  readonly requestTimeoutMs?: number;
+  /** How long starting and initializing may take (default: the supervisor's). */
+  readonly startTimeoutMs?: number;
+}
+
+/** Checks a configuration once and freezes it, so a bad one fails when the supervisor is created. */
+export function defineServer(config: ServerConfig): ServerConfig {
+  if (!/^[a-z0-9][a-z0-9_-]*$/i.test(config.id)) throw new TypeError(`[agent-tools/lsp] server id "${config.id}" is not a simple name.`);
+  if (config.binaries.length === 0) throw new TypeError(`[agent-tools/lsp] server "${config.id}" names no binary.`);
+  if (config.rootMarkers.length === 0) throw new TypeError(`[agent-tools/lsp] server "${config.id}" names no root marker.`);
+  const extensions: Record<string, string> = {};
+  for (const [ext, language] of Object.entries(config.extensions)) {
+    extensions[ext.startsWith('.') ? ext.toLowerCase() : `.${ext.toLowerCase()}`] = language;
+  }
+  if (Object.keys(extensions).length === 0) throw new TypeError(`[agent-tools/lsp] server "${config.id}" handles no extension.`);
+  return Object.freeze({ ...config, extensions: Object.freeze(extensions) });
+}

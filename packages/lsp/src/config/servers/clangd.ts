@@ -1,0 +1,31 @@
+import { defineServer } from '../server-config.js';
+
+/** Versioned names Debian and Ubuntu install clangd under, newest first. */
+const VERSIONS = Array.from({ length: 12 }, (_, i) => `clangd-${22 - i}`);
+
+/**
+ * C and C++ through clangd, also under its versioned names (`clangd-19`). Whole-project checks open every
+ * source file with the server: C has no project checker of its own.
+ */
+export const clangdServer = defineServer({
+  id: 'clangd',
+  name: 'clangd',
+  languages: 'C/C++',
+  extensions: {
+    '.c': 'c',
+    '.h': 'c',
+    '.cc': 'cpp',
+    '.cpp': 'cpp',
+    '.cxx': 'cpp',
+    '.c++': 'cpp',
+    '.hh': 'cpp',
+    '.hpp': 'cpp',
+    '.hxx': 'cpp',
+    '.ipp': 'cpp',
+    '.m': 'objective-c',
+    '.mm': 'objective-cpp',
+  },
+  rootMarkers: ['compile_commands.json', 'compile_flags.txt', '.clangd', 'CMakeLists.txt', 'meson.build', 'Makefile'],
+  binaries: ['clangd', ...VERSIONS],
+  args: ['--log=error'],
+});

@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs';
+import { extname } from 'node:path';
+import type { CheckOptions, Diagnostic, FileCheck } from '@agent-tools/core';
+import { detailOf } from '../errors.js';
+import type { LanguageServer } from '../server/language-server.js';
+import type { LspSupervisor } from '../supervisor.js';
+import { fromLspDiagnostic } from './convert.js';
+
+type Outcome = { readonly ok: true; readonly diagnostics: readonly Diagnostic[] } | { readonly ok: false; readonly reason: string };
+
+/**
+ * The supervisor's side of core's write hook. Files are already on disk: each is synced to its server (a new
+ * version, save, a watched-file event for a created file) before any diagnostics are asked for, so a batch that
+ * creates two files importing each other sees both. Answers within the inline budget are `checked`; the rest
+ * are `pending` and keep being awaited in the background for `lateDiagnosticsMs`.
+ *
+ * `baseline` opens existing files before their first write and reports what they already had.
+ */
+export async function checkFiles(
+  supervisor: LspSupervisor,
+  files: readonly string[],
+  options: CheckOptions,
+  mode: 'check' | 'baseline',
+): Promise<FileCheck[]> {
+  // A baseline that misses its budget is dropped by core, and the file's old problems would then be reported as
+  // introduced by the write: it may use part of the grace core allows beyond the budget (a cold server start).
+  const deadline = Date.now() + options.budgetMs + (mode === 'baseline' ? Math.min(options.budgetMs, 1500) : 0);
+  const lateDeadline = Date.now() + Math.max(options.budgetMs, supervisor.lateDiagnosticsMs);
+  const outcomes = new Map<string, Promise<Outcome>>();
+  const groups = new Map<string, { resolution: Extract<ReturnType<LspSupervisor['resolve']>, { ok: true }>; files: string[] }>();
+  const unchecked: FileCheck[] = [];
+
+  for (const file of new Set(files)) {
+    const resolution = supervisor.resolve(file);
+    if (!resolution.ok) {
+      // A write of a file no server handles (README.md) gets a short note, not the list of every extension.
+      const reason = resolution.code === 'no_server' ? `no language server handles ${extname(file) || 'extensionless'} files` : resolution.reason;
+      unchecked.push({ file, state: 'unchecked', reason });
+      continue;
+    }
+    const key = `${resolution.config.id}\u0000${resolution.root}`;
+    const group = groups.get(key) ?? { resolution, files: [] };
+    group.files.push(file);
+    groups.set(key, group);
+  }
+
+  for (const { resolution, files: groupFiles } of groups.values()) {
+    const ready = supervisor
+      .serverForRoot(resolution.config, resolution.root, resolution.binary, options.signal)
+      .then((server) => ({ server, docs: syncAll(supervisor, server, groupFiles, mode) }));
+    for (const [index, file] of groupFiles.entries()) {
+      outcomes.set(
+        file,
+        ready.then(
+          async ({ server, docs }): Promise<Outcome> => {
+            const doc = docs[index];
+            if (!doc) return { ok: true, diagnostics: [] }; // The write deleted it: nothing to report.
+            const diagnostics = await server.diagnosticsOf(doc, lateDeadline, options.signal);
+            return { ok: true, diagnostics: diagnostics.map((d) => fromLspDiagnostic(file, d)) };
+          },
+        ).catch((error: unknown): Outcome => ({ ok: false, reason: detailOf(error) })),
+      );
+    }
+  }
+
+  const inline = await settleBy(outcomes, deadline);
+  const checks: FileCheck[] = [...unchecked];
+  for (const [file, outcome] of outcomes) {
+    const done = inline.get(file);
+    if (done?.ok) checks.push({ file, state: 'checked', diagnostics: done.diagnostics });
+    else if (done && !done.ok) checks.push({ file, state: 'unchecked', reason: done.reason });
+    else checks.push({ file, state: 'pending', settled: outcome.then((o) => (o.ok ? o.diagnostics : undefined)) });
+  }
+  return checks;
+}
+
+/** Syncs every file of a group before any diagnostics are requested; returns the open documents by index. */
+function syncAll(supervisor: LspSupervisor, server: LanguageServer, files: readonly string[], mode: 'check' | 'baseline') {
+  server.documents.refreshStale();
+  return files.map((file) => {
+    const created = mode === 'check' && !supervisor.knownFiles.has(file) && !server.documents.get(file);
+    if (existsSync(file)) supervisor.knownFiles.add(file);
+    return server.documents.sync(file, { created }).doc;
+  });
+}
+
+/** The outcomes that settle before the deadline. */
+async function settleBy(outcomes: ReadonlyMap<string, Promise<Outcome>>, deadline: number): Promise<Map<string, Outcome>> {
+  const settled = new Map<string, Outcome>();
+  const all = Promise.all(
+    [...outcomes].map(([file, outcome]) =>
+      outcome.then((value) => {
+        settled.set(file, value);
+      }),
+    ),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+  });
+  await Promise.race([all, timeout]);
+  clearTimeout(timer);
+  return settled;
+}

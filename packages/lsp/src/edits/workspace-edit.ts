@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, chmodSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { CoreError, resolveInside } from '@agent-tools/core';
+import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { LspError } from '../errors.js';
+import { displayPath, fromUri } from '../util/paths.js';
+import { applyTextEdits } from './text-edits.js';
+
+/** One file's part of a planned edit. */
+export interface FileChange {
+  readonly path: string;
+  /** Content before, undefined when the file does not exist yet. */
+  readonly before: string | undefined;
+  /** Content after, undefined when the edit deletes it. */
+  readonly after: string | undefined;
+  /** Text edits applied to it. */
+  readonly edits: number;
+}
+
+/** A workspace edit checked and computed in memory, ready to be applied as a whole. */
+export interface EditPlan {
+  readonly changes: readonly FileChange[];
+}
+
+/** The version and text the server was sent for a file, when it has it open. */
+export type OpenVersions = (path: string) => { readonly version: number; readonly text: string } | undefined;
+
+interface Virtual {
+  before: string | undefined;
+  after: string | undefined;
+  edits: number;
+}
+
+/**
+ * Checks a WorkspaceEdit and computes every file's new content in memory: every path must be inside the
+ * working directory, every versioned document must be the version the server was sent, and every open
+ * document must still match the disk. Nothing is written; a problem throws `edit_failed`.
+ */
+export function planWorkspaceEdit(edit: WorkspaceEdit, cwd: string, open: OpenVersions): EditPlan {
+  const files = new Map<string, Virtual>();
+  const touch = (path: string): Virtual => {
+    let entry = files.get(path);
+    if (!entry) {
+      const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+      entry = { before, after: before, edits: 0 };
+      files.set(path, entry);
+    }
+    return entry;
+  };
+  const pathOf = (uri: string): string => {
+    const path = fromUri(uri);
+    if (!path) throw new LspError('edit_failed', `The edit names ${uri}, which is not a file; nothing was changed.`);
+    try {
+      return resolveInside(cwd, path).absolute;
+    } catch (error) {
+      if (error instanceof CoreError && error.code === 'outside_workspace') {
+        throw new LspError('edit_failed', `The edit would change ${path}, outside the working directory; nothing was changed.`);
+      }
+      throw new LspError('edit_failed', `The edit names ${path}, which cannot be written (${(error as Error).message}); nothing was changed.`);
+    }
+  };
+  const textEdit = (uri: string, edits: readonly TextEdit[], version: number | null | undefined): void => {
+    const path = pathOf(uri);
+    const entry = touch(path);
+    const rel = displayPath(path, cwd);
+    if (entry.after === undefined) throw new LspError('edit_failed', `The edit changes ${rel}, which does not exist; nothing was changed.`);
+    const seen = open(path);
+    if (seen && entry.edits === 0 && entry.before !== seen.text) {
+      throw new LspError('edit_failed', `${rel} changed on disk after the server read it; nothing was changed. Call lsp_rename again.`);
+    }
+    if (typeof version === 'number' && seen && seen.version !== version) {
+      throw new LspError('edit_failed', `The edit was computed for version ${version} of ${rel}, but the server has version ${seen.version}; nothing was changed. Call lsp_rename again.`);
+    }
+    entry.after = applyTextEdits(entry.after, edits, rel);
+    entry.edits += edits.length;
+  };
+
+  if (edit.documentChanges) {
+    for (const change of edit.documentChanges) {
+      if ('textDocument' in change) {
+        const documentEdit = change as TextDocumentEdit;
+        textEdit(documentEdit.textDocument.uri, documentEdit.edits as TextEdit[], documentEdit.textDocument.version);
+      } else if (change.kind === 'create') {
+        const entry = touch(pathOf(change.uri));
+        if (entry.after !== undefined) {
+          if (change.options?.ignoreIfExists && !change.options.overwrite) continue;
+          if (!change.options?.overwrite) throw new LspError('edit_failed', `The edit creates ${displayPath(pathOf(change.uri), cwd)}, which exists; nothing was changed.`);
+        }
+        entry.after = '';
+      } else if (change.kind === 'rename') {
+        const from = touch(pathOf(change.oldUri));
+        const target = touch(pathOf(change.newUri));
+        if (from.after === undefined) throw new LspError('edit_failed', `The edit renames ${displayPath(pathOf(change.oldUri), cwd)}, which does not exist; nothing was changed.`);
+        if (target.after !== undefined) {
+          if (change.options?.ignoreIfExists && !change.options.overwrite) continue;
+          if (!change.options?.overwrite) throw new LspError('edit_failed', `The edit renames a file onto ${displayPath(pathOf(change.newUri), cwd)}, which exists; nothing was changed.`);
+        }
+        target.after = from.after;
+        target.edits += 1;
+        from.after = undefined;
+      } else if (change.kind === 'delete') {
+        const path = pathOf(change.uri);
+        if (existsSync(path) && statSync(path).isDirectory()) {
+          throw new LspError('edit_failed', `The edit deletes the folder ${displayPath(path, cwd)}, which lsp_rename does not do; nothing was changed.`);
+        }
+        const entry = touch(path);
+        if (entry.after === undefined && !change.options?.ignoreIfNotExists) {
+          throw new LspError('edit_failed', `The edit deletes ${displayPath(path, cwd)}, which does not exist; nothing was changed.`);
+        }
+        entry.after = undefined;
+      }
+    }
+  } else if (edit.changes) {
+    for (const [uri, edits] of Object.entries(edit.changes)) textEdit(uri, edits, undefined);
+  }
+  const changes = [...files].map(([path, v]) => ({ path, before: v.before, after: v.after, edits: v.edits }));
+  return { changes: changes.filter((c) => c.before !== c.after) };
+}
+
+/**
+ * Applies a plan all or nothing: the disk is checked against the plan once more, new contents go to temporary
+ * files beside their targets, and only then are they renamed into place (and deletions made). If any step
+ * fails, the steps already taken are undone from the contents held in memory, and `edit_failed` is thrown.
+ */
+export function applyEditPlan(plan: EditPlan, cwd: string, io: { rename: (from: string, to: string) => void } = { rename: renameSync }): void {
+  for (const change of plan.changes) {
+    const now = existsSync(change.path) ? readFileSync(change.path, 'utf8') : undefined;
+    if (now !== change.before) {
+      throw new LspError('edit_failed', `${displayPath(change.path, cwd)} changed on disk while the edit was prepared; nothing was changed. Call lsp_rename again.`);
+    }
+  }
+  const temps = new Map<string, string>();
+  const createdDirs: string[] = [];
+  const done: FileChange[] = [];
+  try {
+    for (const change of plan.changes) {
+      if (change.after === undefined) continue;
+      const dir = dirname(change.path);
+      if (!existsSync(dir)) {
+        createdDirs.push(...missingDirs(dir));
+        mkdirSync(dir, { recursive: true });
+      }
+      const temp = join(dir, `.${basename(change.path)}.agent-tools-${randomBytes(4).toString('hex')}.tmp`);
+      writeFileSync(temp, change.after, { flag: 'wx' });
+      if (change.before !== undefined) chmodSync(temp, statSync(change.path).mode & 0o7777);
+      temps.set(change.path, temp);
+    }
+    for (const change of plan.changes) {
+      const temp = temps.get(change.path);
+      if (temp) io.rename(temp, change.path);
+      else unlinkSync(change.path);
+      temps.delete(change.path);
+      done.push(change);
+    }
+  } catch (error) {
+    const undoErrors = rollback(done, temps, createdDirs);
+    const extra = undoErrors.length ? ` Undoing failed for: ${undoErrors.join(', ')}.` : '';
+    throw new LspError('edit_failed', `Applying the edit failed (${(error as Error).message}); every file was restored.${extra}`, { cause: error });
+  }
+}
+
+function rollback(done: readonly FileChange[], temps: ReadonlyMap<string, string>, createdDirs: readonly string[]): string[] {
+  const failed: string[] = [];
+  for (const temp of temps.values()) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Never created.
+    }
+  }
+  for (const change of [...done].reverse()) {
+    try {
+      if (change.before === undefined) unlinkSync(change.path);
+      else {
+        const temp = `${change.path}.agent-tools-undo-${randomBytes(4).toString('hex')}`;
+        writeFileSync(temp, change.before);
+        renameSync(temp, change.path);
+      }
+    } catch {
+      failed.push(change.path);
+    }
+  }
+  for (const dir of [...createdDirs].reverse()) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // Not empty, or already gone.
+    }
+  }
+  return failed;
+}
+
+/** The folders that `mkdir -p dir` would create, outermost first. */
+function missingDirs(dir: string): string[] {
+  const missing: string[] = [];
+  let current = dir;
+  while (!existsSync(current)) {
+    missing.unshift(current);
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  return missing;
+}

@@ -1,0 +1,103 @@
+import { capList } from '@agent-tools/core';
+import { type DocumentSymbol, type SymbolInformation, SymbolKind, type WorkspaceSymbol } from 'vscode-languageserver-protocol';
+import { displayPath, fromUri } from '../util/paths.js';
+
+/** A symbol as programs receive it. */
+export interface SymbolData {
+  readonly name: string;
+  readonly kind: string;
+  readonly file: string;
+  /** 1-based; absent when the server gave only the file. */
+  readonly line?: number;
+  readonly container?: string;
+  /** Nesting depth in a document outline (0 at the top). */
+  readonly depth?: number;
+}
+
+const KIND_NAMES = new Map<number, string>(
+  Object.entries(SymbolKind)
+    .filter(([, value]) => typeof value === 'number')
+    .map(([name, value]) => [value as number, name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()]),
+);
+
+/** The name of a symbol kind (`function`, `enum member`). */
+export function kindName(kind: number): string {
+  return KIND_NAMES.get(kind) ?? 'symbol';
+}
+
+/** Flattens a document's symbols into an outline in source order, with depths. */
+export function documentOutline(answer: Array<DocumentSymbol | SymbolInformation> | null | undefined, file: string): SymbolData[] {
+  const out: SymbolData[] = [];
+  const visit = (symbols: readonly DocumentSymbol[], depth: number, container?: string): void => {
+    for (const symbol of [...symbols].sort((a, b) => a.selectionRange.start.line - b.selectionRange.start.line)) {
+      out.push({
+        name: symbol.name,
+        kind: kindName(symbol.kind),
+        file,
+        line: symbol.selectionRange.start.line + 1,
+        depth,
+        ...(container ? { container } : {}),
+      });
+      if (symbol.children?.length) visit(symbol.children, depth + 1, symbol.name);
+    }
+  };
+  const list = answer ?? [];
+  if (list.length > 0 && 'selectionRange' in (list[0] as object)) visit(list as DocumentSymbol[], 0);
+  else {
+    for (const symbol of [...(list as SymbolInformation[])].sort((a, b) => a.location.range.start.line - b.location.range.start.line)) {
+      out.push({
+        name: symbol.name,
+        kind: kindName(symbol.kind),
+        file,
+        line: symbol.location.range.start.line + 1,
+        depth: 0,
+        ...(symbol.containerName ? { container: symbol.containerName } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+/** Normalizes workspace symbols to data with workspace-relative paths. */
+export function workspaceSymbols(answer: Array<SymbolInformation | WorkspaceSymbol> | null | undefined, cwd: string): SymbolData[] {
+  const out: SymbolData[] = [];
+  for (const symbol of answer ?? []) {
+    const path = fromUri(symbol.location.uri);
+    if (!path) continue;
+    const range = 'range' in symbol.location ? symbol.location.range : undefined;
+    out.push({
+      name: symbol.name,
+      kind: kindName(symbol.kind),
+      file: displayPath(path, cwd),
+      ...(range ? { line: range.start.line + 1 } : {}),
+      ...(symbol.containerName ? { container: symbol.containerName } : {}),
+    });
+  }
+  return out;
+}
+
+/** A document outline as indented lines, capped. */
+export function renderOutline(symbols: readonly SymbolData[], max: number): { text: string; note: string; shown: readonly SymbolData[] } {
+  const capped = capList(symbols, max);
+  const lines = capped.items.map((s) => `${'  '.repeat((s.depth ?? 0) + 1)}${s.line}: ${s.kind} ${s.name}`);
+  if (capped.note) lines.push(`(${capped.note})`);
+  return { text: lines.join('\n'), note: capped.note, shown: capped.items };
+}
+
+/** Workspace symbols grouped by file, capped. */
+export function renderWorkspaceSymbols(symbols: readonly SymbolData[], max: number): { text: string; note: string; shown: readonly SymbolData[] } {
+  const sorted = [...symbols].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
+  const capped = capList(sorted, max);
+  const lines: string[] = [];
+  let current: string | undefined;
+  for (const s of capped.items) {
+    if (s.file !== current) {
+      lines.push(s.file);
+      current = s.file;
+    }
+    const where = s.line === undefined ? '' : `${s.line}: `;
+    lines.push(`  ${where}${s.kind} ${s.name}${s.container ? ` (in ${s.container})` : ''}`);
+  }
+  if (capped.note) lines.push(`(${capped.note}; refine the query to narrow it)`);
+  return { text: lines.join('\n'), note: capped.note, shown: capped.items };
+}

@@ -1,0 +1,148 @@
+import type { Diagnostic } from '@agent-tools/core';
+import type { ServerConfig } from '../config/server-config.js';
+import { fromLspDiagnostic } from '../diagnostics/convert.js';
+import { findBinary } from '../discovery/binary.js';
+import { discoverRoots, listSourceFiles } from '../discovery/root.js';
+import { detailOf } from '../errors.js';
+import type { LanguageServer } from '../server/language-server.js';
+import type { LspSupervisor } from '../supervisor.js';
+import { displayPath, isInside } from '../util/paths.js';
+import { runChecker } from './run-checker.js';
+
+/** The whole-project check of one server's project root. */
+export interface ProjectCheckPart {
+  readonly server: string;
+  readonly languages: string;
+  /** Workspace-relative root. */
+  readonly root: string;
+  /** How it was checked: the checker's command, `workspace diagnostics`, or `opened N files`. */
+  readonly method: string;
+  /** Whether the result can be trusted as complete. A part that is not verified is never clean. */
+  readonly verified: boolean;
+  readonly reason?: string;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly note?: string;
+}
+
+const SWEEP_MAX_FILES = 300;
+
+/**
+ * `diagnostics "*"`: checks every project root of every configured server found in the working directory.
+ * Per root: the server's workspace diagnostics when it offers them, else the language's own checker
+ * (`tsc --noEmit`, `pyright`, `go vet`) from the project-local binary, else every source file opened with the
+ * server. A checker that fails to run makes its part "not verified", never clean.
+ */
+export async function checkProject(supervisor: LspSupervisor, signal?: AbortSignal): Promise<ProjectCheckPart[]> {
+  const parts: ProjectCheckPart[] = [];
+  for (const config of supervisor.servers) {
+    const roots = new Set(discoverRoots(supervisor.cwd, config.rootMarkers));
+    for (const server of supervisor.running()) {
+      if (server.config.id === config.id && isInside(supervisor.cwd, server.root)) roots.add(server.root);
+    }
+    for (const root of [...roots].sort()) {
+      if (signal?.aborted) break;
+      parts.push(await checkRoot(supervisor, config, root, signal));
+    }
+  }
+  return parts;
+}
+
+async function checkRoot(supervisor: LspSupervisor, config: ServerConfig, root: string, signal?: AbortSignal): Promise<ProjectCheckPart> {
+  const base = { server: config.name, languages: config.languages, root: displayPath(root, supervisor.cwd) };
+  const running = supervisor.running().find((s) => s.config.id === config.id && s.root === root && s.state === 'running');
+  if (running?.workspaceDiagnostics) return viaWorkspaceDiagnostics(running, base, supervisor, signal);
+
+  let unavailable: string | undefined;
+  if (config.projectCheck) {
+    const checker = config.projectCheck;
+    const context = { root, cwd: supervisor.cwd, path: supervisor.env['PATH'] };
+    const plan = checker.plan(context);
+    if ('unavailable' in plan) unavailable = `${checker.name} cannot run: ${plan.unavailable}`;
+    else {
+      const outcome = await runChecker(plan, root, checker.timeoutMs ?? supervisor.checkTimeoutMs, supervisor.env, signal);
+      if (!outcome.ok) return { ...base, method: plan.title, verified: false, reason: outcome.reason, diagnostics: [] };
+      const parsed = checker.parse(outcome.output, context);
+      if ('failed' in parsed) return { ...base, method: plan.title, verified: false, reason: parsed.failed, diagnostics: [] };
+      return {
+        ...base,
+        method: plan.title,
+        verified: !outcome.truncated,
+        ...(outcome.truncated ? { reason: 'its output was too long and was cut; the list is incomplete' } : {}),
+        diagnostics: parsed,
+      };
+    }
+  }
+
+  const binary = findBinary({
+    names: config.binaries,
+    root,
+    cwd: supervisor.cwd,
+    path: supervisor.env['PATH'],
+    ...(config.bundled ? { bundled: config.bundled } : {}),
+  });
+  if (!binary.found) {
+    const why = [unavailable, `the server binary was not found (looked in ${binary.looked.join(', ')})`].filter(Boolean).join('; ');
+    return { ...base, method: 'none', verified: false, reason: why, diagnostics: [] };
+  }
+  let server: LanguageServer;
+  try {
+    server = await supervisor.serverForRoot(config, root, binary.found, signal);
+  } catch (error) {
+    return { ...base, method: 'none', verified: false, reason: [unavailable, detailOf(error)].filter(Boolean).join('; '), diagnostics: [] };
+  }
+  if (server.workspaceDiagnostics) return viaWorkspaceDiagnostics(server, base, supervisor, signal);
+  return viaSweep(server, base, supervisor, unavailable, signal);
+}
+
+async function viaWorkspaceDiagnostics(
+  server: LanguageServer,
+  base: Pick<ProjectCheckPart, 'server' | 'languages' | 'root'>,
+  supervisor: LspSupervisor,
+  signal?: AbortSignal,
+): Promise<ProjectCheckPart> {
+  try {
+    const byFile = await server.workspaceDiagnosticsReport(supervisor.checkTimeoutMs / 3, signal);
+    const diagnostics = [...byFile].flatMap(([path, list]) => list.map((d) => fromLspDiagnostic(path, d)));
+    return { ...base, method: 'workspace diagnostics of the server', verified: true, diagnostics };
+  } catch (error) {
+    return { ...base, method: 'workspace diagnostics of the server', verified: false, reason: detailOf(error), diagnostics: [] };
+  }
+}
+
+/** Opens every source file of the root with the server and collects each one's diagnostics. */
+async function viaSweep(
+  server: LanguageServer,
+  base: Pick<ProjectCheckPart, 'server' | 'languages' | 'root'>,
+  supervisor: LspSupervisor,
+  unavailable: string | undefined,
+  signal?: AbortSignal,
+): Promise<ProjectCheckPart> {
+  const extensions = Object.keys(server.config.extensions);
+  const { files, seen } = listSourceFiles(server.root, extensions, SWEEP_MAX_FILES);
+  const method = `opening ${files.length} file${files.length === 1 ? '' : 's'} with ${server.config.name}`;
+  const deadline = Date.now() + supervisor.checkTimeoutMs;
+  const diagnostics: Diagnostic[] = [];
+  const unanswered: string[] = [];
+  const docs = files.map((file) => server.open(file)).filter((doc) => doc !== undefined);
+  for (const doc of docs) {
+    if (signal?.aborted) break;
+    try {
+      const list = await server.diagnosticsOf(doc, deadline, signal);
+      diagnostics.push(...list.map((d) => fromLspDiagnostic(doc.path, d)));
+    } catch {
+      unanswered.push(displayPath(doc.path, supervisor.cwd));
+    }
+  }
+  const reasons = [
+    unanswered.length ? `${unanswered.length} file(s) got no answer in time: ${unanswered.slice(0, 5).join(', ')}` : undefined,
+    seen > files.length ? `only the first ${files.length} of ${seen} files were opened` : undefined,
+  ].filter((r): r is string => r !== undefined);
+  return {
+    ...base,
+    method,
+    verified: reasons.length === 0,
+    ...(reasons.length ? { reason: reasons.join('; ') } : {}),
+    diagnostics,
+    ...(unavailable ? { note: unavailable } : {}),
+  };
+}

@@ -1,0 +1,520 @@
+import { basename, extname } from 'node:path';
+import {
+  DidChangeConfigurationNotification,
+  DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  DidSaveTextDocumentNotification,
+  DocumentDiagnosticRequest,
+  type DocumentDiagnosticReport,
+  ExecuteCommandRequest,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  type Diagnostic as LspDiagnostic,
+  LogMessageNotification,
+  PublishDiagnosticsNotification,
+  type PublishDiagnosticsParams,
+  type ServerCapabilities,
+  ShowMessageNotification,
+  ShutdownRequest,
+  type TextDocumentSyncOptions,
+  WorkspaceDiagnosticRequest,
+  type WorkspaceDocumentDiagnosticReport,
+} from 'vscode-languageserver-protocol';
+import type { ResolvedCommand, ServerConfig, ServerContext } from '../config/server-config.js';
+import { LspError } from '../errors.js';
+import {
+  type NotificationTypeLike,
+  RpcConnection,
+  type RequestTypeLike,
+} from '../rpc/connection.js';
+import type { FramingLimits } from '../rpc/framing.js';
+import { displayPath, fromUri, toUri } from '../util/paths.js';
+import { CLIENT_CAPABILITIES } from './client-capabilities.js';
+import { DocumentSync, type OpenDocument } from './documents.js';
+import { describeExit, type ExitInfo, ServerProcess } from './process.js';
+import { PublishedDiagnostics } from './published-diagnostics.js';
+import { answerServerRequest } from './server-requests.js';
+
+/** Where a server is in its life. */
+export type ServerState = 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed';
+
+/** Timeouts and bounds of one server. */
+export interface ServerLimits {
+  readonly requestTimeoutMs: number;
+  readonly startTimeoutMs: number;
+  readonly shutdownGraceMs: number;
+  readonly maxOpenDocuments: number;
+  /** Malformed messages tolerated within 10 s before the server is considered broken and killed. */
+  readonly maxMalformed: number;
+  readonly framing?: FramingLimits;
+}
+
+/** Everything needed to start one server for one root. */
+export interface LanguageServerOptions {
+  readonly config: ServerConfig;
+  readonly root: string;
+  readonly cwd: string;
+  readonly binary: ResolvedCommand;
+  readonly limits: ServerLimits;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Called once when the process ends without being asked to. */
+  readonly onCrash?: (server: LanguageServer, reason: string) => void;
+}
+
+/** A line of the server's own log (window/logMessage, window/showMessage), kept for status. */
+export interface ServerLogLine {
+  readonly type: number;
+  readonly message: string;
+}
+
+const WORKSPACE_RESULT_TIMEOUT_FACTOR = 3;
+
+/**
+ * One running language server for one root: its process, its connection, the documents it has open and the
+ * diagnostics it reported. Created by {@link LanguageServer.start}, which resolves once the server has
+ * answered `initialize`.
+ */
+export class LanguageServer {
+  readonly config: ServerConfig;
+  readonly root: string;
+  readonly cwd: string;
+  readonly binary: ResolvedCommand;
+  /** `typescript-language-server (root .)`: how messages name this server. */
+  readonly label: string;
+  readonly startedAt = Date.now();
+  readonly documents: DocumentSync;
+  readonly published = new PublishedDiagnostics();
+  readonly #options: LanguageServerOptions;
+  readonly #process: ServerProcess;
+  readonly #connection: RpcConnection;
+  readonly #registrations = new Map<string, { method: string; options: unknown }>();
+  readonly #log: ServerLogLine[] = [];
+  readonly #progress = new Map<string | number, string>();
+  readonly #malformed: number[] = [];
+  #capabilities: ServerCapabilities = {};
+  #loaded = false;
+  #onLoaded: (() => void) | undefined;
+  #state: ServerState = 'starting';
+  #endReason: string | undefined;
+  #lastMalformed: string | undefined;
+
+  private constructor(options: LanguageServerOptions) {
+    this.#options = options;
+    this.config = options.config;
+    this.root = options.root;
+    this.cwd = options.cwd;
+    this.binary = options.binary;
+    this.label = `${options.config.name} (root ${displayPath(options.root, options.cwd)})`;
+    this.#process = new ServerProcess({
+      command: options.binary.command,
+      args: [...options.binary.prefixArgs, ...options.config.args],
+      cwd: options.root,
+      env: { ...(options.env ?? process.env), ...options.config.env },
+    });
+    this.#connection = new RpcConnection({
+      name: this.label,
+      input: this.#process.child.stdout,
+      output: this.#process.child.stdin,
+      ...(options.limits.framing ? { limits: options.limits.framing } : {}),
+      onNotification: (method, params) => this.#onNotification(method, params),
+      onRequest: (method, params) => this.#onRequest(method, params),
+      onMalformed: (reason) => this.#onMalformed(reason),
+    });
+    this.documents = new DocumentSync(
+      {
+        open: (doc) =>
+          this.notify(DidOpenTextDocumentNotification.type, {
+            textDocument: { uri: doc.uri, languageId: doc.languageId, version: doc.version, text: doc.text },
+          }),
+        change: (doc) =>
+          this.notify(DidChangeTextDocumentNotification.type, {
+            textDocument: { uri: doc.uri, version: doc.version },
+            contentChanges: [{ text: doc.text }],
+          }),
+        save: (doc) => {
+          const save = this.#saveOptions();
+          if (!save) return;
+          this.notify(DidSaveTextDocumentNotification.type, {
+            textDocument: { uri: doc.uri },
+            ...(typeof save === 'object' && save.includeText ? { text: doc.text } : {}),
+          });
+        },
+        close: (doc) => this.notify(DidCloseTextDocumentNotification.type, { textDocument: { uri: doc.uri } }),
+        watched: (changes) => this.notify(DidChangeWatchedFilesNotification.type, { changes: [...changes] }),
+        seq: () => this.published.seq,
+      },
+      (path) => options.config.extensions[extname(path).toLowerCase()] ?? Object.values(options.config.extensions)[0] ?? 'plaintext',
+      options.limits.maxOpenDocuments,
+    );
+    void this.#process.exited.then((info) => this.#onExit(info));
+    this.ready = this.#boot();
+    this.ready.catch(() => {});
+  }
+
+  /**
+   * Resolves once the server answered `initialize`. Rejects with `start_failed` when the process cannot be
+   * spawned, exits early, or does not answer within the start timeout; the process is gone by then.
+   */
+  readonly ready: Promise<void>;
+
+  async #boot(): Promise<void> {
+    try {
+      await this.#initialize();
+      await this.#waitUntilLoaded();
+    } catch (error) {
+      await this.#process.kill(200);
+      const exit = this.#process.exit;
+      const timedOut = error instanceof LspError && error.code === 'timeout';
+      const why =
+        this.#state === 'stopped' || this.#state === 'stopping'
+          ? 'it was stopped before it finished starting'
+          : exit && !timedOut
+            ? describeExit(exit, this.#process.stderrTail)
+            : (error as Error).message.replace(/^\[agent-tools\/lsp\] /, '');
+      this.#endReason ??= why;
+      throw new LspError('start_failed', `${this.label} could not be started: ${why}`, { cause: error });
+    }
+  }
+
+  /**
+   * Spawns the server and begins initializing it; {@link ready} tells when it can take requests. The instance
+   * exists from the first moment so that a dispose during a slow start can still kill the process.
+   */
+  static launch(options: LanguageServerOptions): LanguageServer {
+    return new LanguageServer(options);
+  }
+
+  get state(): ServerState {
+    return this.#state;
+  }
+
+  get pid(): number | undefined {
+    return this.#process.pid;
+  }
+
+  get capabilities(): ServerCapabilities {
+    return this.#capabilities;
+  }
+
+  /** Why the server ended, once it has. */
+  get endReason(): string | undefined {
+    return this.#endReason;
+  }
+
+  /** Work the server reports as in progress (`Loading packages...`). */
+  get progress(): string[] {
+    return [...this.#progress.values()];
+  }
+
+  /** The last lines the server logged, newest last. */
+  get log(): readonly ServerLogLine[] {
+    return this.#log;
+  }
+
+  /** The server's stderr tail. */
+  get stderrTail(): string {
+    return this.#process.stderrTail;
+  }
+
+  /** How many malformed messages it sent, and the last reason. */
+  get malformed(): { count: number; last: string | undefined } {
+    return { count: this.#malformed.length, last: this.#lastMalformed };
+  }
+
+  /** How long a request may take before it is reported as hung. */
+  get requestTimeoutMs(): number {
+    return this.#requestTimeout();
+  }
+
+  /** Sends a typed request with the server's timeout unless one is given. */
+  request<P, R>(type: RequestTypeLike<P, R>, params: P, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<R> {
+    this.#assertRunning(type.method);
+    return this.#connection.request(type, params, {
+      timeoutMs: options.timeoutMs ?? this.#requestTimeout(),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  /** Sends a typed notification (dropped silently when the server is gone). */
+  notify<P>(type: NotificationTypeLike<P>, params: P): void {
+    this.#connection.notify(type, params);
+  }
+
+  /** Runs a server command (`workspace/executeCommand`). */
+  executeCommand(command: string, args: readonly unknown[], timeoutMs?: number, signal?: AbortSignal): Promise<unknown> {
+    return this.request(ExecuteCommandRequest.type, { command, arguments: [...args] }, { ...(timeoutMs ? { timeoutMs } : {}), ...(signal ? { signal } : {}) });
+  }
+
+  /** Whether the server handles this file's extension. */
+  handles(path: string): boolean {
+    return extname(path).toLowerCase() in this.config.extensions;
+  }
+
+  /**
+   * Syncs a file from disk and returns the open document (undefined when the file does not exist). Stale
+   * documents written behind the server's back are re-synced first.
+   */
+  open(path: string, options: { created?: boolean } = {}): OpenDocument | undefined {
+    this.#assertRunning('textDocument/didOpen');
+    this.documents.refreshStale();
+    return this.documents.sync(path, options).doc;
+  }
+
+  /** Whether the server pulls diagnostics (statically, or by a registration like pyright's). */
+  get pullsDiagnostics(): boolean {
+    if (this.#capabilities.diagnosticProvider) return true;
+    return [...this.#registrations.values()].some((r) => r.method === DocumentDiagnosticRequest.method);
+  }
+
+  /** Whether the server offers whole-workspace diagnostics. */
+  get workspaceDiagnostics(): boolean {
+    const provider = this.#capabilities.diagnosticProvider;
+    if (provider && 'workspaceDiagnostics' in provider && provider.workspaceDiagnostics) return true;
+    return [...this.#registrations.values()].some(
+      (r) =>
+        r.method === DocumentDiagnosticRequest.method &&
+        (r.options as { workspaceDiagnostics?: boolean } | undefined)?.workspaceDiagnostics === true,
+    );
+  }
+
+  /**
+   * The diagnostics of an open document's current version: from the configuration's puller, by pulling, or
+   * by waiting for the publish of that version (a publish after the sync, then a short quiet period, for
+   * servers that do not say which version they checked). Rejects with `timeout` when `deadline` passes.
+   */
+  async diagnosticsOf(doc: OpenDocument, deadline: number, signal?: AbortSignal): Promise<readonly LspDiagnostic[]> {
+    const remaining = (): number => Math.max(1, deadline - Date.now());
+    const puller = this.config.pullDiagnostics;
+    if (puller) {
+      return puller({
+        path: doc.path,
+        uri: doc.uri,
+        timeoutMs: remaining(),
+        execute: (command, args, timeoutMs) => this.executeCommand(command, args, timeoutMs, signal),
+      });
+    }
+    for (;;) {
+      if (signal?.aborted) throw new LspError('cancelled', `Waiting for diagnostics of ${doc.path} was cancelled.`);
+      this.#assertRunning('textDocument/diagnostic');
+      if (this.pullsDiagnostics) return this.#pull(doc, remaining(), signal);
+      const published = this.published.settled(doc.path, doc.version, doc.syncSeq);
+      if (published) {
+        if (published.version !== undefined) return published.diagnostics;
+        return this.published.quiet(doc.path, this.config.publishQuietMs ?? 200, deadline, signal);
+      }
+      if (Date.now() >= deadline) {
+        throw new LspError('timeout', `${this.label} did not report diagnostics of ${displayPath(doc.path, this.cwd)} in time.`);
+      }
+      await this.published.next(deadline, signal);
+    }
+  }
+
+  /** Whole-workspace diagnostics, for servers that offer them. */
+  async workspaceDiagnosticsReport(timeoutMs: number, signal?: AbortSignal): Promise<Map<string, readonly LspDiagnostic[]>> {
+    const identifier = this.#diagnosticIdentifier();
+    const report = await this.request(
+      WorkspaceDiagnosticRequest.type,
+      { previousResultIds: [], ...(identifier ? { identifier } : {}) },
+      { timeoutMs: timeoutMs * WORKSPACE_RESULT_TIMEOUT_FACTOR, ...(signal ? { signal } : {}) },
+    );
+    const byFile = new Map<string, readonly LspDiagnostic[]>();
+    for (const item of (report?.items ?? []) as WorkspaceDocumentDiagnosticReport[]) {
+      const path = fromUri(item.uri);
+      if (path && item.kind === 'full') byFile.set(path, item.items);
+    }
+    return byFile;
+  }
+
+  /** Asks the server to shut down, then makes sure the process is gone. Safe to call twice. */
+  async stop(): Promise<void> {
+    if (this.#state === 'stopped' || this.#state === 'crashed') {
+      await this.#process.kill(0);
+      return;
+    }
+    const wasRunning = this.#state === 'running';
+    this.#state = 'stopping';
+    const grace = this.#options.limits.shutdownGraceMs;
+    if (wasRunning) {
+      try {
+        await this.#connection.request(ShutdownRequest.type, undefined, { timeoutMs: grace });
+        this.#connection.notify(ExitNotification.type, undefined);
+      } catch {
+        // A server that does not answer shutdown is killed below.
+      }
+      this.#process.child.stdin.end();
+    }
+    if (!(await this.#process.waitForExit(wasRunning ? grace : 0))) await this.#process.kill(500);
+    this.#state = 'stopped';
+    this.#endReason ??= 'it was stopped';
+    this.#connection.close(new LspError('server_exited', `${this.label} was stopped.`));
+    this.documents.clear();
+  }
+
+  async #initialize(): Promise<void> {
+    const context = this.#context();
+    const timeoutMs = this.config.startTimeoutMs ?? this.#options.limits.startTimeoutMs;
+    const exited = this.#process.exited.then((info) => {
+      throw new LspError('server_exited', describeExit(info, this.#process.stderrTail));
+    });
+    const result = await Promise.race([
+      this.#connection.request(
+        InitializeRequest.type,
+        {
+          processId: process.pid,
+          clientInfo: { name: 'agent-tools' },
+          rootUri: toUri(this.root),
+          rootPath: this.root,
+          workspaceFolders: [{ uri: toUri(this.root), name: basename(this.root) }],
+          initializationOptions: this.config.initializationOptions?.(context) ?? null,
+          capabilities: CLIENT_CAPABILITIES,
+        },
+        { timeoutMs },
+      ),
+      exited,
+    ]);
+    exited.catch(() => {});
+    this.#capabilities = result?.capabilities ?? {};
+    this.#state = 'running';
+    this.#connection.notify(InitializedNotification.type, {});
+    const settings = this.config.settings?.(context);
+    if (settings) this.#connection.notify(DidChangeConfigurationNotification.type, { settings });
+  }
+
+  /** Waits (bounded) for the configuration's "project loaded" log line; proceeds anyway when it does not come. */
+  async #waitUntilLoaded(): Promise<void> {
+    if (!this.config.readyPattern || this.#loaded) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        this.#onLoaded = resolve;
+      }),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.config.readyTimeoutMs ?? 20_000);
+      }),
+      this.#process.exited.then(() => undefined),
+    ]);
+    clearTimeout(timer);
+    this.#onLoaded = undefined;
+  }
+
+  #context(): ServerContext {
+    return { root: this.root, cwd: this.cwd, binary: this.binary };
+  }
+
+  #requestTimeout(): number {
+    return this.config.requestTimeoutMs ?? this.#options.limits.requestTimeoutMs;
+  }
+
+  #assertRunning(method: string): void {
+    if (this.#state === 'running' || this.#state === 'starting') return;
+    throw new LspError('server_exited', `${this.label} is not running (${this.#endReason ?? this.#state}); ${method} was not sent.`);
+  }
+
+  #saveOptions(): boolean | { includeText?: boolean } | undefined {
+    const sync = this.#capabilities.textDocumentSync;
+    if (sync === undefined || typeof sync === 'number') return undefined;
+    return (sync as TextDocumentSyncOptions).save;
+  }
+
+  #diagnosticIdentifier(): string | undefined {
+    const provider = this.#capabilities.diagnosticProvider;
+    if (provider && 'identifier' in provider && provider.identifier) return provider.identifier;
+    for (const registration of this.#registrations.values()) {
+      if (registration.method !== DocumentDiagnosticRequest.method) continue;
+      const id = (registration.options as { identifier?: string } | undefined)?.identifier;
+      if (id) return id;
+    }
+    return undefined;
+  }
+
+  async #pull(doc: OpenDocument, timeoutMs: number, signal?: AbortSignal): Promise<readonly LspDiagnostic[]> {
+    const identifier = this.#diagnosticIdentifier();
+    const report: DocumentDiagnosticReport = await this.request(
+      DocumentDiagnosticRequest.type,
+      { textDocument: { uri: doc.uri }, ...(identifier ? { identifier } : {}) },
+      { timeoutMs, ...(signal ? { signal } : {}) },
+    );
+    if (report && report.kind === 'full') return report.items;
+    // "unchanged" only answers a previousResultId, which is never sent; fall back to what was pushed.
+    return this.published.get(doc.path)?.diagnostics ?? [];
+  }
+
+  #onNotification(method: string, params: unknown): void {
+    switch (method) {
+      case PublishDiagnosticsNotification.method: {
+        const { uri, version, diagnostics } = params as PublishDiagnosticsParams;
+        const path = typeof uri === 'string' ? fromUri(uri) : undefined;
+        if (path && Array.isArray(diagnostics)) this.published.record(path, typeof version === 'number' ? version : undefined, diagnostics);
+        return;
+      }
+      case LogMessageNotification.method:
+      case ShowMessageNotification.method: {
+        const { type, message } = (params ?? {}) as { type?: number; message?: unknown };
+        const line = String(message);
+        this.#log.push({ type: type ?? 4, message: line.slice(0, 500) });
+        if (!this.#loaded && this.config.readyPattern?.test(line)) {
+          this.#loaded = true;
+          this.#onLoaded?.();
+        }
+        if (this.#log.length > 100) this.#log.splice(0, this.#log.length - 100);
+        return;
+      }
+      case '$/progress': {
+        const { token, value } = (params ?? {}) as { token?: string | number; value?: { kind?: string; title?: string; message?: string } };
+        if (token === undefined || !value) return;
+        if (value.kind === 'begin') this.#progress.set(token, value.title ?? value.message ?? 'working');
+        if (value.kind === 'end') this.#progress.delete(token);
+        if (this.#progress.size > 50) this.#progress.delete(this.#progress.keys().next().value as string | number);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  #onRequest(method: string, params: unknown): unknown {
+    return answerServerRequest(method, params, {
+      root: this.root,
+      settings: () => this.config.settings?.(this.#context()) ?? {},
+      registrations: this.#registrations,
+      registered: () => this.published.poke(),
+    });
+  }
+
+
+  #onMalformed(reason: string): void {
+    const now = Date.now();
+    this.#lastMalformed = reason;
+    this.#malformed.push(now);
+    while (this.#malformed.length > 0 && (this.#malformed[0] as number) < now - 10_000) this.#malformed.shift();
+    if (this.#malformed.length > this.#options.limits.maxMalformed && this.#state === 'running') {
+      this.#endReason = `it sent more than ${this.#options.limits.maxMalformed} malformed messages within 10 s (last: ${reason})`;
+      // Stop listening at once: whatever else it sends cannot be trusted.
+      this.#connection.close(new LspError('server_exited', `${this.label} was stopped: ${this.#endReason}.`));
+      this.#process.signal('SIGKILL');
+      this.#state = 'crashed';
+      this.documents.clear();
+      this.published.poke();
+      this.#options.onCrash?.(this, this.#endReason);
+    }
+  }
+
+  #onExit(info: ExitInfo): void {
+    if (this.#state === 'crashed') return; // Already handled when it was killed for malformed output.
+    const expected = this.#state === 'stopping' || this.#state === 'stopped';
+    const reason = this.#endReason ?? `it ${describeExit(info, this.#process.stderrTail)}`;
+    this.#endReason = reason;
+    this.#connection.close(new LspError('server_exited', `${this.label} stopped while a request was in flight: ${reason}.`));
+    this.published.poke();
+    if (expected || this.#state === 'starting') {
+      if (this.#state === 'starting') this.#state = 'crashed';
+      return;
+    }
+    this.#state = 'crashed';
+    this.documents.clear();
+    this.#options.onCrash?.(this, reason);
+  }
+}

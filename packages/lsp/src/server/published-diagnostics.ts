@@ -1,0 +1,90 @@
+import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
+
+/** One `textDocument/publishDiagnostics` as recorded. */
+export interface Published {
+  /** The document version the server said it checked, when it says. */
+  readonly version: number | undefined;
+  readonly diagnostics: readonly LspDiagnostic[];
+  /** Order of arrival across all files of the server. */
+  readonly seq: number;
+}
+
+/**
+ * The latest pushed diagnostics per file, bounded, with a way to wait for the next event (a publish, or a
+ * change of the server's registrations that may switch it to pull diagnostics).
+ */
+export class PublishedDiagnostics {
+  readonly #entries = new Map<string, Published>();
+  readonly #max: number;
+  #seq = 0;
+  #wake: Array<() => void> = [];
+
+  constructor(maxFiles = 5000) {
+    this.#max = maxFiles;
+  }
+
+  /** The sequence number of the latest publish (0 before any). */
+  get seq(): number {
+    return this.#seq;
+  }
+
+  record(path: string, version: number | undefined, diagnostics: readonly LspDiagnostic[]): void {
+    this.#entries.delete(path);
+    this.#entries.set(path, { version, diagnostics, seq: ++this.#seq });
+    while (this.#entries.size > this.#max) {
+      this.#entries.delete(this.#entries.keys().next().value as string);
+    }
+    this.poke();
+  }
+
+  get(path: string): Published | undefined {
+    return this.#entries.get(path);
+  }
+
+  /** Wakes every waiter (a registration changed, the server exited). */
+  poke(): void {
+    const wake = this.#wake;
+    this.#wake = [];
+    for (const resolve of wake) resolve();
+  }
+
+  /** Resolves at the next event, at `deadline` (epoch ms), or when the signal aborts, whichever is first. */
+  next(deadline: number, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+      signal?.addEventListener('abort', done, { once: true });
+      this.#wake.push(done);
+    });
+  }
+
+  /**
+   * The publish that answers a document's current version: one reporting that version (or newer), or, from a
+   * server that reports no versions, the first one since the version was sent (`syncSeq`).
+   */
+  settled(path: string, version: number, syncSeq: number): Published | undefined {
+    const entry = this.#entries.get(path);
+    if (!entry) return undefined;
+    if (entry.version !== undefined) return entry.version >= version ? entry : undefined;
+    return entry.seq > syncSeq ? entry : undefined;
+  }
+
+  /**
+   * A server that does not say which version it checked may publish in several passes (syntax first, then
+   * semantics): waits until the file's diagnostics stay unchanged for `quietMs`, and returns the last ones.
+   */
+  async quiet(path: string, quietMs: number, deadline: number, signal?: AbortSignal): Promise<readonly LspDiagnostic[]> {
+    for (;;) {
+      const seen = this.#entries.get(path)?.seq;
+      const until = Math.min(deadline, Date.now() + quietMs);
+      while (Date.now() < until && this.#entries.get(path)?.seq === seen && !signal?.aborted) await this.next(until, signal);
+      if (this.#entries.get(path)?.seq === seen || Date.now() >= deadline || signal?.aborted) {
+        return this.#entries.get(path)?.diagnostics ?? [];
+      }
+    }
+  }
+}

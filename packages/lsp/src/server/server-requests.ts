@@ -1,0 +1,69 @@
+import { basename } from 'node:path';
+import { ConfigurationRequest, RegistrationRequest, UnregistrationRequest, WorkspaceFoldersRequest } from 'vscode-languageserver-protocol';
+import { METHOD_NOT_FOUND, RpcResponseError } from '../rpc/connection.js';
+import { toUri } from '../util/paths.js';
+
+/** What answering a server's requests needs to know and may change. */
+export interface ServerRequestContext {
+  readonly root: string;
+  /** The answers to `workspace/configuration`, as a tree of sections. */
+  settings(): Readonly<Record<string, unknown>>;
+  /** Dynamic registrations by id (pyright registers pull diagnostics this way). */
+  readonly registrations: Map<string, { method: string; options: unknown }>;
+  /** Called after a registration, so waiters can switch to pull diagnostics. */
+  registered(): void;
+}
+
+/**
+ * Answers the requests a server sends to its client. Edits are applied only by lsp_rename, so
+ * `workspace/applyEdit` is declined; refresh requests and progress creation are acknowledged; anything unknown is
+ * "method not found", which servers handle.
+ */
+export function answerServerRequest(method: string, params: unknown, context: ServerRequestContext): unknown {
+  switch (method) {
+    case ConfigurationRequest.method: {
+      const settings = context.settings();
+      const items = ((params ?? {}) as { items?: Array<{ section?: string }> }).items ?? [];
+      return items.map((item) => lookupSection(settings, item.section));
+    }
+    case RegistrationRequest.method: {
+      const list = ((params ?? {}) as { registrations?: Array<{ id: string; method: string; registerOptions?: unknown }> }).registrations ?? [];
+      for (const r of list) context.registrations.set(r.id, { method: r.method, options: r.registerOptions });
+      context.registered();
+      return null;
+    }
+    case UnregistrationRequest.method: {
+      const list = ((params ?? {}) as { unregisterations?: Array<{ id: string }> }).unregisterations ?? [];
+      for (const r of list) context.registrations.delete(r.id);
+      return null;
+    }
+    case WorkspaceFoldersRequest.method:
+      return [{ uri: toUri(context.root), name: basename(context.root) }];
+    case 'workspace/applyEdit':
+      return { applied: false, failureReason: 'This client applies edits only through the lsp_rename tool.' };
+    case 'window/showDocument':
+      return { success: false };
+    case 'window/workDoneProgress/create':
+    case 'window/showMessageRequest':
+    case 'workspace/diagnostic/refresh':
+    case 'workspace/semanticTokens/refresh':
+    case 'workspace/inlayHint/refresh':
+    case 'workspace/inlineValue/refresh':
+    case 'workspace/codeLens/refresh':
+    case 'workspace/foldingRange/refresh':
+      return null;
+    default:
+      throw new RpcResponseError(METHOD_NOT_FOUND, `Unhandled method ${method}`);
+  }
+}
+
+/** Looks up a dotted section (`python.analysis`) in a settings tree; null when absent, as LSP expects. */
+export function lookupSection(settings: Readonly<Record<string, unknown>>, section: string | undefined): unknown {
+  if (!section) return settings;
+  let node: unknown = settings;
+  for (const part of section.split('.')) {
+    if (node === null || typeof node !== 'object') return null;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node ?? null;
+}

@@ -1,0 +1,123 @@
+import type { ToolResult } from '@agent-tools/core';
+import {
+  type CodeAction,
+  CodeActionRequest,
+  CodeActionTriggerKind,
+  type Command,
+  type Diagnostic as LspDiagnostic,
+  type TextEdit,
+  type WorkspaceEdit,
+} from 'vscode-languageserver-protocol';
+import { capList } from '@agent-tools/core';
+import { fromLspDiagnostic } from '../../diagnostics/convert.js';
+import { LineReader } from '../../format/line-reader.js';
+import { displayPath, fromUri } from '../../util/paths.js';
+import type { LspParams } from '../lsp.js';
+import { ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
+
+const MAX_ACTIONS = 20;
+const MAX_EDITS_SHOWN = 4;
+
+/** An offered action as programs receive it. */
+export interface CodeActionData {
+  readonly title: string;
+  readonly kind?: string;
+  readonly preferred?: boolean;
+  /** Text edits per workspace-relative file. */
+  readonly edits: ReadonlyArray<{ readonly file: string; readonly line: number; readonly column: number; readonly oldText: string; readonly newText: string }>;
+  /** A server command the action runs instead of (or after) its edits; this tool does not run it. */
+  readonly command?: string;
+}
+
+/**
+ * code_actions: the quick fixes and refactorings the server offers at the symbol, given the diagnostics on its
+ * line (servers compute quick fixes from them). Nothing is applied.
+ */
+export async function codeActions(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
+  const { server, doc, position, file } = await openTarget(env, params, 'code_actions', signal);
+  requireCapability(server, 'codeActionProvider', 'code actions', 'Read the diagnostics and make the fix with your edit tool.');
+  let lineDiagnostics: LspDiagnostic[] = [];
+  try {
+    const all = await server.diagnosticsOf(doc, Date.now() + 10_000, signal);
+    lineDiagnostics = all.filter((d) => d.range.start.line <= position.line && d.range.end.line >= position.line);
+  } catch {
+    // Without diagnostics the server still offers refactorings.
+  }
+  const range = {
+    start: { line: position.line, character: position.character },
+    end: { line: position.line, character: position.character + position.length },
+  };
+  const answer = await server.request(
+    CodeActionRequest.type,
+    { textDocument: { uri: doc.uri }, range, context: { diagnostics: lineDiagnostics, triggerKind: CodeActionTriggerKind.Invoked } },
+    { signal },
+  );
+  const lineReader = new LineReader(env.cwd, (path) => server.documents.get(path)?.text);
+  const actions = (answer ?? []).map((item) => toData(item, env.cwd, (path) => lineReader.lines(path)));
+  const problems = lineDiagnostics.map((d) => {
+    const diagnostic = fromLspDiagnostic(doc.path, d);
+    return `${diagnostic.severity}${diagnostic.code === undefined ? '' : ` ${diagnostic.code}`}: ${diagnostic.message.split('\n')[0]}`;
+  });
+  const context = problems.length ? `Problems on line ${position.line + 1}: ${problems.join('; ')}\n` : '';
+  if (actions.length === 0) {
+    return ok(`${context}The server offers no code actions at \`${params.symbol}\` (${file}:${position.line + 1}).`, { action: 'code_actions', total: 0, actions: [] });
+  }
+  const capped = capList(actions, MAX_ACTIONS);
+  const lines = [`${context}${actions.length} code action${actions.length === 1 ? '' : 's'} at \`${params.symbol}\` (${file}:${position.line + 1}); none is applied, make the change with your edit tool:`];
+  for (const [index, action] of capped.items.entries()) {
+    const tags = [action.kind, action.preferred ? 'preferred' : undefined].filter(Boolean).join(', ');
+    lines.push(`${index + 1}. ${action.title}${tags ? ` [${tags}]` : ''}`);
+    for (const edit of action.edits.slice(0, MAX_EDITS_SHOWN)) {
+      const what = edit.oldText ? `replace ${JSON.stringify(edit.oldText)} with ${JSON.stringify(edit.newText)}` : `insert ${JSON.stringify(edit.newText)}`;
+      lines.push(`   ${edit.file}:${edit.line}:${edit.column} ${what}`);
+    }
+    if (action.edits.length > MAX_EDITS_SHOWN) lines.push(`   (${action.edits.length - MAX_EDITS_SHOWN} more edits)`);
+    if (action.command && action.edits.length === 0) lines.push(`   (runs the server command ${action.command}, which this tool does not run)`);
+  }
+  if (capped.note) lines.push(`(${capped.note})`);
+  return ok(lines.join('\n'), { action: 'code_actions', total: actions.length, actions: capped.items });
+}
+
+function toData(item: Command | CodeAction, cwd: string, reader: (path: string) => string[] | undefined): CodeActionData {
+  if (typeof (item as Command).command === 'string' && !('edit' in item) && !('kind' in item)) {
+    return { title: item.title, edits: [], command: (item as Command).command };
+  }
+  const action = item as CodeAction;
+  return {
+    title: action.title,
+    ...(action.kind ? { kind: action.kind } : {}),
+    ...(action.isPreferred ? { preferred: true } : {}),
+    edits: action.edit ? editsOf(action.edit, cwd, reader) : [],
+    ...(action.command ? { command: action.command.command } : {}),
+  };
+}
+
+function editsOf(edit: WorkspaceEdit, cwd: string, reader: (path: string) => string[] | undefined): CodeActionData['edits'] {
+  const perFile: Array<[string, readonly TextEdit[]]> = [];
+  if (edit.documentChanges) {
+    for (const change of edit.documentChanges) {
+      if ('textDocument' in change) perFile.push([change.textDocument.uri, change.edits as TextEdit[]]);
+    }
+  } else if (edit.changes) perFile.push(...Object.entries(edit.changes));
+  const out: Array<CodeActionData['edits'][number]> = [];
+  for (const [uri, edits] of perFile) {
+    const path = fromUri(uri);
+    if (!path) continue;
+    const lines = reader(path);
+    for (const e of edits) {
+      const empty = e.range.start.line === e.range.end.line && e.range.start.character === e.range.end.character;
+      const oldText = empty ? '' : lines ? textInRange(lines, e.range) : '…';
+      out.push({ file: displayPath(path, cwd), line: e.range.start.line + 1, column: e.range.start.character + 1, oldText, newText: e.newText });
+    }
+  }
+  return out;
+}
+
+/** The text a range covers, lines joined with newlines. */
+function textInRange(lines: readonly string[], range: TextEdit['range']): string {
+  if (range.start.line === range.end.line) return (lines[range.start.line] ?? '').slice(range.start.character, range.end.character);
+  const parts = [(lines[range.start.line] ?? '').slice(range.start.character)];
+  for (let line = range.start.line + 1; line < range.end.line; line++) parts.push(lines[line] ?? '');
+  parts.push((lines[range.end.line] ?? '').slice(0, range.end.character));
+  return parts.join('\n');
+}

@@ -1,0 +1,73 @@
+import { type Diagnostic, errorResult, type ToolResult } from '@agent-tools/core';
+import { fromLspDiagnostic } from '../../diagnostics/convert.js';
+import { countText, renderDiagnostics } from '../../format/diagnostics.js';
+import { LineReader } from '../../format/line-reader.js';
+import { checkProject } from '../../project-check/project-check.js';
+import type { LspParams } from '../lsp.js';
+import { ok, openFile, type ToolEnv } from '../shared.js';
+
+const FILE_CAP = 100;
+const PROJECT_CAP = 100;
+const SHOWN = new Set(['error', 'warning']);
+
+/** diagnostics: a file's errors and warnings now, or with "*" a whole-project check. */
+export async function diagnostics(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
+  if (params.file?.trim() === '*') return project(env, signal);
+  const { server, doc, file, path } = await openFile(env, params.file, 'diagnostics', signal);
+  const list = (await server.diagnosticsOf(doc, Date.now() + server.requestTimeoutMs, signal)).map((d) => fromLspDiagnostic(path, d));
+  const relevant = list.filter((d) => SHOWN.has(d.severity));
+  const hidden = list.length - relevant.length;
+  const tail = hidden > 0 ? `\n(${hidden} hint${hidden === 1 ? '' : 's'} and information message${hidden === 1 ? '' : 's'} not shown)` : '';
+  if (relevant.length === 0) {
+    return ok(`No errors or warnings in ${file} (checked by ${server.config.name}).${tail}`, {
+      action: 'diagnostics',
+      file,
+      total: 0,
+      diagnostics: [],
+    });
+  }
+  const reader = new LineReader(env.cwd, (p) => server.documents.get(p)?.text);
+  const rendered = renderDiagnostics(relevant, { cwd: env.cwd, reader, max: FILE_CAP });
+  return ok(`${file}: ${countText(relevant)} (checked by ${server.config.name}).\n${rendered.text}${tail}`, {
+    action: 'diagnostics',
+    file,
+    total: relevant.length,
+    ...(rendered.note ? { note: rendered.note } : {}),
+    diagnostics: rendered.data,
+  });
+}
+
+async function project(env: ToolEnv, signal: AbortSignal): Promise<ToolResult> {
+  const parts = await checkProject(env.supervisor, signal);
+  if (parts.length === 0) {
+    return errorResult(
+      'Nothing was checked: no project root of any configured language server was found in the working directory. The project is NOT VERIFIED. Call lsp with action "status" to see what each server looks for.',
+      { action: 'diagnostics', file: '*', verified: false, parts: [] },
+    );
+  }
+  const all: Diagnostic[] = parts.flatMap((p) => p.diagnostics.filter((d) => SHOWN.has(d.severity)));
+  const lines = [`Whole-project check of the working directory (${parts.length} project${parts.length === 1 ? '' : 's'}):`];
+  for (const part of parts) {
+    const shown = part.diagnostics.filter((d) => SHOWN.has(d.severity));
+    const where = `${part.languages} at ${part.root}`;
+    if (part.verified) lines.push(`  verified: ${where} by ${part.method}: ${countText(shown)}`);
+    else lines.push(`  NOT VERIFIED: ${where}${part.method === 'none' ? '' : ` by ${part.method}`}: ${part.reason}${shown.length ? ` (${countText(shown)} found before that)` : ''}`);
+    if (part.note) lines.push(`    (${part.note})`);
+  }
+  const unverified = parts.filter((p) => !p.verified).length;
+  if (unverified > 0) lines.push(`${unverified} of ${parts.length} part(s) could not be verified: do not treat them as clean.`);
+  const reader = new LineReader(env.cwd);
+  const rendered = renderDiagnostics(all, { cwd: env.cwd, reader, max: PROJECT_CAP });
+  if (all.length > 0) lines.push(rendered.text);
+  const structured = {
+    action: 'diagnostics',
+    file: '*',
+    verified: unverified === 0,
+    parts: parts.map(({ diagnostics: list, ...rest }) => ({ ...rest, errors: list.filter((d) => d.severity === 'error').length, warnings: list.filter((d) => d.severity === 'warning').length })),
+    total: all.length,
+    ...(rendered.note ? { note: rendered.note } : {}),
+    diagnostics: rendered.data,
+  };
+  // Nothing verified at all is an error: the model must not read the answer as a clean bill.
+  return unverified === parts.length ? errorResult(lines.join('\n'), structured) : ok(lines.join('\n'), structured);
+}

@@ -1,0 +1,80 @@
+import type { ToolResult } from '@agent-tools/core';
+import {
+  DefinitionRequest,
+  ImplementationRequest,
+  type Location,
+  type LocationLink,
+  ReferencesRequest,
+  TypeDefinitionRequest,
+} from 'vscode-languageserver-protocol';
+import { LineReader } from '../../format/line-reader.js';
+import { fileCount, renderLocations, toRawLocations } from '../../format/locations.js';
+import { plural } from '../../util/text.js';
+import { ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
+import type { LspParams } from '../lsp.js';
+
+/** The navigation actions and what they ask. */
+export type NavigationAction = 'definition' | 'type_definition' | 'implementation' | 'references';
+
+const CAPABILITY = {
+  definition: 'definitionProvider',
+  type_definition: 'typeDefinitionProvider',
+  implementation: 'implementationProvider',
+  references: 'referencesProvider',
+} as const;
+const CAPS: Record<NavigationAction, number> = { definition: 50, type_definition: 50, implementation: 50, references: 50 };
+const NOUNS: Record<NavigationAction, [string, string]> = {
+  definition: ['definition', 'definitions'],
+  type_definition: ['type definition', 'type definitions'],
+  implementation: ['implementation', 'implementations'],
+  references: ['reference', 'references'],
+};
+const EMPTY: Record<NavigationAction, string> = {
+  definition: 'The server knows no definition for it (a keyword, a literal, or a name it cannot resolve).',
+  type_definition: 'The server knows no type definition for it (a primitive type has none).',
+  implementation: 'The server found no implementations.',
+  references: 'The server found no references.',
+};
+
+/** definition, type_definition, implementation, references: locations grouped by file with their lines. */
+export async function navigate(env: ToolEnv, action: NavigationAction, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
+  const target = await openTarget(env, params, action, signal);
+  const { server, doc, position } = target;
+  requireCapability(server, CAPABILITY[action], action, 'Try definition, references or hover instead.');
+  const textDocument = { uri: doc.uri };
+  const at = { line: position.line, character: position.character };
+  let answer: Location | Location[] | LocationLink[] | null;
+  switch (action) {
+    case 'definition':
+      answer = await server.request(DefinitionRequest.type, { textDocument, position: at }, { signal });
+      break;
+    case 'type_definition':
+      answer = await server.request(TypeDefinitionRequest.type, { textDocument, position: at }, { signal });
+      break;
+    case 'implementation':
+      answer = await server.request(ImplementationRequest.type, { textDocument, position: at }, { signal });
+      break;
+    case 'references':
+      answer = await server.request(ReferencesRequest.type, { textDocument, position: at, context: { includeDeclaration: true } }, { signal });
+      break;
+  }
+  const locations = toRawLocations(answer);
+  const symbol = position.lineText.slice(position.character, position.character + position.length);
+  const subject = `\`${symbol}\` (${target.file}:${position.line + 1})`;
+  const [one, many] = NOUNS[action];
+  if (locations.length === 0) {
+    return ok(`No ${many} ${action === 'references' ? 'to' : 'of'} ${subject}. ${EMPTY[action]}`, { action, symbol, total: 0, locations: [] });
+  }
+  const reader = new LineReader(env.cwd, (path) => server.documents.get(path)?.text);
+  const rendered = renderLocations(locations, { cwd: env.cwd, reader, max: CAPS[action], first: target.path });
+  const files = fileCount(locations);
+  const preposition = action === 'references' ? 'to' : 'of';
+  const head = `${locations.length === 1 ? `1 ${one}` : `${locations.length} ${many}`} ${preposition} ${subject}${files > 1 ? ` in ${plural(files, 'file')}` : ''}:`;
+  return ok(`${head}\n${rendered.text}`, {
+    action,
+    symbol,
+    total: rendered.total,
+    ...(rendered.note ? { note: rendered.note } : {}),
+    locations: rendered.data,
+  });
+}

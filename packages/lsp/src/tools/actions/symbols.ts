@@ -1,0 +1,126 @@
+import { errorResult, type ToolResult } from '@agent-tools/core';
+import { DocumentSymbolRequest, WorkspaceSymbolRequest } from 'vscode-languageserver-protocol';
+import { findBinary } from '../../discovery/binary.js';
+import { discoverRoots, listSourceFiles } from '../../discovery/root.js';
+import { detailOf } from '../../errors.js';
+import { documentOutline, renderOutline, renderWorkspaceSymbols, type SymbolData, workspaceSymbols } from '../../format/symbols.js';
+import type { LanguageServer } from '../../server/language-server.js';
+import { displayPath } from '../../util/paths.js';
+import { plural } from '../../util/text.js';
+import type { LspParams } from '../lsp.js';
+import { ok, openFile, requireCapability, type ToolEnv } from '../shared.js';
+
+const OUTLINE_CAP = 200;
+const WORKSPACE_CAP = 100;
+const MAX_STARTED = 4;
+
+/** symbols: a file's outline (`file`), or a workspace search (`query`); both: the outline filtered by name. */
+export async function symbols(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
+  if (params.file) return outline(env, params, signal);
+  const query = params.query?.trim();
+  if (!query) {
+    return errorResult('The symbols action needs "query" (a name to search the workspace for) or "file" (for its outline).', { error: 'bad_arguments' });
+  }
+  return search(env, query, signal);
+}
+
+async function outline(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
+  const { server, doc, file } = await openFile(env, params.file, 'symbols', signal);
+  requireCapability(server, 'documentSymbolProvider', 'document symbols', 'Read the file instead.');
+  const answer = await server.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } }, { signal });
+  let list = documentOutline(answer, file);
+  const query = params.query?.trim().toLowerCase();
+  if (query) list = list.filter((s) => s.name.toLowerCase().includes(query));
+  if (list.length === 0) {
+    const why = query ? ` matching "${params.query}"` : '';
+    return ok(`The server reports no symbols${why} in ${file}.`, { action: 'symbols', file, total: 0, symbols: [] });
+  }
+  const rendered = renderOutline(list, OUTLINE_CAP);
+  return ok(`${plural(list.length, 'symbol')} in ${file}${query ? ` matching "${params.query}"` : ''}:\n${rendered.text}`, {
+    action: 'symbols',
+    file,
+    total: list.length,
+    ...(rendered.note ? { note: rendered.note } : {}),
+    symbols: rendered.shown,
+  });
+}
+
+async function search(env: ToolEnv, query: string, signal: AbortSignal): Promise<ToolResult> {
+  const { servers, problems } = await workspaceServers(env, signal);
+  if (servers.length === 0) {
+    const why = problems.length ? ` ${problems.join(' ')}` : ' No project root of any configured server was found in the working directory.';
+    return errorResult(`No language server can search this workspace.${why} Call lsp with action "status" for details.`, { error: 'no_server' });
+  }
+  const found: SymbolData[] = [];
+  const failures: string[] = [...problems];
+  await Promise.all(
+    servers.map(async (server) => {
+      try {
+        if (!server.capabilities.workspaceSymbolProvider) throw new Error(`${server.config.name} does not offer a workspace symbol search.`);
+        anchorProject(server);
+        const answer = await server.request(WorkspaceSymbolRequest.type, { query }, { signal });
+        found.push(...workspaceSymbols(answer, env.cwd));
+      } catch (error) {
+        failures.push(detailOf(error));
+      }
+    }),
+  );
+  const notes = failures.length ? `\n(Not searched: ${failures.join(' ')})` : '';
+  if (found.length === 0) {
+    return ok(`No symbol matches "${query}".${notes}`, { action: 'symbols', query, total: 0, symbols: [] });
+  }
+  const rendered = renderWorkspaceSymbols(found, WORKSPACE_CAP);
+  return ok(`${plural(found.length, 'symbol')} matching "${query}":\n${rendered.text}${notes}`, {
+    action: 'symbols',
+    query,
+    total: found.length,
+    ...(rendered.note ? { note: rendered.note } : {}),
+    symbols: rendered.shown,
+  });
+}
+
+/** The servers of every project root in the working directory, started as needed. */
+async function workspaceServers(env: ToolEnv, signal: AbortSignal): Promise<{ servers: LanguageServer[]; problems: string[] }> {
+  const servers = new Map<string, LanguageServer>();
+  for (const server of env.supervisor.running()) servers.set(`${server.config.id}\u0000${server.root}`, server);
+  const problems: string[] = [];
+  let started = 0;
+  const skipped: string[] = [];
+  for (const config of env.supervisor.servers) {
+    for (const root of discoverRoots(env.cwd, config.rootMarkers)) {
+      const key = `${config.id}\u0000${root}`;
+      if (servers.has(key)) continue;
+      // A search must not start a server for every package of a large monorepo.
+      if (started >= MAX_STARTED) {
+        skipped.push(`${config.name} for ${displayPath(root, env.cwd)}`);
+        continue;
+      }
+      if (listSourceFiles(root, Object.keys(config.extensions), 1).files.length === 0) continue;
+      const binary = findBinary({
+        names: config.binaries,
+        root,
+        cwd: env.cwd,
+        path: env.supervisor.env['PATH'],
+        ...(config.bundled ? { bundled: config.bundled } : {}),
+      });
+      if (!binary.found) continue;
+      try {
+        started++;
+        servers.set(key, await env.supervisor.serverForRoot(config, root, binary.found, signal));
+      } catch (error) {
+        problems.push(detailOf(error));
+      }
+    }
+  }
+  if (skipped.length > 0) {
+    problems.push(`${skipped.length} more project root(s) were not searched (${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', …' : ''}); open a file there with another lsp action first to include them.`);
+  }
+  return { servers: [...servers.values()], problems };
+}
+
+/** Some servers (tsserver) search only the projects of open files: open one source file when none is. */
+function anchorProject(server: LanguageServer): void {
+  if (server.documents.all().length > 0) return;
+  const first = listSourceFiles(server.root, Object.keys(server.config.extensions), 1).files[0];
+  if (first) server.open(first);
+}

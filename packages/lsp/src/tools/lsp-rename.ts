@@ -1,0 +1,143 @@
+import { appendText, defineTool, errorResult, type ToolResult } from '@agent-tools/core';
+import { FileChangeType, PrepareRenameRequest, RenameRequest, type WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { z } from 'zod';
+import { applyEditPlan, type EditPlan, planWorkspaceEdit } from '../edits/workspace-edit.js';
+import { LspError } from '../errors.js';
+import type { LanguageServer } from '../server/language-server.js';
+import { displayPath, fromUri, toUri } from '../util/paths.js';
+import { plural, splitLines } from '../util/text.js';
+import { failure, openTarget, type ToolEnv, withNotes } from './shared.js';
+
+/** Parameters of `lsp_rename`. */
+export const lspRenameParameters = z.object({
+  file: z.string().describe('Path of a file where the symbol appears, relative to the working directory.'),
+  line: z.number().int().min(1).describe('1-based line on which the symbol appears.'),
+  symbol: z.string().describe('The current name, exactly as written on that line. Never a column.'),
+  occurrence: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Which occurrence of symbol on the line, 1 = leftmost; needed only when it appears more than once.'),
+  new_name: z.string().min(1).describe('The new name.'),
+});
+
+const DESCRIPTION = `Rename a symbol everywhere it is used, with the language server's understanding of scopes and imports (not a text replace).
+
+Address the symbol by "file", "line" (1-based) and "symbol" (its current name as written on that line), never by column; add "occurrence" (1 = leftmost) when the name occurs more than once on the line. "new_name" is the new name.
+
+The rename is applied to every file at once or not at all: if any file changed since the server read it, or a write fails, nothing is changed. The answer lists the files and edit counts, and any new compiler errors the rename introduced.`;
+
+/** The `lsp_rename` tool (write tier): a server-computed rename, applied all or nothing. */
+export function lspRenameTool(env: ToolEnv) {
+  return defineTool({
+    name: 'lsp_rename',
+    tier: 'write',
+    description: DESCRIPTION,
+    parameters: lspRenameParameters,
+    parallelSafe: false,
+    timeoutMs: 120_000,
+    async execute(params, ctx): Promise<ToolResult> {
+      try {
+        return withNotes(env, await rename(env, params, ctx));
+      } catch (error) {
+        return withNotes(env, failure(error, { action: 'rename' }));
+      }
+    },
+  });
+}
+
+async function rename(
+  env: ToolEnv,
+  params: z.output<typeof lspRenameParameters>,
+  ctx: Parameters<ReturnType<typeof lspRenameTool>['execute']>[1],
+): Promise<ToolResult> {
+  const newName = params.new_name.trim();
+  if (/\s/.test(newName)) return errorResult(`"${params.new_name}" is not a valid name: it contains whitespace.`);
+  const target = await openTarget(env, params, 'lsp_rename', ctx.signal);
+  const { server, doc, position } = target;
+  const oldName = position.lineText.slice(position.character, position.character + position.length);
+  const where = `\`${oldName}\` (${target.file}:${position.line + 1})`;
+  const provider = server.capabilities.renameProvider;
+  if (!provider) throw new LspError('unsupported', `${server.config.name} cannot rename symbols; nothing was changed.`);
+  const at = { textDocument: { uri: doc.uri }, position: { line: position.line, character: position.character } };
+  if (typeof provider === 'object' && provider.prepareProvider) {
+    const prepared = await server.request(PrepareRenameRequest.type, at, { signal: ctx.signal });
+    if (prepared === null) return errorResult(`${where} cannot be renamed: the server says there is no renameable symbol there.`);
+    const range = 'range' in prepared ? prepared.range : 'start' in prepared ? prepared : undefined;
+    if (range && !covers(range, position)) {
+      const other = textOf(doc.text, range);
+      return errorResult(
+        `At ${where} the server would rename \`${other}\` (line ${range.start.line + 1}) instead; nothing was changed. Address the symbol you mean to rename by its own name.`,
+      );
+    }
+  }
+  const edit: WorkspaceEdit | null = await server.request(RenameRequest.type, { ...at, newName }, { signal: ctx.signal });
+  if (!edit || (!edit.changes && !edit.documentChanges)) {
+    return errorResult(`The server returned no edit for renaming ${where}; nothing was changed.`);
+  }
+  if (!editsPosition(edit, doc.uri, position)) {
+    return errorResult(`The server's rename of ${where} does not change that position; nothing was changed. Address the symbol you mean to rename by its own name.`);
+  }
+  const plan = planWorkspaceEdit(edit, env.cwd, (path) => server.documents.get(path));
+  if (plan.changes.length === 0) {
+    return errorResult(`Renaming ${where} to \`${newName}\` changes nothing; nothing was written.`);
+  }
+  const files = plan.changes.map((c) => c.path);
+  if (ctx.diagnostics.enabled) await ctx.diagnostics.beforeWrite(files, ctx.signal);
+  applyEditPlan(plan, env.cwd);
+  syncServer(server, plan);
+  const edits = plan.changes.reduce((sum, c) => sum + c.edits, 0);
+  const lines = [`Renamed ${where} to \`${newName}\`: ${plural(edits, 'edit')} in ${plural(plan.changes.length, 'file')}.`];
+  const changed = plan.changes.map((c) => {
+    const file = displayPath(c.path, env.cwd);
+    const what = c.before === undefined ? 'created' : c.after === undefined ? 'deleted' : plural(c.edits, 'edit');
+    lines.push(`  ${file} (${what})`);
+    return { file, edits: c.edits, ...(c.before === undefined ? { created: true } : {}), ...(c.after === undefined ? { deleted: true } : {}) };
+  });
+  const result: ToolResult = { content: [{ type: 'text', text: lines.join('\n') }], isError: false, structured: { action: 'rename', from: oldName, to: newName, edits, files: changed } };
+  if (!ctx.diagnostics.enabled) return result;
+  const report = await ctx.diagnostics.afterWrite(files, ctx.signal);
+  return report.text ? { ...appendText(result, report.text), structured: { ...(result.structured as object), diagnostics: report.files } } : result;
+}
+
+/** Tells the server what changed on disk: new versions of open documents, watched-file events for the rest. */
+function syncServer(server: LanguageServer, plan: EditPlan): void {
+  const events: Array<{ uri: string; type: FileChangeType }> = [];
+  for (const change of plan.changes) {
+    if (server.documents.get(change.path)) {
+      server.documents.sync(change.path);
+      continue;
+    }
+    const type = change.before === undefined ? FileChangeType.Created : change.after === undefined ? FileChangeType.Deleted : FileChangeType.Changed;
+    events.push({ uri: toUri(change.path), type });
+  }
+  if (events.length > 0) server.documents.watched(events);
+}
+
+type Range = { readonly start: { line: number; character: number }; readonly end: { line: number; character: number } };
+
+/** Whether a range contains the symbol's position. */
+function covers(range: Range, position: { line: number; character: number }): boolean {
+  const after = (a: { line: number; character: number }, b: { line: number; character: number }) => a.line > b.line || (a.line === b.line && a.character >= b.character);
+  return after(position, range.start) && after(range.end, position);
+}
+
+function textOf(text: string, range: Range): string {
+  const lines = splitLines(text);
+  if (range.start.line !== range.end.line) return (lines[range.start.line] ?? '').slice(range.start.character);
+  return (lines[range.start.line] ?? '').slice(range.start.character, range.end.character);
+}
+
+/** Whether the edit changes the addressed position (a guard for servers without prepareRename). */
+function editsPosition(edit: WorkspaceEdit, uri: string, position: { line: number; character: number }): boolean {
+  const target = fromUri(uri);
+  const ranges: Range[] = [];
+  if (edit.changes) {
+    for (const [key, edits] of Object.entries(edit.changes)) if (fromUri(key) === target) ranges.push(...edits.map((e) => e.range));
+  }
+  for (const change of edit.documentChanges ?? []) {
+    if ('textDocument' in change && fromUri(change.textDocument.uri) === target) ranges.push(...change.edits.map((e) => e.range));
+  }
+  return ranges.some((range) => covers(range, position));
+}

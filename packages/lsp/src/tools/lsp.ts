@@ -1,0 +1,105 @@
+import { defineTool, type ToolResult } from '@agent-tools/core';
+import { z } from 'zod';
+import { codeActions } from './actions/code-actions.js';
+import { diagnostics } from './actions/diagnostics.js';
+import { hover } from './actions/hover.js';
+import { navigate } from './actions/navigate.js';
+import { reload } from './actions/reload.js';
+import { status } from './actions/status.js';
+import { symbols } from './actions/symbols.js';
+import { failure, type ToolEnv, withNotes } from './shared.js';
+
+/** The actions of the `lsp` tool. */
+export const LSP_ACTIONS = [
+  'definition',
+  'type_definition',
+  'implementation',
+  'references',
+  'hover',
+  'symbols',
+  'code_actions',
+  'diagnostics',
+  'status',
+  'reload',
+] as const;
+
+/** Parameters of the `lsp` tool: the action and its arguments, flat. */
+export const lspParameters = z.object({
+  action: z.enum(LSP_ACTIONS).describe('What to ask; see the tool description for the arguments of each action.'),
+  file: z
+    .string()
+    .optional()
+    .describe('Path relative to the working directory. For diagnostics, "*" checks the whole project instead of one file.'),
+  line: z.number().int().min(1).optional().describe('1-based line on which the symbol appears.'),
+  symbol: z
+    .string()
+    .optional()
+    .describe('The name to ask about, exactly as written on that line (for a.b.c the position is on c). Never a column.'),
+  occurrence: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Which occurrence of symbol on the line, 1 = leftmost; needed only when it appears more than once.'),
+  query: z.string().optional().describe('For symbols: a name or part of a name to search the whole workspace for.'),
+});
+
+/** The validated arguments of an `lsp` call. */
+export type LspParams = z.output<typeof lspParameters>;
+
+const DESCRIPTION = `Ask the project's language servers (TypeScript/JavaScript, Python, Go, C/C++, Rust, Dart) about code, with compiler accuracy instead of text search.
+
+Address a position by "line" (1-based) and "symbol" (the name as written on that line), never by column. If the name occurs more than once on the line, add "occurrence" (1 = leftmost). For a.b.c the position is on c.
+
+Actions:
+- definition, type_definition, implementation, references: file, line, symbol. Where it is declared, where its type is declared, its concrete implementations, every use (references include the declaration; capped at 50).
+- hover: file, line, symbol. Its signature and doc comment.
+- symbols: query to search the whole workspace by name (capped at 100), or file for that file's outline (capped at 200).
+- code_actions: file, line, symbol. The quick fixes the server offers there for the problems on that line; nothing is applied.
+- diagnostics: file for its current errors and warnings; file "*" runs the project's whole check (tsc --noEmit, pyright, go vet, ...). A part that could not run is reported NOT VERIFIED: never treat it as clean.
+- status: which servers run for which project roots, and for the others whether the root marker (tsconfig.json, pyproject.toml, go.mod, ...) or the server binary is missing.
+- reload: restart the server of file's project (or every server without file) when answers look stale or requests hang.
+
+Answers use paths relative to the working directory, 1-based lines and the text of each line; long lists say how many were cut. To rename a symbol across files use lsp_rename. Writes made with the file tools report new diagnostics by themselves.`;
+
+/** The `lsp` tool: every read-only question a language server answers. */
+export function lspTool(env: ToolEnv) {
+  return defineTool({
+    name: 'lsp',
+    tier: 'read',
+    description: DESCRIPTION,
+    parameters: lspParameters,
+    parallelSafe: true,
+    // Whole-project checks run the project's compiler; navigation has its own per-request timeout.
+    timeoutMs: 300_000,
+    async execute(params, ctx): Promise<ToolResult> {
+      try {
+        return withNotes(env, await run(env, params, ctx.signal));
+      } catch (error) {
+        return withNotes(env, failure(error, { action: params.action }));
+      }
+    },
+  });
+}
+
+function run(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> | ToolResult {
+  switch (params.action) {
+    case 'definition':
+    case 'type_definition':
+    case 'implementation':
+    case 'references':
+      return navigate(env, params.action, params, signal);
+    case 'hover':
+      return hover(env, params, signal);
+    case 'symbols':
+      return symbols(env, params, signal);
+    case 'code_actions':
+      return codeActions(env, params, signal);
+    case 'diagnostics':
+      return diagnostics(env, params, signal);
+    case 'status':
+      return status(env, params);
+    case 'reload':
+      return reload(env, params, signal);
+  }
+}

@@ -1,0 +1,95 @@
+import { CoreError, errorResult, resolveInside, type ToolResult, textResult } from '@agent-tools/core';
+import { detailOf, LspError } from '../errors.js';
+import type { ServerCapabilities } from 'vscode-languageserver-protocol';
+import type { OpenDocument } from '../server/documents.js';
+import type { LanguageServer } from '../server/language-server.js';
+import type { LspSupervisor } from '../supervisor.js';
+import { locateSymbol, type SymbolPosition } from '../position/locate-symbol.js';
+
+/** What the tools share: the supervisor and the working directory. */
+export interface ToolEnv {
+  readonly supervisor: LspSupervisor;
+  readonly cwd: string;
+}
+
+/** A position request resolved: the server, the synced document and the symbol's position. */
+export interface Target {
+  readonly server: LanguageServer;
+  readonly doc: OpenDocument;
+  readonly position: SymbolPosition;
+  /** Workspace-relative path of the file. */
+  readonly file: string;
+  readonly path: string;
+}
+
+/** Resolves a file argument inside the working directory; it must exist and be a file. */
+export function resolveFile(env: ToolEnv, file: string | undefined, action: string): { path: string; file: string } {
+  if (file === undefined || file.trim() === '') {
+    throw new LspError('bad_position', `The ${action} action needs "file": a path relative to the working directory.`);
+  }
+  const resolved = resolveInside(env.cwd, file, { mustExist: true, kind: 'file' });
+  return { path: resolved.absolute, file: resolved.relative };
+}
+
+/** The server of a file, with the file synced from disk. */
+export async function openFile(env: ToolEnv, file: string | undefined, action: string, signal: AbortSignal) {
+  const { path, file: rel } = resolveFile(env, file, action);
+  const server = await env.supervisor.serverFor(path, signal);
+  const doc = server.open(path);
+  if (!doc) throw new LspError('bad_position', `${rel} could not be read.`);
+  return { server, doc, path, file: rel };
+}
+
+/** Resolves `file` + `line` + `symbol` (+ `occurrence`) to a server position. */
+export async function openTarget(
+  env: ToolEnv,
+  params: { file?: string | undefined; line?: number | undefined; symbol?: string | undefined; occurrence?: number | undefined },
+  action: string,
+  signal: AbortSignal,
+): Promise<Target> {
+  if (params.line === undefined) {
+    throw new LspError('bad_position', `The ${action} action needs "file", "line" (1-based) and "symbol" (the name as written on that line).`);
+  }
+  const opened = await openFile(env, params.file, action, signal);
+  const position = locateSymbol(opened.doc.text, params.line, params.symbol, params.occurrence, opened.file);
+  return { ...opened, position };
+}
+
+/**
+ * Refuses an action the server does not offer, before sending it (a server answers unknown methods with an
+ * opaque error, or not at all).
+ */
+export function requireCapability(server: LanguageServer, capability: keyof ServerCapabilities, action: string, instead: string): void {
+  if (server.capabilities[capability]) return;
+  throw new LspError('unsupported', `${server.config.name} does not offer ${action}. ${instead}`);
+}
+
+/** Appends the supervisor's notes (a server crashed and was restarted) to a result. */
+export function withNotes(env: ToolEnv, result: ToolResult): ToolResult {
+  const notes = env.supervisor.takeNotes();
+  if (notes.length === 0) return result;
+  return { ...result, content: [...result.content, { type: 'text', text: notes.map((n) => `Note: ${n}`).join('\n') }] };
+}
+
+/** Turns a thrown error into a result that says what to do next. */
+export function failure(error: unknown, structured?: Record<string, unknown>): ToolResult {
+  const text = detailOf(error);
+  if (error instanceof CoreError) return errorResult(text.replace(/^\[agent-tools\/core\] /, ''), structured);
+  if (!(error instanceof LspError)) return errorResult(`The language server request failed: ${text}`, structured);
+  const advice: Partial<Record<LspError['code'], string>> = {
+    no_server: 'Call lsp with action "status" to see which servers exist.',
+    no_root: 'Call lsp with action "status" to see where servers can start.',
+    no_binary: 'Call lsp with action "status" to see every server and where it was looked for.',
+    start_failed: 'Call lsp with action "status" for details; call "reload" after fixing the cause.',
+    timeout: 'The server may still be loading the project: try again in a moment, or call lsp with action "reload" if it keeps hanging.',
+    server_exited: 'It will be restarted on the next call.',
+    request_failed: 'Try another position or action.',
+  };
+  const extra = advice[error.code];
+  return errorResult(extra ? `${text} ${extra}` : text, { error: error.code, ...structured });
+}
+
+/** A successful result with structured data. */
+export function ok<S>(text: string, structured: S): ToolResult<S> {
+  return textResult(text, structured);
+}
