@@ -250,3 +250,40 @@ describe('resolve', () => {
     expect(checker.checked.at(-1)).toEqual([t.dir.join('bad.py'), t.dir.join('ok.py')]);
   });
 });
+
+describe('rewrites fit the file', () => {
+  it('writes the template indentation in the file unit: tabs in Go', async () => {
+    const code = 'package p\n\nfunc f() error {\n\tif err := g(); err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n';
+    await using t = setup({ 'a.go': code });
+    await t.call('ast_edit', {
+      pattern: 'if err := $CALL; err != nil {\n    return err\n}',
+      rewrite: 'if err := $CALL; err != nil {\n    return fmt.Errorf("g: %w", err)\n}',
+      path: 'a.go',
+    });
+    await t.call('resolve', { edit_id: 'edit_1', action: 'accept' });
+    expect(t.read('a.go')).toBe(
+      'package p\n\nfunc f() error {\n\tif err := g(); err != nil {\n\t\treturn fmt.Errorf("g: %w", err)\n\t}\n\treturn nil\n}\n',
+    );
+  });
+
+  it('an empty $$$ run takes its separator, or its whole line, with it', async () => {
+    await using t = setup({ 'a.py': 'foo()\nfoo(1, 2)\n\ndef f(x):\n    if x:\n        go()\n' });
+    await t.call('ast_edit', { pattern: 'foo($$$A)', rewrite: 'bar($$$A, extra)', path: 'a.py' });
+    await t.call('resolve', { edit_id: 'edit_1', action: 'accept' });
+    expect(t.read('a.py')).toBe('bar(extra)\nbar(1, 2, extra)\n\ndef f(x):\n    if x:\n        go()\n');
+    await t.call('ast_edit', {
+      pattern: 'if $C:\n    $S\n    $$$REST',
+      rewrite: 'if not $C:\n    return\n$S\n$$$REST',
+      path: 'a.py',
+    });
+    await t.call('resolve', { edit_id: 'edit_2', action: 'accept' });
+    expect(t.read('a.py')).toBe('bar(extra)\nbar(1, 2, extra)\n\ndef f(x):\n    if not x:\n        return\n    go()\n');
+  });
+
+  it('keeps CRLF line endings', async () => {
+    await using t = setup({ 'a.ts': 'function f() {\r\n  return g(1);\r\n}\r\n' });
+    await t.call('ast_edit', { pattern: 'return g($A);', rewrite: 'const v = g($A);\nreturn v;', path: 'a.ts' });
+    await t.call('resolve', { edit_id: 'edit_1', action: 'accept' });
+    expect(t.read('a.ts')).toBe('function f() {\r\n  const v = g(1);\r\n  return v;\r\n}\r\n');
+  });
+});

@@ -106,6 +106,9 @@ describe('languages where $ cannot start an identifier', () => {
     ['a.dart', 'void f() { list.add(item); }', '$L.add($I)', ['list.add(item);']],
     ['a.sh', 'echo hello\nls -la\n', 'echo $A', ['echo hello']],
     ['a.kt', 'fun f() { list.add(item) }', '$L.add($I)', ['list.add(item)']],
+    ['a.cs', 'class A { void F() { list.Add(item); } }', '$L.Add($I)', ['list.Add(item)']],
+    ['a.lua', 'local function f()\n  table.insert(t, v)\nend\n', 'table.insert($T, $V)', ['table.insert(t, v)']],
+    ['a.swift', 'func f() { list.append(item) }', '$L.append($I)', ['list.append(item)']],
   ];
   for (const [file, code, pattern, expected] of cases) {
     it(`${file}: ${pattern}`, async () => {
@@ -117,6 +120,19 @@ describe('languages where $ cannot start an identifier', () => {
     const code = '{"name": "x", "deps": ["a", "b"]}';
     expect(await texts(loader, 'a.json', code, '{"name": $N, $$$REST}')).toEqual([code]);
     expect(await texts(loader, 'a.json', code, '[$$$ITEMS]')).toEqual(['["a", "b"]']);
+  });
+});
+
+describe('javascript family', () => {
+  it('tsx: JSX elements with attribute captures', async () => {
+    const code = 'export const A = () => <Button onClick={save} label="Save" />;\nconst b = <Button label="x" />;\n';
+    const found = await find(loader, 'a.tsx', code, '<Button onClick={$H} $$$REST />');
+    expect(found).toMatchObject([{ text: '<Button onClick={save} label="Save" />', captures: { H: 'save' } }]);
+  });
+
+  it('typescript: type annotations are part of the shape', async () => {
+    const code = 'let a: string = x;\nlet b: number = y;\nlet c = z;\n';
+    expect(await texts(loader, 'a.ts', code, 'let $N: string = $V')).toEqual(['let a: string = x;']);
   });
 });
 

@@ -41,7 +41,7 @@ export function prepareRewrite(rewrite: string, pattern: CompiledPattern): Rewri
  * to the match's indentation, so indentation-sensitive code (Python) stays valid.
  */
 export function renderReplacement(template: RewriteTemplate, match: MatchRecord, source: string): string {
-  const text = template.text;
+  const text = inFileStyle(template.text, source);
   const matchIndent = lineIndent(source, match.start);
   /** An indentation of the source made relative to the match's line. */
   const relative = (indent: string): string => (indent.startsWith(matchIndent) ? indent.slice(matchIndent.length) : indent);
@@ -52,7 +52,29 @@ export function renderReplacement(template: RewriteTemplate, match: MatchRecord,
     out += text.slice(last, index);
     last = index + m[0].length;
     const capture = match.captures[(m[1] ?? m[2]) as string];
-    if (!capture?.text) continue;
+    if (!capture?.text) {
+      if (capture?.items) {
+        // An empty run alone on its line takes the line with it.
+        const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+        const lineEnd = text.indexOf('\n', last);
+        const rest = text.slice(last, lineEnd === -1 ? text.length : lineEnd);
+        if (!text.slice(lineStart, index).trim() && !rest.trim()) {
+          out = out.slice(0, out.length - (index - lineStart));
+          if (out.endsWith('\n')) {
+            out = out.slice(0, -1);
+            last = lineEnd === -1 ? text.length : lineEnd;
+          } else {
+            last = lineEnd === -1 ? text.length : lineEnd + 1;
+          }
+          continue;
+        }
+        // An empty run takes one separator with it: `foo($$$A, x)` with no arguments is `foo(x)`, not `foo(, x)`.
+        const following = /^,[ \t]*/.exec(text.slice(last));
+        if (following) last += following[0].length;
+        else if (/^\s*[)\]}>]/.test(text.slice(last)) || last === text.length) out = out.replace(/,[ \t]*$/, '');
+      }
+      continue;
+    }
     const templateIndent = lineIndent(text, index);
     // A capture that sat on its own lines inside the match (`foo(\n    a,\n    b,\n)`) keeps those line
     // breaks when the template puts it right against other code (`bar($$$ARGS)`).
@@ -69,7 +91,41 @@ export function renderReplacement(template: RewriteTemplate, match: MatchRecord,
     if (after !== undefined && tight(text[last])) out += `\n${templateIndent}${relative(after)}`;
   }
   out += text.slice(last);
-  return reindent(out, matchIndent);
+  const replaced = reindent(out, matchIndent);
+  // Keep the file's line endings.
+  return source.includes('\r\n') ? replaced.replace(/\r?\n/g, '\r\n') : replaced;
+}
+
+/**
+ * The template with its indentation re-expressed in the file's unit (tabs, or its width of spaces): a
+ * rewrite written with four spaces lands in a tab-indented Go file as tabs.
+ */
+function inFileStyle(template: string, source: string): string {
+  const lines = template.split('\n');
+  const spaces = lines.slice(1).map((l) => /^ */.exec(l)?.[0].length ?? 0).filter((n, i) => n > 0 && lines[i + 1]?.trim());
+  if (spaces.length === 0 || lines.some((l) => l.startsWith('\t'))) return template;
+  const unit = Math.min(...spaces);
+  const fileUnit = indentUnit(source);
+  if (!fileUnit || fileUnit === ' '.repeat(unit)) return template;
+  return lines
+    .map((line) => {
+      const lead = /^ */.exec(line)?.[0].length ?? 0;
+      return fileUnit.repeat(Math.floor(lead / unit)) + ' '.repeat(lead % unit) + line.slice(lead);
+    })
+    .join('\n');
+}
+
+/** The file's indentation unit: a tab, or its smallest indentation in spaces; `undefined` when it has none. */
+function indentUnit(source: string): string | undefined {
+  let tabs = 0;
+  let smallest = Infinity;
+  for (const m of source.matchAll(/^([ \t]+)\S/gm)) {
+    const lead = m[1] as string;
+    if (lead.startsWith('\t')) tabs++;
+    else if (lead.length < smallest) smallest = lead.length;
+  }
+  if (tabs > 0 && (smallest === Infinity || tabs > 2)) return '\t';
+  return smallest >= 2 && smallest <= 8 ? ' '.repeat(smallest) : undefined;
 }
 
 /** When only whitespace with a line break separates `offset` from earlier code of the match: `undefined` otherwise. */
