@@ -41,7 +41,7 @@ export function resolveInside(cwd: string, input: string, options: ResolveOption
     );
   }
 
-  const { real, exists } = realpathOfNearest(absolute);
+  const { real, exists, blockedBy } = realpathOfNearest(absolute);
   if (!isWithin(realRoot, real)) {
     throw new CoreError(
       'outside_workspace',
@@ -50,6 +50,10 @@ export function resolveInside(cwd: string, input: string, options: ResolveOption
   }
 
   const rel = toPosix(relative(root, absolute)) || '.';
+  if (blockedBy) {
+    const file = toPosix(relative(root, blockedBy));
+    throw new CoreError('invalid_path', `"${file}" is a file, so "${rel}" cannot exist below it; check the path.`);
+  }
   if (options.mustExist && !exists) {
     throw new CoreError('invalid_path', `There is no file or directory "${rel}" in the working directory ${root}.`);
   }
@@ -88,15 +92,17 @@ function realpathOrSelf(path: string): string {
  * under a symlinked directory is judged by where the directory really is. A dangling symlink is followed to
  * where it points, because writing through it would create its target there.
  */
-function realpathOfNearest(absolute: string, depth = 0): { real: string; exists: boolean } {
+function realpathOfNearest(absolute: string, depth = 0): { real: string; exists: boolean; blockedBy?: string } {
   const missing: string[] = [];
   let current = absolute;
   for (;;) {
     try {
       const real = realpathSync(current);
-      return { real: missing.length ? join(real, ...missing.reverse()) : real, exists: missing.length === 0 };
+      const blockedBy = missing.length > 0 && !statSync(real).isDirectory() ? current : undefined;
+      const full = missing.length ? join(real, ...missing.reverse()) : real;
+      return { real: full, exists: missing.length === 0, ...(blockedBy ? { blockedBy } : {}) };
     } catch {
-      const link = lstatSync(current, { throwIfNoEntry: false });
+      const link = lstatOrUndefined(current);
       if (link?.isSymbolicLink() && depth < 40) {
         const target = resolve(dirname(current), readlinkSync(current));
         const followed = realpathOfNearest(target, depth + 1);
@@ -107,5 +113,14 @@ function realpathOfNearest(absolute: string, depth = 0): { real: string; exists:
       missing.push(current.slice(parent.length).replace(/^[/\\]/, ''));
       current = parent;
     }
+  }
+}
+
+/** lstat that answers `undefined` for any path that cannot be a file (missing, or below a file). */
+function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
   }
 }

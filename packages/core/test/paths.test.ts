@@ -75,6 +75,10 @@ describe('path containment', () => {
     );
     expect(refused(() => resolveInside(dir.path, 'src', { kind: 'file' })).message).toContain('"src" is a directory; pass a file.');
     expect(refused(() => resolveInside(dir.path, '', {})).code).toBe('invalid_path');
+    writeFileSync(join(dir.path, 'src/a.ts'), '');
+    expect(refused(() => resolveInside(dir.path, 'src/a.ts/b/c.ts')).message).toBe(
+      '[agent-tools/core] "src/a.ts" is a file, so "src/a.ts/b/c.ts" cannot exist below it; check the path.',
+    );
     expect(refused(() => resolveInside(dir.path, 'a\0b')).code).toBe('invalid_path');
   });
 });

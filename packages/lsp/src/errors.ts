@@ -16,6 +16,8 @@ export type LspErrorCode =
   | 'timeout'
   /** The server answered a request with an error. */
   | 'request_failed'
+  /** The server does not offer what was asked (no implementation provider, no rename). */
+  | 'unsupported'
   /** The call was cancelled. */
   | 'cancelled'
   /** The supervisor has been disposed. */

@@ -183,4 +183,11 @@ describe('faults of a language server (scripted fake server process)', () => {
     expect(text(write)).toContain('New diagnostics in d.fake (2):');
     expect(text(write)).toContain('1:1 error: semantic pass');
   });
+
+  it('an action the server does not offer is refused before it is sent', async () => {
+    const { run } = fakeRun({});
+    const result = await run.lsp({ action: 'implementation', file: 'a.fake', line: 1, symbol: 'world' });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe('fake-server does not offer implementation. Try definition, references or hover instead.');
+  });
 });

@@ -59,7 +59,7 @@ async function rename(
   const oldName = position.lineText.slice(position.character, position.character + position.length);
   const where = `\`${oldName}\` (${target.file}:${position.line + 1})`;
   const provider = server.capabilities.renameProvider;
-  if (!provider) throw new LspError('request_failed', `${server.config.name} cannot rename symbols.`);
+  if (!provider) throw new LspError('unsupported', `${server.config.name} cannot rename symbols; nothing was changed.`);
   const at = { textDocument: { uri: doc.uri }, position: { line: position.line, character: position.character } };
   if (typeof provider === 'object' && provider.prepareProvider) {
     const prepared = await server.request(PrepareRenameRequest.type, at, { signal: ctx.signal });

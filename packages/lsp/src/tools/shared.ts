@@ -1,5 +1,6 @@
 import { CoreError, errorResult, resolveInside, type ToolResult, textResult } from '@agent-tools/core';
 import { detailOf, LspError } from '../errors.js';
+import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import type { OpenDocument } from '../server/documents.js';
 import type { LanguageServer } from '../server/language-server.js';
 import type { LspSupervisor } from '../supervisor.js';
@@ -52,6 +53,15 @@ export async function openTarget(
   const opened = await openFile(env, params.file, action, signal);
   const position = locateSymbol(opened.doc.text, params.line, params.symbol, params.occurrence, opened.file);
   return { ...opened, position };
+}
+
+/**
+ * Refuses an action the server does not offer, before sending it (a server answers unknown methods with an
+ * opaque error, or not at all).
+ */
+export function requireCapability(server: LanguageServer, capability: keyof ServerCapabilities, action: string, instead: string): void {
+  if (server.capabilities[capability]) return;
+  throw new LspError('unsupported', `${server.config.name} does not offer ${action}. ${instead}`);
 }
 
 /** Appends the supervisor's notes (a server crashed and was restarted) to a result. */

@@ -13,7 +13,7 @@ import { fromLspDiagnostic } from '../../diagnostics/convert.js';
 import { LineReader } from '../../format/line-reader.js';
 import { displayPath, fromUri } from '../../util/paths.js';
 import type { LspParams } from '../lsp.js';
-import { ok, openTarget, type ToolEnv } from '../shared.js';
+import { ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
 
 const MAX_ACTIONS = 20;
 const MAX_EDITS_SHOWN = 4;
@@ -35,6 +35,7 @@ export interface CodeActionData {
  */
 export async function codeActions(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
   const { server, doc, position, file } = await openTarget(env, params, 'code_actions', signal);
+  requireCapability(server, 'codeActionProvider', 'code actions', 'Read the diagnostics and make the fix with your edit tool.');
   let lineDiagnostics: LspDiagnostic[] = [];
   try {
     const all = await server.diagnosticsOf(doc, Date.now() + 10_000, signal);

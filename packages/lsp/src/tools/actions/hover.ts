@@ -2,11 +2,12 @@ import type { ToolResult } from '@agent-tools/core';
 import { HoverRequest } from 'vscode-languageserver-protocol';
 import { hoverData, renderHover } from '../../format/hover.js';
 import type { LspParams } from '../lsp.js';
-import { ok, openTarget, type ToolEnv } from '../shared.js';
+import { ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
 
 /** hover: the signature and doc comment of the symbol. */
 export async function hover(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
   const { server, doc, position, file } = await openTarget(env, params, 'hover', signal);
+  requireCapability(server, 'hoverProvider', 'hover', 'Try definition instead.');
   const answer = await server.request(
     HoverRequest.type,
     { textDocument: { uri: doc.uri }, position: { line: position.line, character: position.character } },

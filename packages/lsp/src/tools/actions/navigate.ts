@@ -10,12 +10,18 @@ import {
 import { LineReader } from '../../format/line-reader.js';
 import { fileCount, renderLocations, toRawLocations } from '../../format/locations.js';
 import { plural } from '../../util/text.js';
-import { ok, openTarget, type ToolEnv } from '../shared.js';
+import { ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
 import type { LspParams } from '../lsp.js';
 
 /** The navigation actions and what they ask. */
 export type NavigationAction = 'definition' | 'type_definition' | 'implementation' | 'references';
 
+const CAPABILITY = {
+  definition: 'definitionProvider',
+  type_definition: 'typeDefinitionProvider',
+  implementation: 'implementationProvider',
+  references: 'referencesProvider',
+} as const;
 const CAPS: Record<NavigationAction, number> = { definition: 50, type_definition: 50, implementation: 50, references: 50 };
 const NOUNS: Record<NavigationAction, [string, string]> = {
   definition: ['definition', 'definitions'],
@@ -34,6 +40,7 @@ const EMPTY: Record<NavigationAction, string> = {
 export async function navigate(env: ToolEnv, action: NavigationAction, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
   const target = await openTarget(env, params, action, signal);
   const { server, doc, position } = target;
+  requireCapability(server, CAPABILITY[action], action, 'Try definition, references or hover instead.');
   const textDocument = { uri: doc.uri };
   const at = { line: position.line, character: position.character };
   let answer: Location | Location[] | LocationLink[] | null;

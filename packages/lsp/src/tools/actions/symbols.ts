@@ -8,7 +8,7 @@ import type { LanguageServer } from '../../server/language-server.js';
 import { displayPath } from '../../util/paths.js';
 import { plural } from '../../util/text.js';
 import type { LspParams } from '../lsp.js';
-import { ok, openFile, type ToolEnv } from '../shared.js';
+import { ok, openFile, requireCapability, type ToolEnv } from '../shared.js';
 
 const OUTLINE_CAP = 200;
 const WORKSPACE_CAP = 100;
@@ -26,6 +26,7 @@ export async function symbols(env: ToolEnv, params: LspParams, signal: AbortSign
 
 async function outline(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
   const { server, doc, file } = await openFile(env, params.file, 'symbols', signal);
+  requireCapability(server, 'documentSymbolProvider', 'document symbols', 'Read the file instead.');
   const answer = await server.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } }, { signal });
   let list = documentOutline(answer, file);
   const query = params.query?.trim().toLowerCase();
@@ -55,6 +56,7 @@ async function search(env: ToolEnv, query: string, signal: AbortSignal): Promise
   await Promise.all(
     servers.map(async (server) => {
       try {
+        if (!server.capabilities.workspaceSymbolProvider) throw new Error(`${server.config.name} does not offer a workspace symbol search.`);
         anchorProject(server);
         const answer = await server.request(WorkspaceSymbolRequest.type, { query }, { signal });
         found.push(...workspaceSymbols(answer, env.cwd));
