@@ -72,6 +72,19 @@ export class TreeSitterLoader implements AsyncDisposable {
     return this.#options.workers;
   }
 
+  /**
+   * Gets ready to search a language: starts the workers and has them load its grammar in the background, so
+   * that work overlaps the pattern compilation and the directory walk. Never throws.
+   */
+  prepare(spec: LanguageSpec): void {
+    if (this.#disposed || this.#options.workers === 0) return;
+    try {
+      this.#poolOf().warm(spec.id);
+    } catch {
+      // A pool that cannot start reports it on the search itself.
+    }
+  }
+
   /** Compiles a pattern (see {@link compilePattern}). */
   compile(spec: LanguageSpec, pattern: string): Promise<CompiledPattern> {
     return compilePattern(this.runtime, spec, pattern);
@@ -88,13 +101,7 @@ export class TreeSitterLoader implements AsyncDisposable {
       maxFileBytes: this.#options.maxFileBytes,
       parseTimeoutMs: this.#options.parseTimeoutMs,
     };
-    if (this.#options.workers > 0) {
-      this.#pool ??= new WorkerPool(this.#options.workers, {
-        grammarDir: this.#grammarDir(),
-        cacheBytes: Math.floor(this.#options.cacheBytes / this.#options.workers),
-      });
-      return this.#pool.search(request, files, options.signal);
-    }
+    if (this.#options.workers > 0) return this.#poolOf().search(request, files, options.signal);
     this.#inline ??= new FileSearcher(this.runtime, new TreeCache(this.#options.cacheBytes));
     const signal = options.signal;
     const stop = (): boolean => signal?.aborted === true || this.#disposed;
@@ -143,6 +150,14 @@ export class TreeSitterLoader implements AsyncDisposable {
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.dispose();
+  }
+
+  #poolOf(): WorkerPool {
+    this.#pool ??= new WorkerPool(this.#options.workers, {
+      grammarDir: this.#grammarDir(),
+      cacheBytes: Math.floor(this.#options.cacheBytes / this.#options.workers),
+    });
+    return this.#pool;
   }
 
   #grammarDir(): string {

@@ -37,6 +37,19 @@ describe('worker threads', () => {
     expect(stats.reduce((n, s) => n + s.trees, 0)).toBe(40);
   });
 
+  it('send a file back to the worker that cached it, so a repeated search parses nothing', async () => {
+    await using loader = createTreeSitterLoader({ workers: 2 });
+    await search(loader, '$A + $B');
+    const first = await loader.cacheStats();
+    expect(first.reduce((n, s) => n + s.trees, 0)).toBe(40);
+    // Both workers took part: the shared queue hands new files to whichever is free.
+    expect(first.every((s) => s.trees > 0)).toBe(true);
+    await search(loader, '$X + $Y');
+    const second = await loader.cacheStats();
+    expect(second.reduce((n, s) => n + s.hits, 0)).toBe(40);
+    expect(second.reduce((n, s) => n + s.trees, 0)).toBe(40);
+  });
+
   it('stop when the search is cancelled', async () => {
     await using loader = createTreeSitterLoader({ workers: 2 });
     const controller = new AbortController();

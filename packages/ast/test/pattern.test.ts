@@ -65,8 +65,13 @@ describe('compilePattern', () => {
     expect([...compiled.literals].sort()).toEqual(['logger', 'warn']);
     expect(compiled.singles).toEqual(['MSG']);
     expect(compiled.multis).toEqual(['REST']);
-    const none = await compilePattern(loader.runtime, spec('python'), '$A == $A');
+    const operator = await compilePattern(loader.runtime, spec('python'), '$A == $A');
+    expect(operator.literals).toEqual(['==']);
+    const none = await compilePattern(loader.runtime, spec('python'), '$F($$$ARGS)');
     expect(none.literals).toEqual([]);
+    // Keywords and one-character tokens are not used: `;` can be automatic (zero-width) in JavaScript.
+    const keyword = await compilePattern(loader.runtime, spec('javascript'), 'return $X;');
+    expect(keyword.literals).toEqual([]);
   });
 
   it('reports an unparseable pattern with the language, the contexts tried and where it fails', async () => {

@@ -1,3 +1,4 @@
+import type { LanguageId } from '../languages.js';
 import type { FileOutcome, SearchRequest } from './file-search.js';
 
 /** What a search worker is started with. */
@@ -9,12 +10,15 @@ export interface WorkerConfig {
 /** Messages to a search worker. */
 export type ToWorker =
   | { readonly type: 'search'; readonly id: number; readonly request: SearchRequest }
+  /** Load a grammar now, so the first search does not wait for it. */
+  | { readonly type: 'warm'; readonly id: number; readonly language: LanguageId }
   | { readonly type: 'stats'; readonly id: number };
 
 /** Messages from a search worker. */
 export type FromWorker =
   | { readonly type: 'result'; readonly id: number; readonly outcomes: readonly FileOutcome[] }
   | { readonly type: 'stats'; readonly id: number; readonly stats: WorkerStats }
+  | { readonly type: 'warm'; readonly id: number }
   | { readonly type: 'error'; readonly id: number; readonly message: string };
 
 /** A worker's cache counters. */

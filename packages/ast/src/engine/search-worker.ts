@@ -4,6 +4,7 @@
  * many files is spread over several of these.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { languageSpec } from '../languages.js';
 import { FileSearcher } from './file-search.js';
 import type { FromWorker, ToWorker, WorkerConfig } from './protocol.js';
 import { TreeSitterRuntime } from './runtime.js';
@@ -13,7 +14,8 @@ const config = workerData as WorkerConfig;
 const port = parentPort;
 if (!port) throw new Error('search-worker must run in a worker thread');
 
-const searcher = new FileSearcher(new TreeSitterRuntime(config.grammarDir), new TreeCache(config.cacheBytes));
+const runtime = new TreeSitterRuntime(config.grammarDir);
+const searcher = new FileSearcher(runtime, new TreeCache(config.cacheBytes));
 
 // Batches are handled strictly one after another: the runtime's parsers are not reentrant.
 let queue: Promise<void> = Promise.resolve();
@@ -27,6 +29,9 @@ async function handle(message: ToWorker): Promise<void> {
   try {
     if (message.type === 'stats') {
       reply = { type: 'stats', id: message.id, stats: searcher.cache.stats() };
+    } else if (message.type === 'warm') {
+      await runtime.parser(languageSpec(message.language));
+      reply = { type: 'warm', id: message.id };
     } else {
       reply = { type: 'result', id: message.id, outcomes: await searcher.search(message.request) };
     }

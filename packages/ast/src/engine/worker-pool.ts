@@ -2,11 +2,16 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AstError } from '../errors.js';
+import type { LanguageId } from '../languages.js';
 import type { FileOutcome, SearchRequest } from './file-search.js';
 import type { FromWorker, ToWorker, WorkerConfig, WorkerStats } from './protocol.js';
 
 /** Files per message: small enough that a cancelled search stops soon, large enough to keep workers busy. */
 const BATCH = 32;
+/** Files per message from the shared queue of new files. */
+const SHARED_BATCH = 16;
+/** Files whose worker is remembered. */
+const MAX_HOMES = 200_000;
 /** Batches in flight per worker, so a worker never waits for its next message. */
 const IN_FLIGHT = 2;
 
@@ -22,13 +27,15 @@ interface Slot {
 }
 
 /**
- * Search worker threads, started on first use. A file always goes to the same worker (by a hash of its path),
- * so each worker's tree cache stays warm for the files it owns. Idle workers do not keep the process alive.
+ * Search worker threads, started on first use. A file goes back to the worker that searched it before, so
+ * each worker's tree cache stays warm for the files it owns. Idle workers do not keep the process alive.
  */
 export class WorkerPool {
   readonly #size: number;
   readonly #config: WorkerConfig;
   readonly #slots: (Slot | undefined)[];
+  /** The worker that searched a file last, whose cache may hold its tree. */
+  readonly #home = new Map<string, number>();
   #nextId = 1;
   #disposed = false;
 
@@ -42,18 +49,38 @@ export class WorkerPool {
     return this.#size;
   }
 
-  /** Searches files across the workers; the outcomes come back in no particular order. */
+  /**
+   * Searches files across the workers; the outcomes come back in no particular order. A file a worker has
+   * searched before goes back to that worker (its cache holds the tree); new files are handed out from a
+   * shared queue to whichever worker is free, so uneven file sizes do not leave one worker doing the most.
+   */
   async search(
     request: Omit<SearchRequest, 'files'>,
     files: readonly string[],
     signal?: AbortSignal,
   ): Promise<FileOutcome[]> {
-    const shards: string[][] = Array.from({ length: this.#size }, () => []);
-    for (const file of files) shards[hash(file) % this.#size]?.push(file);
-    const results = await Promise.all(
-      shards.map((shard, index) => (shard.length ? this.#runShard(index, request, shard, signal) : [])),
-    );
+    const own: string[][] = Array.from({ length: this.#size }, () => []);
+    const shared: string[] = [];
+    for (const file of files) {
+      const home = this.#home.get(file);
+      if (home === undefined) shared.push(file);
+      else own[home]?.push(file);
+    }
+    const queue = { files: shared, next: 0 };
+    const results = await Promise.all(own.map((mine, index) => this.#runLane(index, request, mine, queue, signal)));
     return results.flat();
+  }
+
+  /**
+   * Starts every worker and has it load a grammar, without waiting: a search that begins with this overlaps
+   * the workers' start with its own pattern compilation and directory walk.
+   */
+  warm(language: LanguageId): void {
+    if (this.#disposed) return;
+    for (let i = 0; i < this.#size; i++) {
+      const slot = this.#slot(i);
+      this.#send(slot, { type: 'warm', id: this.#nextId++, language }).catch(() => undefined);
+    }
   }
 
   /** Cache counters of every started worker. */
@@ -82,20 +109,35 @@ export class WorkerPool {
     );
   }
 
-  async #runShard(
+  /** One worker's part of a search: its own files first, then batches from the shared queue. */
+  async #runLane(
     index: number,
     request: Omit<SearchRequest, 'files'>,
-    files: readonly string[],
+    mine: readonly string[],
+    queue: { readonly files: readonly string[]; next: number },
     signal: AbortSignal | undefined,
   ): Promise<FileOutcome[]> {
+    if (mine.length === 0 && queue.files.length === 0) return [];
     const slot = this.#slot(index);
     const out: FileOutcome[] = [];
-    let next = 0;
+    let ownNext = 0;
     let failed = false;
+    const take = (): string[] => {
+      if (ownNext < mine.length) {
+        const batch = mine.slice(ownNext, ownNext + BATCH);
+        ownNext += batch.length;
+        return batch;
+      }
+      // Smaller batches from the shared queue keep the workers finishing together.
+      const batch = queue.files.slice(queue.next, queue.next + SHARED_BATCH);
+      queue.next += batch.length;
+      for (const file of batch) this.#remember(file, index);
+      return batch;
+    };
     const sendNext = (): Promise<void> | undefined => {
-      if (failed || next >= files.length) return undefined;
-      const batch = files.slice(next, next + BATCH);
-      next += BATCH;
+      if (failed) return undefined;
+      const batch = take();
+      if (batch.length === 0) return undefined;
       return this.#send(slot, { type: 'search', id: this.#nextId++, request: { ...request, files: batch } }, signal).then(
         (reply) => {
           if (reply.type === 'error') {
@@ -118,6 +160,16 @@ export class WorkerPool {
     }
     await Promise.all(lanes);
     return out;
+  }
+
+  /** Records which worker owns a file's cache entry, forgetting the oldest when the map grows too large. */
+  #remember(file: string, index: number): void {
+    this.#home.delete(file);
+    this.#home.set(file, index);
+    if (this.#home.size > MAX_HOMES) {
+      const oldest = this.#home.keys().next();
+      if (!oldest.done) this.#home.delete(oldest.value);
+    }
   }
 
   #slot(index: number): Slot {
@@ -177,16 +229,6 @@ export class WorkerPool {
     if (slot.pending.size > 0) slot.worker.ref();
     else slot.worker.unref();
   }
-}
-
-/** FNV-1a: a stable, cheap spread of paths over workers. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }
 
 /**

@@ -60,6 +60,14 @@ export function findMatches(tree: Tree, src: string, pattern: CompiledPattern, s
     return out;
   }
   const top = tree.rootNode;
+  const anchored = anchoredCandidates(top, src, pattern);
+  if (anchored) {
+    for (let i = 0; i < anchored.length; i++) {
+      if ((i & 255) === 255 && stop?.()) break;
+      visit(anchored[i] as Node);
+    }
+    return out;
+  }
   if (top.typeId === root.kindId) visit(top);
   const candidates = top.descendantsOfType(root.kind);
   for (let i = 0; i < candidates.length; i++) {
@@ -69,6 +77,40 @@ export function findMatches(tree: Tree, src: string, pattern: CompiledPattern, s
     visit(node);
   }
   return out;
+}
+
+/** Occurrences of the anchor text per character of source above which a walk over the tree is cheaper. */
+const ANCHOR_DENSITY = 1 / 200;
+
+/**
+ * The candidates reached from the occurrences of the pattern's anchor in the text (each the anchor leaf's
+ * `depth`-th ancestor), in document order; `undefined` when the anchor is too common for that to pay off.
+ * Occurrences inside strings and comments fall away because the leaf there has another kind.
+ */
+function anchoredCandidates(top: Node, src: string, pattern: CompiledPattern): Node[] | undefined {
+  const anchor = pattern.anchor;
+  if (!anchor || pattern.root.type === 'meta' || pattern.root.kindId === ERROR_KIND_ID) return undefined;
+  const positions: number[] = [];
+  const limit = Math.max(16, src.length * ANCHOR_DENSITY);
+  for (let i = src.indexOf(anchor.text); i >= 0; i = src.indexOf(anchor.text, i + 1)) {
+    positions.push(i);
+    if (positions.length > limit) return undefined;
+  }
+  const kindId = pattern.root.kindId;
+  const seen = new Set<string>();
+  const found: Node[] = [];
+  for (const at of positions) {
+    let node: Node | null = top.descendantForIndex(at, at + anchor.text.length - 1);
+    if (!node || node.startIndex !== at || node.endIndex !== at + anchor.text.length || node.typeId !== anchor.kindId) continue;
+    for (let d = 0; d < anchor.depth && node; d++) node = node.parent;
+    if (!node || node.typeId !== kindId) continue;
+    const key = `${node.startIndex}:${node.endIndex}:${node.id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    found.push(node);
+  }
+  // Document order, outer before inner.
+  return found.sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
 }
 
 function record(node: Node, src: string, matcher: Matcher): MatchRecord {

@@ -3,7 +3,7 @@ import type { TreeSitterRuntime } from '../engine/runtime.js';
 import { AstError } from '../errors.js';
 import type { LanguageSpec, PatternContext } from '../languages.js';
 import { metaVarOf, preprocessPattern } from './metavars.js';
-import type { CompiledPattern, PatternNode } from './pattern-node.js';
+import { type CompiledPattern, ERROR_KIND_ID, type PatternNode } from './pattern-node.js';
 
 /** Why one rung of the ladder refused the pattern, for the unparseable error. */
 interface Refusal {
@@ -100,26 +100,39 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** An operator token: two or more characters, none a letter, digit, underscore or space. */
+const OPERATOR = /^[^\w\s]{2,}$/;
+
 function finish(spec: LanguageSpec, source: string, context: string, root: PatternNode): CompiledPattern {
   const literals = new Set<string>();
   const singles = new Set<string>();
   const multis = new Set<string>();
-  const visit = (node: PatternNode): void => {
+  let anchor: CompiledPattern['anchor'];
+  const visit = (node: PatternNode, depth: number): void => {
     if (node.type === 'leaf') {
-      if (node.named && node.text) literals.add(node.text);
+      // Named leaves (identifiers, literals) must match by text. Of the unnamed tokens, which match by kind,
+      // only operators of two or more characters are used: their text is their kind, never zero-width (as an
+      // automatic `;` is) and never spelled otherwise (as a case-insensitive keyword could be).
+      if (node.named ? node.text : OPERATOR.test(node.text) && node.text === node.kind) {
+        literals.add(node.text);
+        if (node.kindId !== ERROR_KIND_ID && (!anchor || node.text.length > anchor.text.length)) {
+          anchor = { text: node.text, kindId: node.kindId, depth };
+        }
+      }
     } else if (node.type === 'meta') {
       if (node.meta.name) (node.meta.kind === 'multi' ? multis : singles).add(node.meta.name);
     } else {
-      for (const child of node.children) visit(child);
+      for (const child of node.children) visit(child, depth + 1);
     }
   };
-  visit(root);
+  visit(root, 0);
   return {
     language: spec.id,
     source,
     root,
     context,
     literals: [...literals].sort((a, b) => b.length - a.length),
+    ...(anchor ? { anchor } : {}),
     singles: [...singles],
     multis: [...multis],
   };

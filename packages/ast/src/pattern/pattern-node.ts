@@ -19,10 +19,16 @@ export interface CompiledPattern {
   /** The context rung that accepted the pattern (statement, expression, ...). */
   readonly context: string;
   /**
-   * Texts every match must contain (the pattern's named leaves, such as identifiers and literals): a file
-   * whose text lacks one cannot match and is not parsed.
+   * Texts every match must contain (the pattern's named leaves, such as identifiers and literals, and its
+   * operators of two or more characters): a file whose text lacks one cannot match and is not parsed.
    */
   readonly literals: readonly string[];
+  /**
+   * The longest literal leaf and how deep it sits under the root: every match is the `depth`-th ancestor of a
+   * node of that kind spelling that text, so candidates can be found from the text's occurrences instead of a
+   * walk over the whole tree.
+   */
+  readonly anchor?: { readonly text: string; readonly kindId: number; readonly depth: number };
   /** Names of the single and multi metavariables the pattern binds. */
   readonly singles: readonly string[];
   readonly multis: readonly string[];

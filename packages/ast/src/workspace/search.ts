@@ -64,6 +64,7 @@ export async function searchWorkspace(
   const target = resolveInside(cwd, params.path?.trim() || '.', { mustExist: true });
   const isFile = statSync(target.absolute).isFile();
   const spec = pickLanguage(params.language, target.relative, isFile);
+  loader.prepare(spec);
   const pattern = await loader.compile(spec, params.pattern);
   options.onCompiled?.(pattern);
 

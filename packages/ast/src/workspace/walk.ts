@@ -1,4 +1,5 @@
-import { opendir, readFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -48,16 +49,17 @@ export async function walkFiles(
 
   const visit = async (path: string, stack: readonly Rules[]): Promise<void> => {
     if (signal?.aborted) return;
-    const own = await readRules(path);
-    const rules = own ? [...stack, own] : stack;
-    const entries: { name: string; directory: boolean }[] = [];
-    let handle: Awaited<ReturnType<typeof opendir>>;
+    let dirents: Dirent[];
     try {
-      handle = await opendir(path);
+      dirents = await readdir(path, { withFileTypes: true });
     } catch {
       return; // unreadable directory: nothing to search in it
     }
-    for await (const entry of handle) {
+    // Read a .gitignore only where there is one: most directories have none.
+    const own = dirents.some((d) => d.name === '.gitignore') ? await readRules(path) : undefined;
+    const rules = own ? [...stack, own] : stack;
+    const entries: { name: string; directory: boolean }[] = [];
+    for (const entry of dirents) {
       if (entry.isSymbolicLink()) continue;
       if (entry.name.startsWith('.') || ALWAYS_SKIPPED.has(entry.name)) continue;
       if (entry.isDirectory()) entries.push({ name: entry.name, directory: true });
@@ -66,7 +68,7 @@ export async function walkFiles(
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const full = join(path, entry.name);
-      if (isIgnored(rules, full, entry.directory)) {
+      if (rules.length > 0 && isIgnored(rules, full, entry.directory)) {
         ignored++;
         continue;
       }
