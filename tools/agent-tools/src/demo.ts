@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { approveAll } from '@agent-tools/core';
 import { assemble } from './assemble.js';
 import { formatResult } from './output.js';
-import type { DemoStep } from './plugin.js';
+import type { DemoOutcome, DemoStep } from './plugin.js';
 import { plugins } from './plugins/index.js';
 
 /** The sample project that ships with the harness. */
@@ -51,10 +51,13 @@ async function demo(): Promise<number> {
       out(`Not registered here: ${f.name} (missing ${f.missing.join(', ')})`);
     }
     const steps: DemoStep[] = [...coreSteps, ...plugins.flatMap((p) => p.demo ?? [])];
+    const outcomes: DemoOutcome[] = [];
     for (const [index, step] of steps.entries()) {
+      const args = typeof step.args === 'function' ? (step.args as (e: readonly DemoOutcome[]) => unknown)(outcomes) : step.args;
       out(`\n▸ ${index + 1}. ${step.title}`);
-      out(`  $ ${step.tool} ${JSON.stringify(step.args)}${step.surface ? `   (surface: ${step.surface})` : ''}`);
-      const result = await registry.call(step.tool, step.args, step.surface ? { surface: step.surface } : {});
+      out(`  $ ${step.tool} ${JSON.stringify(args)}${step.surface ? `   (surface: ${step.surface})` : ''}`);
+      const result = await registry.call(step.tool, args, step.surface ? { surface: step.surface } : {});
+      outcomes.push({ step, result });
       out(indent(formatResult(result)));
       if (result.isError !== (step.expectError ?? false)) {
         failures++;

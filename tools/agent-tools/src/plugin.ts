@@ -1,4 +1,4 @@
-import type { AnyToolFactory, Resources } from '@agent-tools/core';
+import type { AnyToolFactory, Resources, ToolResult } from '@agent-tools/core';
 
 /** Line-based terminal I/O shared by the REPL, approval prompts and question cards. */
 export interface Terminal {
@@ -16,11 +16,18 @@ export interface HarnessEnv {
   readonly terminal: Terminal | undefined;
 }
 
+/** A demo step that has run, and what it answered. */
+export interface DemoOutcome {
+  readonly step: DemoStep;
+  readonly result: ToolResult;
+}
+
 /** One call of the demo: what it shows, and the call. */
 export interface DemoStep {
   readonly title: string;
   readonly tool: string;
-  readonly args: unknown;
+  /** The arguments, or a function of the earlier steps' outcomes (for ids an earlier answer handed out). */
+  readonly args: unknown | ((earlier: readonly DemoOutcome[]) => unknown);
   readonly surface?: string;
   /** The step shows a refusal or a reported problem: an error result is its success. */
   readonly expectError?: boolean;

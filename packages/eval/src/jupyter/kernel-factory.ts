@@ -104,6 +104,8 @@ class JupyterKernelFactory implements KernelFactory {
   readonly #entries = new Map<string, Entry>();
   /** Every session ever started, so dispose reaches one that a reset raced with. */
   readonly #started = new Set<Promise<KernelSession>>();
+  /** Kernels being shut down after a reset. */
+  readonly #closing = new Set<Promise<void>>();
   readonly #lost = new Map<string, string>();
   readonly #remotes = new Map<string, Server>();
   #local: { server: LocalJupyterServer; ready: Promise<Server> } | undefined;
@@ -174,9 +176,13 @@ class JupyterKernelFactory implements KernelFactory {
     const entry = this.#entries.get(key);
     if (!entry) return false;
     this.#entries.delete(key);
-    this.#started.delete(entry.session);
     const session = await entry.session.catch(() => undefined);
-    await session?.shutdown();
+    if (session) {
+      // The old kernel goes down in the background while the next one starts; dispose still waits for it.
+      this.#started.delete(entry.session);
+      const closing = session.shutdown().finally(() => this.#closing.delete(closing));
+      this.#closing.add(closing);
+    }
     return session !== undefined;
   }
 
@@ -325,6 +331,7 @@ class JupyterKernelFactory implements KernelFactory {
         else await withTimeout(session.shutdown(), 5000, 'shutdown timed out').catch(() => undefined);
       }),
       local?.server.stop(),
+      ...this.#closing,
     ]);
     rmSync(this.stateDir, { recursive: true, force: true });
   }

@@ -1,10 +1,10 @@
 import { createDebugSupervisor, debugTools } from '@agent-tools/debug';
-import type { DemoStep, HarnessPlugin } from '../plugin.js';
+import type { DemoOutcome, DemoStep, HarnessPlugin } from '../plugin.js';
 
 /**
  * The demo debugs the sample's py/stats.py with debugpy (pyproject.toml marks the Python root): a breakpoint
  * inside mean_quantity, a launch that stops there, the stack, the children of a variable, an expression, and a
- * run to the exit code. The variable reference is the one the launch answer shows for `levels`.
+ * run to the exit code. The variable reference is the one the launch answer handed out for `levels`.
  */
 const demo: readonly DemoStep[] = [
   { title: 'debug adapters: which debuggers can run here, and why the others cannot', tool: 'debug', args: { action: 'adapters' } },
@@ -26,9 +26,9 @@ const demo: readonly DemoStep[] = [
   },
   { title: 'The stack of the stopped thread, with frame ids', tool: 'debug', args: { action: 'stack' } },
   {
-    title: 'The children of `levels` (reference 6 in the launch answer)',
+    title: 'The children of `levels`, by the reference the launch answer gave it',
     tool: 'debug',
-    args: { action: 'variables', reference: 6 },
+    args: (earlier: readonly DemoOutcome[]) => ({ action: 'variables', reference: referenceOf(earlier, 'levels') }),
   },
   {
     title: 'evaluate in the stopped frame',
@@ -43,6 +43,15 @@ const demo: readonly DemoStep[] = [
     expectError: true,
   },
 ];
+
+/** The variable reference the launch snapshot handed out for a local, as a model would read it off the answer. */
+function referenceOf(earlier: readonly DemoOutcome[], name: string): number | undefined {
+  const launch = earlier.find((o) => (o.step.args as { action?: string }).action === 'launch' && !o.result.isError);
+  const structured = launch?.result.structured as
+    | { snapshot?: { locals?: { variables?: { items?: { name: string; reference?: number }[] } } } }
+    | undefined;
+  return structured?.snapshot?.locals?.variables?.items?.find((v) => v.name === name)?.reference;
+}
 
 /**
  * @agent-tools/debug in the harness: one supervisor per run (cheap; adapters start at launch). It finds
