@@ -57,7 +57,7 @@ function captureText(capture: CaptureRecord): string {
   if (capture.items && capture.items.length === 0) return '(nothing)';
   const lines = capture.text.split('\n');
   const first = cut(lines[0] ?? '', MAX_CAPTURE);
-  return lines.length > 1 ? `${first} … (+${lines.length - 1} lines)` : first;
+  return lines.length > 1 ? `${first} … (+${plural(lines.length - 1, 'line')})` : first;
 }
 
 function cut(text: string, max: number): string {
@@ -116,6 +116,7 @@ export function noMatchText(summary: SearchSummary): string {
   return `No match for \`${oneLine(pattern.source)}\` in ${scopeText(summary)}. The pattern was read as a ${pattern.context} whose root is ${kind}. The code is not there in this shape: try a looser pattern ($_ or $$$ for the parts that vary), or another path.`;
 }
 
+/** A pattern on one line, cut to 120 characters, for headlines. */
 export function oneLine(text: string): string {
   const flat = text.replace(/\s*\n\s*/g, ' ').trim();
   return flat.length > 120 ? `${flat.slice(0, 120)}…` : flat;

@@ -114,19 +114,24 @@ function anchoredCandidates(top: Node, src: string, pattern: CompiledPattern): N
 }
 
 function record(node: Node, src: string, matcher: Matcher): MatchRecord {
-  const captures: Record<string, CaptureRecord> = {};
+  const entries: [string, CaptureRecord][] = [];
   for (const [name, captured] of matcher.bindings.singles) {
-    captures[name] = { text: textOf(captured, src), start: captured.startIndex, end: captured.endIndex };
+    entries.push([name, { text: textOf(captured, src), start: captured.startIndex, end: captured.endIndex }]);
   }
   for (const [name, nodes] of matcher.bindings.multis) {
     const first = nodes[0];
     const last = nodes[nodes.length - 1];
     const items = nodes.filter((n) => n.isNamed).map((n) => textOf(n, src));
-    captures[name] =
+    entries.push([
+      name,
       first && last
         ? { text: src.slice(first.startIndex, last.endIndex), start: first.startIndex, end: last.endIndex, items }
-        : { text: '', start: node.startIndex, end: node.startIndex, items };
+        : { text: '', start: node.startIndex, end: node.startIndex, items },
+    ]);
   }
+  // In the order they appear in the code.
+  entries.sort((a, b) => a[1].start - b[1].start);
+  const captures: Record<string, CaptureRecord> = Object.fromEntries(entries);
   const start = node.startPosition;
   const end = node.endPosition;
   return {

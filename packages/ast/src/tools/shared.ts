@@ -9,8 +9,9 @@ export const PATTERN_GUIDE = [
   'Metavariables: $NAME matches exactly one node (an expression, identifier, type, statement ...); $$$NAME matches zero or more sibling nodes (arguments, parameters, statements) and captures them as a list; $_ matches any one node without binding it (each $_ is independent).',
   'A metavariable used twice must match the same code: `$A == $A` finds `x == x`, not `x == y`.',
   'The fragment must be one complete node (an expression, a statement or a declaration); it is tried as a statement, an expression, a class member, a declaration and at top level, and the first that parses is used. A fragment none of them accepts is reported as unparseable, with the place where it fails.',
-  'A node may have more children after the ones the pattern names: `if err != nil { return $$$ }` also finds guards with an else.',
-  'Examples: `console.log($$$ARGS)`; `$OBJ.dispose()`; `if ($X != null) $X.dispose()` (dart); `errors.New($MSG)` (go); `def $F($$$P): $$$BODY` (python); `free($P)` (c); `foo($$$A, $LAST)` finds every call with at least one argument and binds the last.',
+  'A node may have more children after the ones the pattern names (`if err != nil { return $$$ }` also finds guards with an else), but not in between: `def $F($$$P): $$$BODY` misses `def f(x) -> int:`, for which you write `def $F($$$P) -> $R: $$$BODY`.',
+  'Multi-line fragments use real line breaks and, in Python, real indentation.',
+  'Examples: `console.log($$$ARGS)`; `$OBJ.dispose()`; `if ($X != null) $X.dispose()` (dart); `errors.New($MSG)` (go); `with open($PATH) as $F: $$$BODY` (python); `free($P)` (c); `foo($$$A, $LAST)` finds every call with at least one argument and binds the last.',
 ].join(' ');
 
 /** The `pattern` parameter. */
