@@ -65,19 +65,21 @@ export async function walkFiles(
       if (entry.isDirectory()) entries.push({ name: entry.name, directory: true });
       else if (entry.isFile() && accept(entry.name)) entries.push({ name: entry.name, directory: false });
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirectories: Promise<void>[] = [];
     for (const entry of entries) {
       const full = join(path, entry.name);
       if (rules.length > 0 && isIgnored(rules, full, entry.directory)) {
         ignored++;
         continue;
       }
-      if (entry.directory) await visit(full, rules);
+      // Sibling directories are read concurrently: a walk is a chain of small reads, bound by their latency.
+      if (entry.directory) subdirectories.push(visit(full, rules));
       else files.push(full);
     }
+    await Promise.all(subdirectories);
   };
   await visit(dir, inherited);
-  return { files, ignored };
+  return { files: files.sort(), ignored };
 }
 
 async function readRules(dir: string): Promise<Rules | undefined> {
