@@ -35,7 +35,7 @@ export interface SearchRequest {
   readonly parseTimeoutMs: number;
 }
 
-/** Bytes looked at for a NUL to call a file binary (git's heuristic). */
+/** Characters looked at for a NUL to call a file binary (git's heuristic looks at 8000 bytes). */
 const SNIFF_BYTES = 8000;
 
 /**
@@ -92,14 +92,14 @@ export class FileSearcher {
     const cached = this.#cache.get(key, size, mtimeMs);
     let text = cached?.text;
     if (text === undefined) {
-      let buffer: Buffer;
       try {
-        buffer = readFileSync(file);
+        text = readFileSync(file, 'utf8');
       } catch (error) {
         return { file, status: 'unreadable', matches: [], reason: reasonOf(error) };
       }
-      if (buffer.subarray(0, SNIFF_BYTES).includes(0)) return { file, status: 'binary', matches: [] };
-      text = buffer.toString('utf8');
+      // A NUL byte decodes to U+0000: its position tells a binary file as git does.
+      const nul = text.indexOf('\u0000');
+      if (nul >= 0 && nul < SNIFF_BYTES) return { file, status: 'binary', matches: [] };
     }
     const source = text;
     if (!pattern.literals.every((literal) => source.includes(literal))) {

@@ -71,10 +71,12 @@ export class TreeCache {
     const existing = this.#entries.get(key);
     if (existing) this.#drop(key, existing, existing.tree !== entry.tree);
     if (bytes > this.#maxBytes) return false;
-    for (const [k, e] of this.#entries) {
-      if (this.#bytes + bytes <= this.#maxBytes) break;
-      if (e.lastJob >= this.#job) break; // everything newer was used by this search: keep it
-      this.#drop(k, e);
+    if (this.#bytes + bytes > this.#maxBytes) {
+      for (const [k, e] of this.#entries) {
+        if (this.#bytes + bytes <= this.#maxBytes) break;
+        if (e.lastJob >= this.#job) break; // everything newer was used by this search: keep it
+        this.#drop(k, e);
+      }
     }
     if (this.#bytes + bytes > this.#maxBytes) return false;
     this.#entries.set(key, { ...entry, bytes, lastJob: this.#job });
