@@ -50,7 +50,13 @@ async function demo(): Promise<number> {
     for (const f of registry.factories.filter((f) => !f.registered)) {
       out(`Not registered here: ${f.name} (missing ${f.missing.join(', ')})`);
     }
-    const steps: DemoStep[] = [...coreSteps, ...plugins.flatMap((p) => p.demo ?? [])];
+    const env = { cwd, conversationId: 'demo', terminal: undefined };
+    const steps: DemoStep[] = [...coreSteps];
+    for (const plugin of plugins) {
+      const blocker = plugin.demo?.length ? await plugin.demoBlocker?.(env) : undefined;
+      if (blocker) out(`Skipping the ${plugin.factory.name} demo: ${blocker}`);
+      else steps.push(...(plugin.demo ?? []));
+    }
     const outcomes: DemoOutcome[] = [];
     for (const [index, step] of steps.entries()) {
       const args = typeof step.args === 'function' ? (step.args as (e: readonly DemoOutcome[]) => unknown)(outcomes) : step.args;

@@ -42,4 +42,9 @@ export interface HarnessPlugin {
   readonly factory: AnyToolFactory;
   resources(env: HarnessEnv): Partial<Resources> | Promise<Partial<Resources>>;
   readonly demo?: readonly DemoStep[];
+  /**
+   * Why the demo steps cannot run on this machine (a system component the set-up command does not install is
+   * missing), or `undefined` when they can. The demo then says so instead of failing.
+   */
+  demoBlocker?(env: HarnessEnv): string | undefined | Promise<string | undefined>;
 }

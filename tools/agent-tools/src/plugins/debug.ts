@@ -1,5 +1,6 @@
 import { createDebugSupervisor, debugTools } from '@agent-tools/debug';
 import type { DemoOutcome, DemoStep, HarnessPlugin } from '../plugin.js';
+import { missingPythonModules } from '../python-modules.js';
 
 /**
  * The demo debugs the sample's py/stats.py with debugpy (pyproject.toml marks the Python root): a breakpoint
@@ -61,4 +62,8 @@ export const debugPlugin: HarnessPlugin = {
   factory: debugTools,
   resources: () => ({ debugSupervisor: createDebugSupervisor() }),
   demo,
+  demoBlocker: () =>
+    missingPythonModules(['debugpy']).length
+      ? 'debugpy is not installed (Debian package python3-debugpy; the test set-up command installs it)'
+      : undefined,
 };

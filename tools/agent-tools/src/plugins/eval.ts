@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { createKernelFactory, evalTools, type JupyterEnvironment } from '@agent-tools/eval';
 import type { DemoStep, HarnessPlugin } from '../plugin.js';
+import { missingPythonModules, SYSTEM_PYTHON } from '../python-modules.js';
 
-const PYTHON = '/usr/bin/python3';
+const PYTHON = SYSTEM_PYTHON;
 
 /**
  * The Jupyter server of an isolated environment, when the harness runs in one: `AGENT_TOOLS_JUPYTER_URL` and
@@ -80,4 +81,11 @@ export const evalPlugin: HarnessPlugin = {
     };
   },
   demo: evalDemo,
+  demoBlocker: () => {
+    if (environmentFromEnv()) return undefined;
+    const missing = missingPythonModules(['jupyter_server', 'ipykernel', 'pandas']);
+    return missing.length
+      ? `${PYTHON} lacks ${missing.join(', ')} (Debian packages jupyter-server, python3-ipykernel, python3-pandas; the test set-up command installs them)`
+      : undefined;
+  },
 };
