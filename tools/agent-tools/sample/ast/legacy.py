@@ -1,4 +1,4 @@
-"""Old-style checks that ast_edit rewrites in the demo (see ../README.md)."""
+"""Old-style checks that the harness demo rewrites with ast_edit (see src/plugins/ast.ts of the harness)."""
 
 
 def is_low(level, threshold):
