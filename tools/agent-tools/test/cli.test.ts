@@ -141,6 +141,20 @@ describe('agent-tools repl', () => {
     expect(answers[4]?.content[0]?.text).toContain('`path` is required');
   });
 
+  it('keeps a staged edit of one line for the resolve of a later line', async () => {
+    using dir = tempDir({ 'app.py': 'def f(x):\n    print(x)\n' });
+    const input = [
+      'ast_edit {"pattern":"print($X)","rewrite":"log($X)","path":"app.py"}',
+      'resolve {"edit_id":"edit_1","action":"accept"}',
+      'resolve {"edit_id":"edit_1","action":"accept"}',
+    ].join('\n');
+    const { code, stdout } = await cli(['repl', '--json', '--yes', '--cwd', dir.path], { input });
+    expect(code).toBe(0);
+    const answers = stdout.trim().split('\n').map((line) => JSON.parse(line) as { isError: boolean });
+    expect(answers.map((a) => a.isError)).toEqual([false, false, true]);
+    expect(readFileSync(dir.join('app.py'), 'utf8')).toBe('def f(x):\n    log(x)\n');
+  });
+
   it('prints plain text results without --json and exits 0 at end of input', async () => {
     using dir = project();
     const { code, stdout } = await cli(['repl', '--cwd', dir.path], { input: 'read {"path":"notes.txt","limit":1}\n' });
