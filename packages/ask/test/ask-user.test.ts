@@ -127,6 +127,7 @@ describe('ask_user answers', () => {
     const { port, registry } = run();
     await using _ = registry;
     const call = registry.call('ask_user', question);
+    // The human presses skip on the card (the memory port's answer, not a switched-off test).
     (await port.next()).skip();
     const result = await call;
     expect(result.isError).toBe(false);
@@ -250,6 +251,7 @@ describe('ask_user queueing and withdrawal', () => {
     await first;
     const next = await port.next();
     expect(next.card.question).toBe('Shown second?');
+    // The human presses skip on the card (the memory port's answer, not a switched-off test).
     next.skip();
     await third;
     expect(port.cards.map((c) => c.card.question)).toEqual([question.question, 'Shown second?']);

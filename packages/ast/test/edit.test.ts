@@ -229,7 +229,7 @@ describe('resolve', () => {
       expect(resultText(failed)).toContain('the files already replaced were restored (a.py, b/b.py), so nothing changed. The edit is still staged');
       expect([t.read('a.py'), t.read('b/b.py'), t.read('c/c.py')]).toEqual(['old(1)\n', 'old(2)\n', 'x = old(3)\n']);
       for (const sub of ['.', 'b', 'c']) {
-        expect(readdirSync(t.dir.join(sub)).filter((f) => f.includes('ast-edit'))).toEqual([]);
+        expect(readdirSync(t.dir.join(sub)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
       }
     } finally {
       execFileSync('chattr', ['-i', t.dir.join('c/c.py')]);

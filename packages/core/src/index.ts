@@ -22,6 +22,13 @@ export {
 export { disposeValue } from './dispose.js';
 export { CoreError, type CoreErrorCode, messageOf } from './errors.js';
 export {
+  applyFileChanges,
+  type ChangedFile,
+  type FileChange,
+  type FileChangesOptions,
+  type FileChangesOutcome,
+} from './file-changes.js';
+export {
   type AnyToolFactory,
   defineFactory,
   type FactoryOutput,

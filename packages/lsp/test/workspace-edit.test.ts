@@ -22,6 +22,16 @@ function thrown(fn: () => unknown): LspError {
   throw new Error('expected an error');
 }
 
+async function rejected(promise: Promise<unknown>): Promise<LspError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(LspError);
+    return error as LspError;
+  }
+  throw new Error('expected an error');
+}
+
 describe('applyTextEdits', () => {
   it('applies edits against the original text, from the end', () => {
     const text = 'const a = 1;\nconst b = a + a;\n';
@@ -55,7 +65,7 @@ describe('planWorkspaceEdit and applyEditPlan: all or nothing', () => {
   const uri = (path: string) => pathToFileURL(path).href;
   const none = () => undefined;
 
-  it('applies text edits to several files and leaves no temporary files', () => {
+  it('applies text edits to several files and leaves no temporary files', async () => {
     using dir = tempDir({ 'a.ts': 'let x = 1;\n', 'b.ts': 'x;\nx;\n' });
     const edit: WorkspaceEdit = {
       changes: {
@@ -68,13 +78,13 @@ describe('planWorkspaceEdit and applyEditPlan: all or nothing', () => {
     };
     const plan = planWorkspaceEdit(edit, dir.path, none);
     expect(plan.changes.map((c) => c.edits)).toEqual([1, 2]);
-    applyEditPlan(plan, dir.path);
+    await applyEditPlan(plan, dir.path);
     expect(readFileSync(dir.join('a.ts'), 'utf8')).toBe('let y = 1;\n');
     expect(readFileSync(dir.join('b.ts'), 'utf8')).toBe('y;\ny;\n');
     expect(readdir(dir.path)).toEqual(['a.ts', 'b.ts']);
   });
 
-  it('applies create, rename and delete operations in order', () => {
+  it('applies create, rename and delete operations in order', async () => {
     using dir = tempDir({ 'old.ts': 'export {};\n', 'gone.ts': 'x\n' });
     const edit: WorkspaceEdit = {
       documentChanges: [
@@ -84,7 +94,7 @@ describe('planWorkspaceEdit and applyEditPlan: all or nothing', () => {
         { kind: 'delete', uri: uri(dir.join('gone.ts')) },
       ],
     };
-    applyEditPlan(planWorkspaceEdit(edit, dir.path, none), dir.path);
+    await applyEditPlan(planWorkspaceEdit(edit, dir.path, none), dir.path);
     expect(readFileSync(dir.join('sub/new.ts'), 'utf8')).toBe('export const n = 1;\n');
     expect(readFileSync(dir.join('renamed.ts'), 'utf8')).toBe('export {};\n');
     expect(existsSync(dir.join('old.ts'))).toBe(false);
@@ -121,16 +131,16 @@ describe('planWorkspaceEdit and applyEditPlan: all or nothing', () => {
     expect(error.detail).toBe('a.ts changed on disk after the server read it; nothing was changed. Call lsp_rename again.');
   });
 
-  it('refuses when a file changes between planning and applying', () => {
+  it('refuses when a file changes between planning and applying', async () => {
     using dir = tempDir({ 'a.ts': 'a\n' });
     const plan = planWorkspaceEdit({ changes: { [uri(dir.join('a.ts'))]: [{ range: range(0, 0, 0, 1), newText: 'b' }] } }, dir.path, none);
     writeFileSync(dir.join('a.ts'), 'someone else\n');
-    const error = thrown(() => applyEditPlan(plan, dir.path));
+    const error = await rejected(applyEditPlan(plan, dir.path));
     expect(error.detail).toBe('a.ts changed on disk while the edit was prepared; nothing was changed. Call lsp_rename again.');
     expect(readFileSync(dir.join('a.ts'), 'utf8')).toBe('someone else\n');
   });
 
-  it('writes nothing when staging fails (a folder turned into a file after planning)', () => {
+  it('writes nothing when staging fails (a folder turned into a file after planning)', async () => {
     using dir = tempDir({ 'a.ts': 'a\n' });
     const edit: WorkspaceEdit = {
       documentChanges: [
@@ -140,13 +150,13 @@ describe('planWorkspaceEdit and applyEditPlan: all or nothing', () => {
     };
     const plan = planWorkspaceEdit(edit, dir.path, none);
     writeFileSync(dir.join('sub'), 'now a file\n');
-    const error = thrown(() => applyEditPlan(plan, dir.path));
+    const error = await rejected(applyEditPlan(plan, dir.path));
     expect(error.detail).toMatch(/^Applying the edit failed \(.*\); every file was restored\.$/);
     expect(readFileSync(dir.join('a.ts'), 'utf8')).toBe('a\n');
     expect(readdir(dir.path)).toEqual(['a.ts', 'sub']);
   });
 
-  it('restores files already replaced when a later one fails (injected rename failure)', () => {
+  it('restores files already replaced when a later one fails (injected rename failure)', async () => {
     using dir = tempDir({ 'a.ts': 'a\n', 'b.ts': 'b\n', 'c.ts': 'c\n' });
     const edit: WorkspaceEdit = {
       changes: Object.fromEntries(['a.ts', 'b.ts', 'c.ts'].map((f) => [uri(dir.join(f)), [{ range: range(0, 0, 0, 1), newText: 'X' }]])),
@@ -154,12 +164,12 @@ describe('planWorkspaceEdit and applyEditPlan: all or nothing', () => {
     const plan = planWorkspaceEdit(edit, dir.path, none);
     let renames = 0;
     const io = {
-      rename: (from: string, to: string) => {
+      rename: async (from: string, to: string) => {
         if (++renames === 3) throw new Error('disk full');
         renameSync(from, to);
       },
     };
-    const error = thrown(() => applyEditPlan(plan, dir.path, io));
+    const error = await rejected(applyEditPlan(plan, dir.path, io));
     expect(error.detail).toBe('Applying the edit failed (disk full); every file was restored.');
     expect(['a.ts', 'b.ts', 'c.ts'].map((f) => readFileSync(dir.join(f), 'utf8'))).toEqual(['a\n', 'b\n', 'c\n']);
     expect(readdir(dir.path)).toEqual(['a.ts', 'b.ts', 'c.ts']);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, chmodSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { CoreError, resolveInside } from '@agent-tools/core';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { applyFileChanges, CoreError, type FileChangesOptions, resolveInside } from '@agent-tools/core';
 import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { LspError } from '../errors.js';
 import { displayPath, fromUri } from '../util/paths.js';
@@ -119,87 +118,18 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, cwd: string, open: OpenVe
 }
 
 /**
- * Applies a plan all or nothing: the disk is checked against the plan once more, new contents go to temporary
- * files beside their targets, and only then are they renamed into place (and deletions made). If any step
- * fails, the steps already taken are undone from the contents held in memory, and `edit_failed` is thrown.
+ * Applies a plan all or nothing through core's `applyFileChanges`: the disk is checked against the plan once more,
+ * new contents go to temporary files beside their targets and are renamed into place only when all are written;
+ * any failure undoes what was done and throws `edit_failed`.
  */
-export function applyEditPlan(plan: EditPlan, cwd: string, io: { rename: (from: string, to: string) => void } = { rename: renameSync }): void {
-  for (const change of plan.changes) {
-    const now = existsSync(change.path) ? readFileSync(change.path, 'utf8') : undefined;
-    if (now !== change.before) {
-      throw new LspError('edit_failed', `${displayPath(change.path, cwd)} changed on disk while the edit was prepared; nothing was changed. Call lsp_rename again.`);
-    }
+export async function applyEditPlan(plan: EditPlan, cwd: string, options: FileChangesOptions = {}): Promise<void> {
+  const outcome = await applyFileChanges(plan.changes, options);
+  if (outcome.ok) return;
+  if (outcome.kind === 'changed') {
+    const files = outcome.changed.map((c) => displayPath(c.path, cwd)).join(', ');
+    throw new LspError('edit_failed', `${files} changed on disk while the edit was prepared; nothing was changed. Call lsp_rename again.`);
   }
-  const temps = new Map<string, string>();
-  const createdDirs: string[] = [];
-  const done: FileChange[] = [];
-  try {
-    for (const change of plan.changes) {
-      if (change.after === undefined) continue;
-      const dir = dirname(change.path);
-      if (!existsSync(dir)) {
-        createdDirs.push(...missingDirs(dir));
-        mkdirSync(dir, { recursive: true });
-      }
-      const temp = join(dir, `.${basename(change.path)}.agent-tools-${randomBytes(4).toString('hex')}.tmp`);
-      writeFileSync(temp, change.after, { flag: 'wx' });
-      if (change.before !== undefined) chmodSync(temp, statSync(change.path).mode & 0o7777);
-      temps.set(change.path, temp);
-    }
-    for (const change of plan.changes) {
-      const temp = temps.get(change.path);
-      if (temp) io.rename(temp, change.path);
-      else unlinkSync(change.path);
-      temps.delete(change.path);
-      done.push(change);
-    }
-  } catch (error) {
-    const undoErrors = rollback(done, temps, createdDirs);
-    const extra = undoErrors.length ? ` Undoing failed for: ${undoErrors.join(', ')}.` : '';
-    throw new LspError('edit_failed', `Applying the edit failed (${(error as Error).message}); every file was restored.${extra}`, { cause: error });
-  }
-}
-
-function rollback(done: readonly FileChange[], temps: ReadonlyMap<string, string>, createdDirs: readonly string[]): string[] {
-  const failed: string[] = [];
-  for (const temp of temps.values()) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Never created.
-    }
-  }
-  for (const change of [...done].reverse()) {
-    try {
-      if (change.before === undefined) unlinkSync(change.path);
-      else {
-        const temp = `${change.path}.agent-tools-undo-${randomBytes(4).toString('hex')}`;
-        writeFileSync(temp, change.before);
-        renameSync(temp, change.path);
-      }
-    } catch {
-      failed.push(change.path);
-    }
-  }
-  for (const dir of [...createdDirs].reverse()) {
-    try {
-      rmdirSync(dir);
-    } catch {
-      // Not empty, or already gone.
-    }
-  }
-  return failed;
-}
-
-/** The folders that `mkdir -p dir` would create, outermost first. */
-function missingDirs(dir: string): string[] {
-  const missing: string[] = [];
-  let current = dir;
-  while (!existsSync(current)) {
-    missing.unshift(current);
-    const parent = dirname(current);
-    if (parent === current) break;
-    current = parent;
-  }
-  return missing;
+  const lost = outcome.notRestored.map((path) => displayPath(path, cwd));
+  const undone = lost.length ? `restoring failed for ${lost.join(', ')}` : 'every file was restored';
+  throw new LspError('edit_failed', `Applying the edit failed (${outcome.reason}); ${undone}.`);
 }

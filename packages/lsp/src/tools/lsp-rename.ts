@@ -85,7 +85,7 @@ async function rename(
   }
   const files = plan.changes.map((c) => c.path);
   if (ctx.diagnostics.enabled) await ctx.diagnostics.beforeWrite(files, ctx.signal);
-  applyEditPlan(plan, env.cwd);
+  await applyEditPlan(plan, env.cwd);
   syncServer(server, plan);
   const edits = plan.changes.reduce((sum, c) => sum + c.edits, 0);
   const lines = [`Renamed ${where} to \`${newName}\`: ${plural(edits, 'edit')} in ${plural(plan.changes.length, 'file')}.`];

@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, realpath, rename, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { messageOf } from './errors.js';
+
+/** One file's part of a multi-file change. */
+export interface FileChange {
+  /** Absolute path, already resolved inside the working directory. A symlink is written through. */
+  readonly path: string;
+  /** The content the file must still have; `undefined` when it must not exist yet. */
+  readonly before: string | undefined;
+  /** The new content; `undefined` deletes the file. */
+  readonly after: string | undefined;
+}
+
+/** A file whose disk state no longer matches the change's `before`. */
+export interface ChangedFile {
+  readonly path: string;
+  readonly now: 'modified' | 'missing' | 'present';
+}
+
+/** How a multi-file change went. */
+export type FileChangesOutcome =
+  /** Every file was written or deleted. */
+  | { readonly ok: true }
+  /** Some files differ from what the change expected: nothing was written. */
+  | { readonly ok: false; readonly kind: 'changed'; readonly changed: readonly ChangedFile[] }
+  /**
+   * A write failed. The files already replaced were put back (`restored`); `notRestored` names any that could
+   * not be, which should be empty unless the disk itself is failing.
+   */
+  | {
+      readonly ok: false;
+      readonly kind: 'failed';
+      readonly reason: string;
+      readonly restored: readonly string[];
+      readonly notRestored: readonly string[];
+    };
+
+/** Hooks for fault injection in tests. */
+export interface FileChangesOptions {
+  readonly rename?: (from: string, to: string) => Promise<void>;
+}
+
+interface Step {
+  readonly change: FileChange;
+  /** The path written: the real path of an existing file, so a symlink inside the workspace stays a link. */
+  readonly target: string;
+  readonly mode: number | undefined;
+  temp?: string;
+  done?: boolean;
+}
+
+/**
+ * Applies changes to several files all or nothing. Every file is first compared, byte for byte, with the content
+ * the change expects; any difference writes nothing. Then every new content goes to a temporary sibling (file mode
+ * kept, missing folders created), and only then are they renamed into place and deletions made. If any step
+ * fails, what was already done is undone from the contents held in memory and the temporaries are removed.
+ */
+export async function applyFileChanges(
+  changes: readonly FileChange[],
+  options: FileChangesOptions = {},
+): Promise<FileChangesOutcome> {
+  const steps: Step[] = [];
+  const changed: ChangedFile[] = [];
+  for (const change of changes) {
+    const found = await current(change.path);
+    if (change.before === undefined) {
+      if (found) changed.push({ path: change.path, now: 'present' });
+      else steps.push({ change, target: change.path, mode: undefined });
+    } else if (!found) {
+      changed.push({ path: change.path, now: 'missing' });
+    } else if (!found.bytes.equals(Buffer.from(change.before, 'utf8'))) {
+      changed.push({ path: change.path, now: 'modified' });
+    } else {
+      steps.push({ change, target: found.real, mode: found.mode });
+    }
+  }
+  if (changed.length > 0) return { ok: false, kind: 'changed', changed };
+
+  const move = options.rename ?? rename;
+  const createdDirs: string[] = [];
+  try {
+    for (const step of steps) {
+      if (step.change.after === undefined) continue;
+      createdDirs.push(...(await makeParents(step.target)));
+      step.temp = siblingTemp(step.target);
+      await writeFile(step.temp, step.change.after, { flag: 'wx', ...(step.mode === undefined ? {} : { mode: step.mode }) });
+    }
+    for (const step of steps) {
+      if (step.temp) await move(step.temp, step.target);
+      else await unlink(step.target);
+      step.temp = undefined;
+      step.done = true;
+    }
+  } catch (error) {
+    const { restored, notRestored } = await undo(steps, createdDirs);
+    return { ok: false, kind: 'failed', reason: messageOf(error), restored, notRestored };
+  }
+  return { ok: true };
+}
+
+async function current(path: string): Promise<{ real: string; bytes: Buffer; mode: number } | undefined> {
+  try {
+    const real = await realpath(path);
+    const [bytes, info] = await Promise.all([readFile(real), stat(real)]);
+    return { real, bytes, mode: info.mode & 0o7777 };
+  } catch {
+    return undefined;
+  }
+}
+
+function siblingTemp(path: string): string {
+  return join(dirname(path), `.${basename(path)}.agent-tools-${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** Creates the missing folders above `path` and returns them, outermost first. */
+async function makeParents(path: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const exists = await stat(dir).then(
+      () => true,
+      () => false,
+    );
+    if (exists || dirname(dir) === dir) break;
+    missing.unshift(dir);
+  }
+  const deepest = missing[missing.length - 1];
+  if (deepest) await mkdir(deepest, { recursive: true });
+  return missing;
+}
+
+async function undo(steps: readonly Step[], createdDirs: readonly string[]): Promise<{ restored: string[]; notRestored: string[] }> {
+  const restored: string[] = [];
+  const notRestored: string[] = [];
+  for (const step of steps) {
+    if (step.temp) await unlink(step.temp).catch(() => undefined);
+  }
+  for (const step of [...steps].reverse()) {
+    if (!step.done) continue;
+    try {
+      const before = step.change.before;
+      if (before === undefined) {
+        await unlink(step.target);
+      } else {
+        const temp = siblingTemp(step.target);
+        await writeFile(temp, before, step.mode === undefined ? {} : { mode: step.mode });
+        await rename(temp, step.target);
+      }
+      restored.unshift(step.change.path);
+    } catch {
+      notRestored.unshift(step.change.path);
+    }
+  }
+  for (const dir of [...createdDirs].reverse()) await rmdir(dir).catch(() => undefined);
+  return { restored, notRestored };
+}

@@ -1,0 +1,99 @@
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applyFileChanges } from '../src/index.js';
+import { scratch } from './helpers.js';
+
+function files(dir: string, names: Record<string, string>): void {
+  for (const [name, content] of Object.entries(names)) writeFileSync(join(dir, name), content);
+}
+
+function everything(dir: string): string[] {
+  return readdirSync(dir, { recursive: true }).map(String).sort();
+}
+
+describe('applyFileChanges', () => {
+  it('modifies, creates (with folders) and deletes files, keeping modes and leaving no temporaries', async () => {
+    using dir = scratch();
+    files(dir.path, { 'a.sh': 'echo a\n', 'gone.txt': 'x' });
+    chmodSync(join(dir.path, 'a.sh'), 0o755);
+    const outcome = await applyFileChanges([
+      { path: join(dir.path, 'a.sh'), before: 'echo a\n', after: 'echo b\n' },
+      { path: join(dir.path, 'new/deep/b.ts'), before: undefined, after: 'export {};\n' },
+      { path: join(dir.path, 'gone.txt'), before: 'x', after: undefined },
+    ]);
+    expect(outcome).toEqual({ ok: true });
+    expect(readFileSync(join(dir.path, 'a.sh'), 'utf8')).toBe('echo b\n');
+    expect(statSync(join(dir.path, 'a.sh')).mode & 0o777).toBe(0o755);
+    expect(everything(dir.path)).toEqual(['a.sh', 'new', 'new/deep', 'new/deep/b.ts']);
+  });
+
+  it('writes nothing when any file differs from what the change expects, and says how', async () => {
+    using dir = scratch();
+    files(dir.path, { 'a.ts': 'a', 'b.ts': 'someone else', 'c.ts': 'c' });
+    const outcome = await applyFileChanges([
+      { path: join(dir.path, 'a.ts'), before: 'a', after: 'A' },
+      { path: join(dir.path, 'b.ts'), before: 'b', after: 'B' },
+      { path: join(dir.path, 'c.ts'), before: undefined, after: 'C' },
+      { path: join(dir.path, 'd.ts'), before: 'd', after: 'D' },
+    ]);
+    expect(outcome).toEqual({
+      ok: false,
+      kind: 'changed',
+      changed: [
+        { path: join(dir.path, 'b.ts'), now: 'modified' },
+        { path: join(dir.path, 'c.ts'), now: 'present' },
+        { path: join(dir.path, 'd.ts'), now: 'missing' },
+      ],
+    });
+    expect(readFileSync(join(dir.path, 'a.ts'), 'utf8')).toBe('a');
+  });
+
+  it('compares bytes, so a file that is not valid UTF-8 is never rewritten from a lossy reading', async () => {
+    using dir = scratch();
+    writeFileSync(join(dir.path, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    const lossy = readFileSync(join(dir.path, 'latin1.txt'), 'utf8');
+    const outcome = await applyFileChanges([{ path: join(dir.path, 'latin1.txt'), before: lossy, after: 'x' }]);
+    expect(outcome).toMatchObject({ ok: false, kind: 'changed' });
+  });
+
+  it('writes through a symlink, leaving the link a link', async () => {
+    using dir = scratch();
+    files(dir.path, { 'real.ts': 'old' });
+    symlinkSync(join(dir.path, 'real.ts'), join(dir.path, 'alias.ts'));
+    expect(await applyFileChanges([{ path: join(dir.path, 'alias.ts'), before: 'old', after: 'new' }])).toEqual({ ok: true });
+    expect(lstatSync(join(dir.path, 'alias.ts')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir.path, 'real.ts'), 'utf8')).toBe('new');
+  });
+
+  it('restores every file already replaced when a later step fails, removes created folders and temporaries', async () => {
+    using dir = scratch();
+    files(dir.path, { 'a.ts': 'a', 'b.ts': 'b', 'c.ts': 'c' });
+    let renames = 0;
+    const outcome = await applyFileChanges(
+      [
+        { path: join(dir.path, 'a.ts'), before: 'a', after: 'A' },
+        { path: join(dir.path, 'sub/new.ts'), before: undefined, after: 'N' },
+        { path: join(dir.path, 'b.ts'), before: 'b', after: undefined },
+        { path: join(dir.path, 'c.ts'), before: 'c', after: 'C' },
+      ],
+      {
+        rename: async (from, to) => {
+          if (++renames === 3) throw new Error('disk full');
+          await rename(from, to);
+        },
+      },
+    );
+    expect(outcome).toEqual({
+      ok: false,
+      kind: 'failed',
+      reason: 'disk full',
+      restored: [join(dir.path, 'a.ts'), join(dir.path, 'sub/new.ts'), join(dir.path, 'b.ts')],
+      notRestored: [],
+    });
+    expect(['a.ts', 'b.ts', 'c.ts'].map((f) => readFileSync(join(dir.path, f), 'utf8'))).toEqual(['a', 'b', 'c']);
+    expect(existsSync(join(dir.path, 'sub'))).toBe(false);
+    expect(everything(dir.path)).toEqual(['a.ts', 'b.ts', 'c.ts']);
+  });
+});
