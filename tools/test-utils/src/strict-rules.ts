@@ -55,7 +55,9 @@ function walk(node: Node, at: string, problems: string[]): void {
     }
   }
   if (node['items'] && typeof node['items'] === 'object') walk(node['items'] as Node, `${at}[]`, problems);
-  if (Array.isArray(node['anyOf'])) node['anyOf'].forEach((branch, i) => walk(branch as Node, `${at}|${i}`, problems));
+  if (Array.isArray(node['anyOf'])) {
+    for (const [i, branch] of node['anyOf'].entries()) walk(branch as Node, `${at}|${i}`, problems);
+  }
   if (node['$defs'] && typeof node['$defs'] === 'object') {
     for (const [name, def] of Object.entries(node['$defs'] as Record<string, Node>)) walk(def, `$defs.${name}`, problems);
   }
