@@ -38,6 +38,7 @@ export {
   type ToolFactory,
 } from './factory.js';
 export { isWithin, type ResolvedPath, type ResolveOptions, resolveInside } from './paths.js';
+export type { ProgressEvent, ProgressListener, ToolProgress } from './progress.js';
 export { createRegistry, type FactoryStatus, Registry, type RegistryOptions } from './registry.js';
 export {
   appendText,
