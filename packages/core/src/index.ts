@@ -54,7 +54,16 @@ export {
   textResult,
   type ToolResult,
 } from './result.js';
-export { type JsonSchema, type ToolSchema, toAnthropicTools, toOpenAITools, toolSchema } from './schema.js';
+export { type AnthropicInputSchema, type AnthropicTool, toAnthropicTools } from './model-apis/anthropic.js';
+export { type GeminiFunctionDeclaration, type GeminiTool, toGeminiTools } from './model-apis/gemini.js';
+export {
+  type OpenAIChatTool,
+  type OpenAIResponsesTool,
+  type OpenAIToolOptions,
+  toOpenAITools,
+} from './model-apis/openai.js';
+export { toStrictSchema } from './model-apis/strict-schema.js';
+export { type JsonSchema, type ToolSchema, toolSchema } from './schema.js';
 export {
   admits,
   builtinSurfaces,
