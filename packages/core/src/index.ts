@@ -21,7 +21,17 @@ export {
   type WrittenFileReport,
 } from './diagnostics/run-diagnostics.js';
 export { disposeValue } from './dispose.js';
-export { CoreError, type CoreErrorCode, messageOf } from './errors.js';
+export { type ErrorData, toolErrorResult } from './error-result.js';
+export {
+  AgentToolsError,
+  type AgentToolsErrorOptions,
+  CoreError,
+  type CoreErrorCode,
+  errorDetail,
+  errorSentence,
+  isAgentToolsError,
+  messageOf,
+} from './errors.js';
 export {
   applyFileChanges,
   type ChangedFile,
