@@ -38,6 +38,7 @@ export {
   type ToolFactory,
 } from './factory.js';
 export { isWithin, type ResolvedPath, type ResolveOptions, resolveInside } from './paths.js';
+export type { ProgressEvent, ProgressListener, ToolProgress } from './progress.js';
 export { createRegistry, type FactoryStatus, Registry, type RegistryOptions } from './registry.js';
 export {
   appendText,
@@ -50,7 +51,16 @@ export {
   textResult,
   type ToolResult,
 } from './result.js';
-export { type JsonSchema, type ToolSchema, toAnthropicTools, toOpenAITools, toolSchema } from './schema.js';
+export { type AnthropicInputSchema, type AnthropicTool, toAnthropicTools } from './model-apis/anthropic.js';
+export { type GeminiFunctionDeclaration, type GeminiTool, toGeminiTools } from './model-apis/gemini.js';
+export {
+  type OpenAIChatTool,
+  type OpenAIResponsesTool,
+  type OpenAIToolOptions,
+  toOpenAITools,
+} from './model-apis/openai.js';
+export { toStrictSchema } from './model-apis/strict-schema.js';
+export { type JsonSchema, type ToolSchema, toolSchema } from './schema.js';
 export {
   admits,
   builtinSurfaces,

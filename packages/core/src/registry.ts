@@ -5,6 +5,7 @@ import { disposeValue } from './dispose.js';
 import { CoreError, messageOf } from './errors.js';
 import { type AnyToolFactory, type FactoryOutput, isPresent, type Resources } from './factory.js';
 import { KeyedLock } from './keyed-lock.js';
+import { DEFAULT_PROGRESS_INTERVAL_MS, type ProgressListener, ProgressThrottle } from './progress.js';
 import { appendText, errorResult, type ToolResult } from './result.js';
 import { type ToolSchema, toolSchema } from './schema.js';
 import { asSentence } from './sentence.js';
@@ -33,6 +34,8 @@ export interface RegistryOptions {
   readonly diagnostics?: RunDiagnosticsOptions;
   /** How long each resource may take to dispose (default 10 s). */
   readonly disposeTimeoutMs?: number;
+  /** How often a call's `onProgress` listener hears from it at most (default 250 ms). */
+  readonly progressIntervalMs?: number;
   /** Called with every unexpected throw, for the harness's logs; the model gets an error result either way. */
   readonly onError?: (error: unknown, context: { readonly tool?: string; readonly phase: 'call' | 'factory' | 'dispose' }) => void;
 }
@@ -136,7 +139,9 @@ export class Registry implements ToolCaller, AsyncDisposable {
    * writes are appended to the result.
    */
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
-    const result = await this.#call(name, args, options, []);
+    const progress = this.#progress(options.onProgress, 0, name);
+    const result = await this.#call(name, args, options, [], progress);
+    progress?.close();
     const late = this.diagnostics.takeLate();
     return late ? appendText(result, late) : result;
   }
@@ -178,9 +183,15 @@ export class Registry implements ToolCaller, AsyncDisposable {
     this.#tools.set(tool.name, tool);
   }
 
-  async #call(name: string, args: unknown, options: CallOptions, ancestors: readonly string[]): Promise<ToolResult> {
+  async #call(
+    name: string,
+    args: unknown,
+    options: CallOptions,
+    ancestors: readonly string[],
+    progress: ProgressThrottle | undefined,
+  ): Promise<ToolResult> {
     try {
-      return await this.#execute(name, args, options, ancestors);
+      return await this.#execute(name, args, options, ancestors, progress);
     } catch (error) {
       // #execute contains tool failures itself; this is the last net for a registry bug or a bad surface name.
       this.#options.onError?.(error, { tool: name, phase: 'call' });
@@ -188,7 +199,13 @@ export class Registry implements ToolCaller, AsyncDisposable {
     }
   }
 
-  async #execute(name: string, args: unknown, options: CallOptions, ancestors: readonly string[]): Promise<ToolResult> {
+  async #execute(
+    name: string,
+    args: unknown,
+    options: CallOptions,
+    ancestors: readonly string[],
+    progress: ProgressThrottle | undefined,
+  ): Promise<ToolResult> {
     if (this.disposed) return errorResult('This run has ended and its tools are disposed; no further calls can run.');
     const surface = this.surface(options.surface);
     const tool = this.#tools.get(name);
@@ -210,7 +227,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
     }
 
     const run = (): { result: Promise<ToolResult>; settled: Promise<void> } =>
-      this.#start(tool, validation.value, surface, options, ancestors, outer);
+      this.#start(tool, validation.value, surface, options, ancestors, outer, progress);
     if (tool.parallelSafe) return run().result;
 
     const key = `${name}\u0000${options.conversationId ?? this.#resources.conversationId ?? ''}`;
@@ -265,15 +282,20 @@ export class Registry implements ToolCaller, AsyncDisposable {
     options: CallOptions,
     ancestors: readonly string[],
     outer: AbortSignal,
+    progress: ProgressThrottle | undefined,
   ): { result: Promise<ToolResult>; settled: Promise<void> } {
     const controller = new AbortController();
     const stop = (): void => controller.abort(outer.reason);
     outer.addEventListener('abort', stop, { once: true });
     const conversationId = options.conversationId ?? this.#resources.conversationId;
+    const path = [...ancestors, tool.name];
+    let answered = false;
     const bridge: ToolCaller = {
       // A bridged call stays on the surface of the call that made it: a tool cannot widen its own view.
-      call: (name, args, nested = {}) =>
-        this.#call(
+      call: async (name, args, nested = {}) => {
+        // A nested call without a listener of its own reports to its caller's.
+        const own = this.#progress(nested.onProgress, path.length, name);
+        const result = await this.#call(
           name,
           args,
           {
@@ -282,8 +304,12 @@ export class Registry implements ToolCaller, AsyncDisposable {
             ...(conversationId === undefined ? {} : { conversationId }),
             signal: nested.signal ? AbortSignal.any([nested.signal, controller.signal]) : controller.signal,
           },
-          [...ancestors, tool.name],
-        ),
+          path,
+          own ?? progress,
+        );
+        own?.close();
+        return result;
+      },
     };
     const ctx: ToolContext = {
       runId: this.runId,
@@ -294,6 +320,10 @@ export class Registry implements ToolCaller, AsyncDisposable {
       toolName: tool.name,
       registry: bridge,
       diagnostics: this.diagnostics,
+      reportProgress: (report) => {
+        // Nothing after the answer: a call that timed out or was cancelled may still be winding down.
+        if (!answered && !controller.signal.aborted) progress?.push(report, path);
+      },
     };
 
     const execution = Promise.resolve().then(() => tool.execute(params, ctx));
@@ -321,10 +351,18 @@ export class Registry implements ToolCaller, AsyncDisposable {
         timer = setTimeout(() => controller.abort(new TimeoutMarker(timeoutMs)), timeoutMs);
       }
     }).finally(() => {
+      answered = true;
       clearTimeout(timer);
       outer.removeEventListener('abort', stop);
     });
     return { result, settled };
+  }
+
+  /** The throttled delivery of one call's progress to its listener, when it has one. */
+  #progress(listener: ProgressListener | undefined, base: number, name: string): ProgressThrottle | undefined {
+    if (!listener) return undefined;
+    const intervalMs = this.#options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
+    return new ProgressThrottle(listener, intervalMs, base, (error) => this.#options.onError?.(error, { tool: name, phase: 'call' }));
   }
 
   #unknownTool(name: string, surface: Surface): string {

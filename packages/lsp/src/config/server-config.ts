@@ -1,19 +1,6 @@
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
+import type { ResolvedCommand } from '../discovery/binary.js';
 import type { ProjectChecker } from '../project-check/checker.js';
-
-/** Where a binary was found. */
-export type BinarySource = 'project' | 'path' | 'bundled' | 'absolute';
-
-/** A resolved way to start a program. */
-export interface ResolvedCommand {
-  /** What to spawn (an absolute path). */
-  readonly command: string;
-  /** Arguments that precede the configuration's own (the script when a Node program runs under this Node). */
-  readonly prefixArgs: readonly string[];
-  readonly source: BinarySource;
-  /** The binary as a model reads it: `node_modules/.bin/tsc`, `/usr/bin/gopls`. */
-  readonly display: string;
-}
 
 /** What a configuration hook learns about the server it configures. */
 export interface ServerContext {

@@ -1,7 +1,7 @@
 import type { ToolResult } from '@agent-tools/core';
 import { HoverRequest } from 'vscode-languageserver-protocol';
 import { hoverData, renderHover } from '../../format/hover.js';
-import type { LspParams } from '../lsp.js';
+import type { LspParams } from '../lsp-parameters.js';
 import { ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
 
 /** hover: the signature and doc comment of the symbol. */

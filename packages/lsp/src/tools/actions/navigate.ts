@@ -11,7 +11,7 @@ import { LineReader } from '../../format/line-reader.js';
 import { fileCount, renderLocations, toRawLocations } from '../../format/locations.js';
 import { plural } from '../../util/text.js';
 import { ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
-import type { LspParams } from '../lsp.js';
+import type { LspParams } from '../lsp-parameters.js';
 
 /** The navigation actions and what they ask. */
 export type NavigationAction = 'definition' | 'type_definition' | 'implementation' | 'references';

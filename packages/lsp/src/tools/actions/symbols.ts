@@ -7,7 +7,7 @@ import { documentOutline, renderOutline, renderWorkspaceSymbols, type SymbolData
 import type { LanguageServer } from '../../server/language-server.js';
 import { displayPath } from '../../util/paths.js';
 import { plural } from '../../util/text.js';
-import type { LspParams } from '../lsp.js';
+import type { LspParams } from '../lsp-parameters.js';
 import { ok, openFile, requireCapability, type ToolEnv } from '../shared.js';
 
 const OUTLINE_CAP = 200;
