@@ -14,6 +14,7 @@ export type {
 export { displayPath, formatDiagnostic } from './diagnostics/format.js';
 export { DiagnosticsLedger, type LedgerLimits, ledgerKey } from './diagnostics/ledger.js';
 export {
+  LATE_DIAGNOSTICS_SOURCE,
   RunDiagnostics,
   type RunDiagnosticsOptions,
   type WriteDiagnostics,
@@ -32,11 +33,13 @@ export {
   type AnyToolFactory,
   defineFactory,
   type FactoryOutput,
+  type FactoryRun,
   isPresent,
   type Resources,
   type ResourcesWith,
   type ToolFactory,
 } from './factory.js';
+export { type Notice, type NoticeLimits, RunNotices } from './notices.js';
 export { isWithin, type ResolvedPath, type ResolveOptions, resolveInside } from './paths.js';
 export type { ProgressEvent, ProgressListener, ToolProgress } from './progress.js';
 export { createRegistry, type FactoryStatus, Registry, type RegistryOptions } from './registry.js';
