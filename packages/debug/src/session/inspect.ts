@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { capText } from '@agent-tools/core';
 import type { DebugProtocol } from '../dap/protocol.js';
-import type { DebugSession, StopInfo } from './session.js';
+import type { DebugSession } from './session.js';
+import type { BreakpointEntry, FunctionBreakpointEntry } from './breakpoints.js';
+import type { StopInfo } from './types.js';
 
 /** The caps of SPEC §6. */
 export const CAPS = {
@@ -61,6 +62,8 @@ export interface StopSnapshot {
   readonly callers: readonly FrameView[];
   readonly locals?: { readonly scope: string; readonly reference: number; readonly variables: VariablesView };
   readonly exception?: { readonly id?: string; readonly description?: string; readonly details?: string };
+  /** The breakpoint the stop hit, when the adapter named it (`hitBreakpointIds`). */
+  readonly breakpoint?: { readonly file?: string; readonly entry: BreakpointEntry | FunctionBreakpointEntry };
 }
 
 /** The threads of the debuggee. */
@@ -129,21 +132,13 @@ export async function sourceWindow(
   frame: DebugProtocol.StackFrame,
   radius = 2,
 ): Promise<SourceWindow | undefined> {
-  let text: string | undefined;
   const path = frame.source?.path;
-  if (path?.startsWith('/')) {
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      text = undefined;
-    }
-  }
+  let all = path?.startsWith('/') ? session.sources.lines(path) : undefined;
   const reference = frame.source?.sourceReference;
-  if (text === undefined && reference) {
-    text = (await session.request('source', { source: frame.source ?? {}, sourceReference: reference }).catch(() => undefined))?.content;
+  if (all === undefined && reference) {
+    all = (await session.request('source', { source: frame.source ?? {}, sourceReference: reference }).catch(() => undefined))?.content.split('\n');
   }
-  if (text === undefined || frame.line < 1) return undefined;
-  const all = text.split('\n');
+  if (all === undefined || frame.line < 1) return undefined;
   const first = Math.max(1, frame.line - radius);
   const last = Math.min(all.length, frame.line + radius);
   const lines = [];
@@ -157,13 +152,19 @@ export async function sourceWindow(
  */
 export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot> {
   const stop = session.stop ?? { reason: 'unknown', threadId: session.lastThreadId };
-  // Each request is a round trip (about 45 ms with debugpy, whose sockets wait for delayed ACKs), so the
-  // snapshot asks for threads only when the stop did not name one; names come from earlier `threads` answers.
+  // Each request is a round trip, so the snapshot asks for threads only when the stop did not name one; names
+  // come from earlier `threads` answers.
   const threads = stop.threadId === undefined ? await fetchThreads(session).catch(() => []) : [];
   const threadId = stop.threadId ?? threads[0]?.id;
   const threadName = threadId === undefined ? undefined : session.threadNames.get(threadId);
   if (threadId === undefined) return { stop, threadId, callers: [] };
 
+  // exceptionInfo needs only the thread, so it travels beside stackTrace; scopes and the source lines need the
+  // top frame, and the locals need the scopes: that chain is the least a snapshot can wait for.
+  const exceptionRequest =
+    stop.reason === 'exception' && session.capabilities.supportsExceptionInfoRequest
+      ? session.request('exceptionInfo', { threadId }).catch(() => undefined)
+      : undefined;
   const body = await session.request('stackTrace', { threadId, startFrame: 0, levels: 4 }).catch(() => undefined);
   const raw = body?.stackFrames ?? [];
   for (const frame of raw) session.issue('frames', frame.id);
@@ -174,10 +175,8 @@ export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot
     ...(threadName ? { threadName } : {}),
     callers: raw.slice(1).map(frameView),
   };
-  const exceptionRequest =
-    stop.reason === 'exception' && session.capabilities.supportsExceptionInfoRequest
-      ? session.request('exceptionInfo', { threadId }).catch(() => undefined)
-      : undefined;
+  const hit = stop.hitBreakpointIds?.map((id) => session.spec.book.find(id)).find((found) => found !== undefined) ?? guessHit(session, stop, top);
+  if (hit) snapshot.breakpoint = hit;
   if (top) {
     snapshot.frame = frameView(top);
     session.stopLocation = { line: top.line, name: top.name, ...(snapshot.frame.path ? { path: snapshot.frame.path } : {}) };
@@ -201,6 +200,20 @@ export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot
     }
   }
   return snapshot;
+}
+
+/** The breakpoint at the stop's location, for adapters that do not name it (debugpy sends no hitBreakpointIds). */
+function guessHit(session: DebugSession, stop: StopInfo, top: DebugProtocol.StackFrame | undefined): StopSnapshot['breakpoint'] {
+  if (!top) return undefined;
+  const book = session.spec.book;
+  if (stop.reason === 'function breakpoint') {
+    const entry = book.functions.find((f) => f.state === 'verified' && (top.name === f.name || top.name.endsWith(`.${f.name}`)));
+    return entry ? { entry } : undefined;
+  }
+  const path = top.source?.path;
+  if (stop.reason !== 'breakpoint' || !path) return undefined;
+  const entry = book.get(path).find((e) => e.state === 'verified' && (e.actualLine ?? e.line) === top.line);
+  return entry ? { file: path, entry } : undefined;
 }
 
 /** A grouping node (debugpy's "special variables"): no value, only children. */
