@@ -7,4 +7,5 @@ export {
   processesMatching,
   waitForNoProcesses,
 } from './processes.js';
+export { checkStrictSchema } from './strict-rules.js';
 export { type TempDir, tempDir } from './temp-dir.js';
