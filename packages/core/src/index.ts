@@ -51,7 +51,7 @@ export {
 } from './factory.js';
 export { type Notice, type NoticeLimits, RunNotices } from './notices.js';
 export { isWithin, type ResolvedPath, type ResolveOptions, resolveInside } from './paths.js';
-export type { ProgressEvent, ProgressListener, ToolProgress } from './progress.js';
+export { formatProgress, type ProgressEvent, type ProgressListener, type ToolProgress } from './progress.js';
 export { createRegistry, type FactoryStatus, Registry, type RegistryOptions } from './registry.js';
 export {
   appendText,
