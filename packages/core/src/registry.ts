@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { type ApprovalCallback, readDecision } from './approval.js';
 import { RunDiagnostics, type RunDiagnosticsOptions } from './diagnostics/run-diagnostics.js';
 import { disposeValue } from './dispose.js';
+import { thrownResult } from './error-result.js';
 import { CoreError, messageOf } from './errors.js';
 import { type AnyToolFactory, type FactoryOutput, isPresent, type Resources } from './factory.js';
 import { KeyedLock } from './keyed-lock.js';
+import { type NoticeLimits, RunNotices } from './notices.js';
 import { DEFAULT_PROGRESS_INTERVAL_MS, type ProgressListener, ProgressThrottle } from './progress.js';
 import { appendText, errorResult, type ToolResult } from './result.js';
 import { type ToolSchema, toolSchema } from './schema.js';
@@ -32,11 +34,16 @@ export interface RegistryOptions {
   readonly runId?: string;
   /** Options of the run's diagnostics hook (inline budget, severities). */
   readonly diagnostics?: RunDiagnosticsOptions;
+  /** Bounds of the run's notice board (notices waiting for the next result). */
+  readonly notices?: NoticeLimits;
   /** How long each resource may take to dispose (default 10 s). */
   readonly disposeTimeoutMs?: number;
   /** How often a call's `onProgress` listener hears from it at most (default 250 ms). */
   readonly progressIntervalMs?: number;
-  /** Called with every unexpected throw, for the harness's logs; the model gets an error result either way. */
+  /**
+   * Called with every unexpected throw, for the harness's logs; the model gets an error result either way. An
+   * AgentToolsError a tool throws is its answer, not unexpected, and is not reported here.
+   */
   readonly onError?: (error: unknown, context: { readonly tool?: string; readonly phase: 'call' | 'factory' | 'dispose' }) => void;
 }
 
@@ -61,6 +68,11 @@ export class Registry implements ToolCaller, AsyncDisposable {
   readonly runId: string;
   /** The run's diagnostics hook, shared by every tool that writes files. */
   readonly diagnostics: RunDiagnostics;
+  /**
+   * The run's notice board: what happened in the background (late diagnostics, a worker that ended), appended
+   * once to the next result of {@link call}. A harness may take notices itself when a turn ends without a call.
+   */
+  readonly notices: RunNotices;
   readonly #options: RegistryOptions;
   readonly #resources: Resources;
   readonly #tools = new Map<string, AnyToolDefinition>();
@@ -75,9 +87,11 @@ export class Registry implements ToolCaller, AsyncDisposable {
     this.#options = options;
     this.#resources = options.resources ?? {};
     this.runId = options.runId ?? randomUUID();
+    this.notices = new RunNotices(options.notices);
     this.diagnostics = new RunDiagnostics(this.#resources.diagnostics, {
       ...(this.#resources.cwd ? { cwd: this.#resources.cwd } : {}),
       ...options.diagnostics,
+      notices: this.notices,
     });
     for (const surface of [...Object.values(builtinSurfaces), ...(options.surfaces ?? [])]) {
       this.#surfaces.set(surface.name, surface);
@@ -135,15 +149,14 @@ export class Registry implements ToolCaller, AsyncDisposable {
 
   /**
    * Executes one call. Never throws: unknown tools, bad arguments, refusals, timeouts, cancellations and
-   * crashes all come back as error results whose text tells the model what to do. Late diagnostics of earlier
-   * writes are appended to the result.
+   * crashes all come back as error results whose text tells the model what to do. The run's waiting notices
+   * (late diagnostics of earlier writes, workers that ended) are appended to the result, each once.
    */
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const progress = this.#progress(options.onProgress, 0, name);
     const result = await this.#call(name, args, options, [], progress);
     progress?.close();
-    const late = this.diagnostics.takeLate();
-    return late ? appendText(result, late) : result;
+    return appendText(result, this.notices.take());
   }
 
   /** Disposes every factory output and every resource, aborting calls in flight. Safe to call twice. */
@@ -164,7 +177,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
     }
     let output: FactoryOutput;
     try {
-      const created = factory.create(this.#resources as never);
+      const created = factory.create(this.#resources as never, { runId: this.runId, notices: this.notices });
       output = isToolList(created) ? { tools: created } : created;
     } catch (error) {
       this.#options.onError?.(error, { phase: 'factory' });
@@ -320,6 +333,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
       toolName: tool.name,
       registry: bridge,
       diagnostics: this.diagnostics,
+      notices: this.notices,
       reportProgress: (report) => {
         // Nothing after the answer: a call that timed out or was cancelled may still be winding down.
         if (!answered && !controller.signal.aborted) progress?.push(report, path);
@@ -338,8 +352,9 @@ export class Registry implements ToolCaller, AsyncDisposable {
         (value) => resolve(checkResult(tool.name, value)),
         (error: unknown) => {
           if (controller.signal.aborted) return resolve(errorResult(cancelledText(tool.name, this.#lifetime.signal)));
-          this.#options.onError?.(error, { tool: tool.name, phase: 'call' });
-          resolve(errorResult(`${tool.name} failed: ${messageOf(error)}`));
+          const thrown = thrownResult(tool.name, error);
+          if (!thrown.expected) this.#options.onError?.(error, { tool: tool.name, phase: 'call' });
+          resolve(thrown.result);
         },
       );
       controller.signal.addEventListener(
@@ -374,6 +389,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
   async #dispose(): Promise<void> {
     this.#lifetime.abort(new Error('registry disposed'));
     this.diagnostics.dispose();
+    this.notices.dispose();
     const timeout = this.#options.disposeTimeoutMs ?? 10_000;
     const targets: unknown[] = [...this.#outputs, ...Object.values(this.#resources)];
     const failures = await Promise.all(targets.map((target) => disposeValue(target, timeout)));

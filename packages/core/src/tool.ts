@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { RunDiagnostics } from './diagnostics/run-diagnostics.js';
 import { CoreError } from './errors.js';
+import type { RunNotices } from './notices.js';
 import type { ProgressListener, ToolProgress } from './progress.js';
 import type { ToolResult } from './result.js';
 import type { Surface } from './surface.js';
@@ -50,6 +51,8 @@ export interface ToolContext {
   readonly registry: ToolCaller;
   /** The run's diagnostics hook: what a tool that writes files calls after writing them. */
   readonly diagnostics: RunDiagnostics;
+  /** The run's notice board: what a tool posts for the next result, or withdraws once its own answer says it. */
+  readonly notices: RunNotices;
   /**
    * Tells the caller what a long call is doing (each report replaces the previous one). Free to call often:
    * the registry throttles, and it does nothing when nobody listens.

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { isWithin } from '@agent-tools/core';
-import type { FrameView, SourceWindow, VariablesView, VariableView } from '../session/inspect.js';
+import type { FrameView, SourceWindow, VariablesView, VariableView } from '../session/views.js';
 
 /** A path as the model should see it: workspace-relative inside the working directory, absolute outside. */
 export function showPath(path: string | undefined, cwd: string): string {

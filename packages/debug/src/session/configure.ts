@@ -1,8 +1,9 @@
 import type { RequestOptions } from '../dap/connection.js';
 import type { DebugProtocol } from '../dap/protocol.js';
-import { DebugError, isDebugError } from '../errors.js';
+import { errorDetail } from '@agent-tools/core';
+import { isDebugError } from '../errors.js';
 import type { BreakpointConditions, BreakpointEntry, ExceptionRequest, FunctionBreakpointEntry } from './breakpoints.js';
-import type { DebugSession } from './session.js';
+import type { ConfigurableSession } from './types.js';
 
 /** Each breakpoint kind, the capability an adapter announces for it, and its name in the tool's arguments. */
 const KINDS = [
@@ -20,7 +21,7 @@ export function unsupportedKinds(capabilities: DebugProtocol.Capabilities, condi
  * Sends every breakpoint and the exception setting, as at configuration time (before `configurationDone`). Only
  * a dead adapter fails this; a refused request is recorded on the breakpoints it concerned.
  */
-export async function configureBreakpoints(session: DebugSession, options: RequestOptions = {}): Promise<void> {
+export async function configureBreakpoints(session: ConfigurableSession, options: RequestOptions = {}): Promise<void> {
   const book = session.spec.book;
   for (const [file] of book.files()) await sendLineBreakpoints(session, file, options);
   if (book.functions.length > 0) await sendFunctionBreakpoints(session, options);
@@ -32,7 +33,7 @@ export async function configureBreakpoints(session: DebugSession, options: Reque
  * adapter lacks is not sent: a plain breakpoint in its place would stop where nobody asked, and a logpoint
  * turned into a breakpoint would stop a program that should run on.
  */
-export async function sendLineBreakpoints(session: DebugSession, file: string, options: RequestOptions = {}): Promise<void> {
+export async function sendLineBreakpoints(session: ConfigurableSession, file: string, options: RequestOptions = {}): Promise<void> {
   const book = session.spec.book;
   const entries = book.get(file);
   const sent = screen(session, entries);
@@ -50,7 +51,7 @@ export async function sendLineBreakpoints(session: DebugSession, file: string, o
 }
 
 /** Sends the function breakpoints (all of them: the request replaces the adapter's list). */
-export async function sendFunctionBreakpoints(session: DebugSession, options: RequestOptions = {}): Promise<void> {
+export async function sendFunctionBreakpoints(session: ConfigurableSession, options: RequestOptions = {}): Promise<void> {
   const book = session.spec.book;
   const entries = book.functions;
   if (!session.capabilities.supportsFunctionBreakpoints) {
@@ -70,7 +71,7 @@ export async function sendFunctionBreakpoints(session: DebugSession, options: Re
  * adapter's default filters (else those named uncaught/unhandled), `all` adds the filters that stop where an
  * exception is raised or thrown, and explicit ids are sent when the adapter offers them.
  */
-export async function sendExceptionBreakpoints(session: DebugSession, options: RequestOptions = {}): Promise<void> {
+export async function sendExceptionBreakpoints(session: ConfigurableSession, options: RequestOptions = {}): Promise<void> {
   const book = session.spec.book;
   const offered = session.capabilities.exceptionBreakpointFilters ?? [];
   const { applied, unknown } = chooseFilters(book.exceptions, offered);
@@ -83,7 +84,7 @@ export async function sendExceptionBreakpoints(session: DebugSession, options: R
     book.recordExceptions({ applied, offered, unknown });
   } catch (error) {
     if (isDebugError(error, 'adapter_exited')) throw error;
-    book.recordExceptions({ applied: [], offered, unknown, error: messageOf(error) });
+    book.recordExceptions({ applied: [], offered, unknown, error: errorDetail(error) });
   }
 }
 
@@ -109,7 +110,7 @@ export function chooseFilters(
 }
 
 /** Marks the entries needing kinds the adapter lacks, and returns the others (the ones to send). */
-function screen<E extends BreakpointEntry | FunctionBreakpointEntry>(session: DebugSession, entries: readonly E[]): E[] {
+function screen<E extends BreakpointEntry | FunctionBreakpointEntry>(session: ConfigurableSession, entries: readonly E[]): E[] {
   const sent: E[] = [];
   for (const entry of entries) {
     const missing = unsupportedKinds(session.capabilities, entry);
@@ -125,7 +126,7 @@ function screen<E extends BreakpointEntry | FunctionBreakpointEntry>(session: De
 }
 
 async function sendAndRecord<E extends BreakpointEntry | FunctionBreakpointEntry>(
-  session: DebugSession,
+  session: ConfigurableSession,
   entries: readonly E[],
   sent: readonly E[],
   send: () => Promise<{ breakpoints: DebugProtocol.Breakpoint[] } | undefined>,
@@ -135,7 +136,7 @@ async function sendAndRecord<E extends BreakpointEntry | FunctionBreakpointEntry
     const body = await send();
     book.apply(entries, body?.breakpoints ?? []);
   } catch (error) {
-    const message = messageOf(error);
+    const message = errorDetail(error);
     book.apply(
       entries,
       sent.map(() => ({ verified: false, message })),
@@ -150,8 +151,4 @@ function conditionsOf(entry: BreakpointConditions): BreakpointConditions {
     ...(entry.hitCondition !== undefined ? { hitCondition: entry.hitCondition } : {}),
     ...(entry.logMessage !== undefined ? { logMessage: entry.logMessage } : {}),
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof DebugError ? error.detail : (error as Error).message;
 }

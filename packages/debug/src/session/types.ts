@@ -1,4 +1,6 @@
 import type { SelectedAdapter } from '../adapters/select.js';
+import type { RequestOptions } from '../dap/connection.js';
+import type { DapCommand, DapRequests, DebugProtocol } from '../dap/protocol.js';
 import type { BreakpointBook } from './breakpoints.js';
 
 /** How a session was started. */
@@ -51,4 +53,12 @@ export interface SessionSpec {
   readonly timeouts: SessionTimeouts;
   /** Clock time the session started (the supervisor's clock). */
   readonly startedAt: number;
+}
+
+/** What configuring breakpoints needs of a session (the session itself, seen from configure.ts). */
+export interface ConfigurableSession {
+  readonly adapterId: string;
+  readonly capabilities: DebugProtocol.Capabilities;
+  readonly spec: SessionSpec;
+  request<C extends DapCommand>(command: C, args: DapRequests[C]['args'], options?: RequestOptions): Promise<DapRequests[C]['body']>;
 }
