@@ -1,6 +1,7 @@
 import { capTextTail, defineTool, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import { formatElapsed, statusPhrase, workerName } from '../format.js';
+import { noticeKey } from '../notice.js';
 import type { WorkerList } from '../worker-list.js';
 import { vibeErrorResult, workerIdParameter } from './shared.js';
 
@@ -17,9 +18,10 @@ export function vibeKillTool(workers: WorkerList) {
     description: DESCRIPTION,
     parameters: vibeKillParameters,
     parallelSafe: true,
-    async execute(params) {
+    async execute(params, ctx) {
       try {
         const { worker, wasRunning } = await workers.kill(params.worker_id);
+        ctx.notices.withdraw(noticeKey(worker));
         if (!wasRunning) {
           return textResult(`Worker ${workerName(worker)} had already ended (${statusPhrase(worker)}); nothing to stop.`, {
             worker,
