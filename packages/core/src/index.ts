@@ -21,7 +21,17 @@ export {
   type WrittenFileReport,
 } from './diagnostics/run-diagnostics.js';
 export { disposeValue } from './dispose.js';
-export { CoreError, type CoreErrorCode, messageOf } from './errors.js';
+export { type ErrorData, toolErrorResult } from './error-result.js';
+export {
+  AgentToolsError,
+  type AgentToolsErrorOptions,
+  CoreError,
+  type CoreErrorCode,
+  errorDetail,
+  errorSentence,
+  isAgentToolsError,
+  messageOf,
+} from './errors.js';
 export {
   applyFileChanges,
   type ChangedFile,
@@ -41,7 +51,7 @@ export {
 } from './factory.js';
 export { type Notice, type NoticeLimits, RunNotices } from './notices.js';
 export { isWithin, type ResolvedPath, type ResolveOptions, resolveInside } from './paths.js';
-export type { ProgressEvent, ProgressListener, ToolProgress } from './progress.js';
+export { formatProgress, type ProgressEvent, type ProgressListener, type ToolProgress } from './progress.js';
 export { createRegistry, type FactoryStatus, Registry, type RegistryOptions } from './registry.js';
 export {
   appendText,

@@ -86,6 +86,20 @@ export class ProgressThrottle {
   }
 }
 
+/**
+ * A report as one line for a status line or a log: `eval › lsp: checked 120 of 400 files (30%)`. The output is
+ * left out; a UI that has room shows it separately.
+ */
+export function formatProgress(event: ProgressEvent): string {
+  const { progress, total } = event;
+  let count = '';
+  if (progress !== undefined && total !== undefined && total > 0) {
+    count = ` (${Math.min(100, Math.floor((progress / total) * 100))}%)`;
+  }
+  const who = event.path.length > 0 ? event.path.join(' › ') : event.tool;
+  return `${who}: ${event.message.replace(/\s+/g, ' ').trim()}${count}`;
+}
+
 /** A copy of a report with only the fields a report may have, so a tool cannot leak other keys to listeners. */
 export function cleanProgress(progress: ToolProgress): ToolProgress {
   const { message, progress: done, total, output } = progress;

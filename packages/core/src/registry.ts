@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ApprovalCallback, readDecision } from './approval.js';
 import { RunDiagnostics, type RunDiagnosticsOptions } from './diagnostics/run-diagnostics.js';
 import { disposeValue } from './dispose.js';
+import { thrownResult } from './error-result.js';
 import { CoreError, messageOf } from './errors.js';
 import { type AnyToolFactory, type FactoryOutput, isPresent, type Resources } from './factory.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -39,7 +40,10 @@ export interface RegistryOptions {
   readonly disposeTimeoutMs?: number;
   /** How often a call's `onProgress` listener hears from it at most (default 250 ms). */
   readonly progressIntervalMs?: number;
-  /** Called with every unexpected throw, for the harness's logs; the model gets an error result either way. */
+  /**
+   * Called with every unexpected throw, for the harness's logs; the model gets an error result either way. An
+   * AgentToolsError a tool throws is its answer, not unexpected, and is not reported here.
+   */
   readonly onError?: (error: unknown, context: { readonly tool?: string; readonly phase: 'call' | 'factory' | 'dispose' }) => void;
 }
 
@@ -348,8 +352,9 @@ export class Registry implements ToolCaller, AsyncDisposable {
         (value) => resolve(checkResult(tool.name, value)),
         (error: unknown) => {
           if (controller.signal.aborted) return resolve(errorResult(cancelledText(tool.name, this.#lifetime.signal)));
-          this.#options.onError?.(error, { tool: tool.name, phase: 'call' });
-          resolve(errorResult(`${tool.name} failed: ${messageOf(error)}`));
+          const thrown = thrownResult(tool.name, error);
+          if (!thrown.expected) this.#options.onError?.(error, { tool: tool.name, phase: 'call' });
+          resolve(thrown.result);
         },
       );
       controller.signal.addEventListener(
