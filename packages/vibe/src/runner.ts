@@ -1,4 +1,4 @@
-import { messageOf, type Surface } from '@agent-tools/core';
+import { errorDetail, type Surface } from '@agent-tools/core';
 import { admitsEverything } from './surface-policy.js';
 
 /** `fast` for mechanical work with a clear spec; `good` for design, judgement, or reviewing a fast worker's output. */
@@ -131,7 +131,7 @@ export async function runOnce(runner: WorkerRun, task: WorkerTask): Promise<Work
     return typeof result === 'string' ? { ok: true, output: result } : result;
   } catch (error) {
     // The detail is read by a model in a sentence that already names the worker: no package prefix.
-    return { ok: false, output: '', detail: messageOf(error).replace(/^\[agent-tools\/[a-z]+\] /, '') };
+    return { ok: false, output: '', detail: errorDetail(error) };
   }
 }
 

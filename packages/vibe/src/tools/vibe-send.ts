@@ -2,7 +2,7 @@ import { defineTool, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import { statusPhrase, workerName } from '../format.js';
 import type { WorkerList } from '../worker-list.js';
-import { vibeErrorResult, workerIdParameter } from './shared.js';
+import { workerIdParameter } from './shared.js';
 
 /** The parameters of `vibe_send`. */
 export const vibeSendParameters = z.object({
@@ -27,24 +27,20 @@ export function vibeSendTool(workers: WorkerList) {
     parameters: vibeSendParameters,
     parallelSafe: true,
     async execute(params, ctx) {
-      try {
-        const worker = await workers.send(params.worker_id, params.message, { surface: ctx.surface });
-        const messages = worker.messages === 1 ? '1 message' : `${worker.messages} messages`;
-        const how =
-          worker.began === 'resumed'
-            ? 'it continues its session with your message'
-            : `it restarted from scratch with your message appended to its brief, because ${worker.restartReason ?? 'its session could not be continued'}`;
-        const state =
-          worker.status === 'running'
-            ? `It runs in the background; call vibe_wait with worker_id "${worker.id}" for its result.`
-            : `It has already ${statusPhrase(worker)}; call vibe_wait with worker_id "${worker.id}" for its result.`;
-        return textResult(
-          `Sent to ${workerName(worker)} (run ${worker.run}, ${messages} so far): ${how}. ${state}`,
-          { worker, resumed: worker.began === 'resumed' },
-        );
-      } catch (error) {
-        return vibeErrorResult(error);
-      }
+      const worker = await workers.send(params.worker_id, params.message, { surface: ctx.surface });
+      const messages = worker.messages === 1 ? '1 message' : `${worker.messages} messages`;
+      const how =
+        worker.began === 'resumed'
+          ? 'it continues its session with your message'
+          : `it restarted from scratch with your message appended to its brief, because ${worker.restartReason ?? 'its session could not be continued'}`;
+      const state =
+        worker.status === 'running'
+          ? `It runs in the background; call vibe_wait with worker_id "${worker.id}" for its result.`
+          : `It has already ${statusPhrase(worker)}; call vibe_wait with worker_id "${worker.id}" for its result.`;
+      return textResult(`Sent to ${workerName(worker)} (run ${worker.run}, ${messages} so far): ${how}. ${state}`, {
+        worker,
+        resumed: worker.began === 'resumed',
+      });
     },
   });
 }

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { workerName } from '../format.js';
 import { noticeKey } from '../notice.js';
 import type { WorkerList } from '../worker-list.js';
-import { vibeErrorResult } from './shared.js';
 
 /** The parameters of `vibe_spawn`. */
 export const vibeSpawnParameters = z.object({
@@ -41,17 +40,12 @@ export function vibeSpawnTool(workers: WorkerList) {
     parameters: vibeSpawnParameters,
     parallelSafe: true,
     async execute(params, ctx) {
-      let started: ReturnType<WorkerList['spawn']>;
-      try {
-        started = workers.spawn({
-          brief: params.brief,
-          label: params.label,
-          surface: ctx.surface,
-          ...(params.tier ? { tier: params.tier } : {}),
-        });
-      } catch (error) {
-        return vibeErrorResult(error);
-      }
+      const started = workers.spawn({
+        brief: params.brief,
+        label: params.label,
+        surface: ctx.surface,
+        ...(params.tier ? { tier: params.tier } : {}),
+      });
       // One turn of the event loop, so a worker that cannot start at all (no such command) is reported now. One
       // that started (has a pid) and failed quickly is the worker's own failure, reported by vibe_wait.
       await new Promise((resolve) => setImmediate(resolve));

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { formatElapsed, statusPhrase, workerName } from '../format.js';
 import { noticeKey } from '../notice.js';
 import type { WorkerList } from '../worker-list.js';
-import type { WorkerSnapshot } from '../worker-state.js';
-import { vibeErrorResult, workerIdParameter } from './shared.js';
+import { workerIdParameter } from './shared.js';
 
 /** The longest a single vibe_wait may block. */
 export const MAX_WAIT_SECONDS = 1800;
@@ -38,13 +37,7 @@ export function vibeWaitTool(workers: WorkerList) {
     // Bounded by timeout_seconds itself; the registry's default call timeout would cut a long wait short.
     timeoutMs: (MAX_WAIT_SECONDS + 30) * 1000,
     async execute(params, ctx) {
-      let waited: { worker: WorkerSnapshot; ended: boolean };
-      try {
-        waited = await workers.wait(params.worker_id, params.timeout_seconds * 1000, ctx.signal);
-      } catch (error) {
-        return vibeErrorResult(error);
-      }
-      const { worker, ended } = waited;
+      const { worker, ended } = await workers.wait(params.worker_id, params.timeout_seconds * 1000, ctx.signal);
       // The answer carries the result, so the notice of the same ending would only repeat it.
       if (ended) ctx.notices.withdraw(noticeKey(worker));
       const structured = { worker, ended };
