@@ -140,7 +140,8 @@ export class WorkerList implements AsyncDisposable {
     if (widens(surface, worker.surface)) {
       throw new VibeError(
         'surface',
-        `Worker ${worker.id} "${worker.label}" was started from ${surfacePhrase(worker.surface)} and cannot be sent new work from ${surfacePhrase(surface)}: it would carry the work out with more than this surface allows. From here you can still wait for it (vibe_wait), list it (vibe_list) or stop it (vibe_kill).`,
+        `Worker ${worker.id} "${worker.label}" was started from ${surfacePhrase(worker.surface)} and cannot be sent new work from ${surfacePhrase(surface)}: it would carry the work out with more than this surface allows.`,
+        { hint: 'From here you can still wait for it (vibe_wait), list it (vibe_list) or stop it (vibe_kill).' },
       );
     }
     this.#checkRunner(surface, `Worker ${worker.id} "${worker.label}" cannot be sent work from ${surfacePhrase(surface)}`);
@@ -317,7 +318,10 @@ export class WorkerList implements AsyncDisposable {
       'give its worker runner a read-only command (the process runner\'s readOnlyCommand, such as the agent\'s own plan or read-only mode)';
     throw new VibeError(
       'surface',
-      `${what}: a worker is another agent with tools of its own, and this harness has configured no way to hold one to what this surface allows, so it could change files or run commands from here. Continue with the tools this surface has, or ask the user to leave this mode. To allow workers here, the harness must ${hint.replace(/\.$/, '')}.`,
+      `${what}: a worker is another agent with tools of its own, and this harness has configured no way to hold one to what this surface allows, so it could change files or run commands from here.`,
+      {
+        hint: `Continue with the tools this surface has, or ask the user to leave this mode. To allow workers here, the harness must ${hint.replace(/\.$/, '')}.`,
+      },
     );
   }
 

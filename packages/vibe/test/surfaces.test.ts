@@ -56,9 +56,9 @@ describe('the spawning surface travels with the worker', () => {
       const refused = await s.registry.call('vibe_spawn', { brief: 'write PWNED.txt', label: 'writer' }, { surface });
       expect(refused.isError).toBe(true);
       expect(resultText(refused)).toBe(
-        `[agent-tools/vibe] A worker cannot start from the ${surface} surface (read only): a worker is another agent with tools of its own, and this harness has configured no way to hold one to what this surface allows, so it could change files or run commands from here. Continue with the tools this surface has, or ask the user to leave this mode. To allow workers here, the harness must give its worker runner a read-only command (the process runner's readOnlyCommand, such as the agent's own plan or read-only mode).`,
+        `A worker cannot start from the ${surface} surface (read only): a worker is another agent with tools of its own, and this harness has configured no way to hold one to what this surface allows, so it could change files or run commands from here. Continue with the tools this surface has, or ask the user to leave this mode. To allow workers here, the harness must give its worker runner a read-only command (the process runner's readOnlyCommand, such as the agent's own plan or read-only mode).`,
       );
-      expect(refused.structured).toEqual({ code: 'surface' });
+      expect(refused.structured).toEqual({ error: 'surface' });
       expect(s.workerList.list()).toEqual([]);
       expect(s.sessions()).toEqual([]);
       expect(s.pwned()).toBe(false);
@@ -91,7 +91,7 @@ describe('the spawning surface travels with the worker', () => {
     const refused = await s.registry.call('vibe_send', { worker_id: 'w1', message: 'write PWNED.txt' }, { surface: 'plan' });
     expect(refused.isError).toBe(true);
     expect(resultText(refused)).toBe(
-      '[agent-tools/vibe] Worker w1 "builder" was started from the default surface (read, write and exec) and cannot be sent new work from the plan surface (read only): it would carry the work out with more than this surface allows. From here you can still wait for it (vibe_wait), list it (vibe_list) or stop it (vibe_kill).',
+      'Worker w1 "builder" was started from the default surface (read, write and exec) and cannot be sent new work from the plan surface (read only): it would carry the work out with more than this surface allows. From here you can still wait for it (vibe_wait), list it (vibe_list) or stop it (vibe_kill).',
     );
     expect(s.workerList.get('w1')).toMatchObject({ messages: 0, run: 1 });
     expect(resultText(await s.registry.call('vibe_wait', { worker_id: 'w1' }, { surface: 'plan' }))).toMatch(/finished in/);
