@@ -1,8 +1,7 @@
-import { errorResult, type ToolResult } from '@agent-tools/core';
+import { errorDetail, errorResult, type ToolResult } from '@agent-tools/core';
 import { DocumentSymbolRequest, WorkspaceSymbolRequest } from 'vscode-languageserver-protocol';
 import { findBinary } from '../../discovery/binary.js';
 import { discoverRoots, listSourceFiles } from '../../discovery/root.js';
-import { detailOf } from '../../errors.js';
 import { documentOutline, renderOutline, renderWorkspaceSymbols, type SymbolData, workspaceSymbols } from '../../format/symbols.js';
 import type { LanguageServer } from '../../server/language-server.js';
 import { displayPath } from '../../util/paths.js';
@@ -61,7 +60,7 @@ async function search(env: ToolEnv, query: string, signal: AbortSignal): Promise
         const answer = await server.request(WorkspaceSymbolRequest.type, { query }, { signal });
         found.push(...workspaceSymbols(answer, env.cwd));
       } catch (error) {
-        failures.push(detailOf(error));
+        failures.push(errorDetail(error));
       }
     }),
   );
@@ -108,7 +107,7 @@ async function workspaceServers(env: ToolEnv, signal: AbortSignal): Promise<{ se
         started++;
         servers.set(key, await env.supervisor.serverForRoot(config, root, binary.found, signal));
       } catch (error) {
-        problems.push(detailOf(error));
+        problems.push(errorDetail(error));
       }
     }
   }
