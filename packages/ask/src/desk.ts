@@ -1,4 +1,4 @@
-import { messageOf } from '@agent-tools/core';
+import { errorDetail } from '@agent-tools/core';
 import { type CardOutcome, checkCard, checkOutcome, type QuestionCard, type QuestionPort, type TargetSpace } from './card.js';
 
 /** How {@link askCard} is told where and how long to ask. */
@@ -101,7 +101,7 @@ class Desk {
       )
       // A port that throws, or answers what the card does not allow, must not hang the call or lie to the model.
       .then((outcome): AskOutcome => checkOutcome(card, outcome))
-      .catch((error: unknown): AskOutcome => ({ type: 'failed', reason: messageOf(error) }));
+      .catch((error: unknown): AskOutcome => ({ type: 'failed', reason: errorDetail(error) }));
     try {
       return await Promise.race([answered, ended]);
     } finally {

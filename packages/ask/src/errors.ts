@@ -1,3 +1,5 @@
+import { AgentToolsError, type AgentToolsErrorOptions } from '@agent-tools/core/errors';
+
 /** Machine-readable codes of {@link AskError}. */
 export type AskErrorCode =
   /** A card that cannot be shown: empty question, duplicate or empty labels, nothing that could be answered. */
@@ -10,15 +12,13 @@ export type AskErrorCode =
   | 'closed';
 
 /**
- * The one error class of `@agent-tools/ask`. Its message names the package and says what to do; the `code`
- * lets programs branch without parsing text.
+ * The one error class of `@agent-tools/ask`, on core's error base: `detail` says what went wrong, `message` adds
+ * the package's name, `code` lets programs branch without parsing text.
  */
-export class AskError extends Error {
+export class AskError extends AgentToolsError<AskErrorCode> {
   override readonly name = 'AskError';
-  readonly code: AskErrorCode;
 
-  constructor(code: AskErrorCode, message: string, options?: { cause?: unknown }) {
-    super(`[agent-tools/ask] ${message}`, options);
-    this.code = code;
+  constructor(code: AskErrorCode, detail: string, options?: AgentToolsErrorOptions) {
+    super('ask', code, detail, options);
   }
 }

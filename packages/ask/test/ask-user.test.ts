@@ -163,7 +163,7 @@ describe('ask_user answers', () => {
     (await port.next()).choose('Oracle');
     const result = await call;
     expect(result.isError).toBe(true);
-    expect(resultText(result)).toContain('The question could not be asked: [agent-tools/ask] The port answered "Oracle"');
+    expect(resultText(result)).toContain('The question could not be asked: The port answered "Oracle"');
   });
 });
 

@@ -45,12 +45,12 @@ describe('askCard', () => {
     const port = memoryPort();
     const several = askCard(port, card(), { target, timeoutMs: 1000 });
     (await port.next()).choose('Postgres', 'SQLite');
-    expect(await several).toEqual({ type: 'failed', reason: '[agent-tools/ask] The port chose 2 options on a single-choice card.' });
+    expect(await several).toEqual({ type: 'failed', reason: 'The port chose 2 options on a single-choice card.' });
     const typed = askCard(port, card(), { target, timeoutMs: 1000 });
     (await port.next()).type('anything');
     expect(await typed).toEqual({
       type: 'failed',
-      reason: '[agent-tools/ask] The port answered with typed text, which the card does not accept.',
+      reason: 'The port answered with typed text, which the card does not accept.',
     });
   });
 

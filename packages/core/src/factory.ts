@@ -1,4 +1,5 @@
 import type { DiagnosticsSource } from './diagnostics/diagnostic.js';
+import type { RunNotices } from './notices.js';
 import type { AnyToolDefinition } from './tool.js';
 
 /**
@@ -26,6 +27,16 @@ export interface Resources {
 /** The resources a factory receives: the ones it declared are guaranteed present. */
 export type ResourcesWith<K extends string> = Resources & { readonly [P in K]-?: NonNullable<Resources[P]> };
 
+/** What a factory learns about the run it builds tools for, beside the resources. */
+export interface FactoryRun {
+  readonly runId: string;
+  /**
+   * The run's notice board: a resource that works in the background posts here when something ends, and the
+   * registry appends it to the next result. Unsubscribe in the output's `dispose`.
+   */
+  readonly notices: RunNotices;
+}
+
 /** What a factory returns: its tools, and optionally something to dispose with the registry. */
 export interface FactoryOutput {
   readonly tools: readonly AnyToolDefinition[];
@@ -40,14 +51,15 @@ export interface ToolFactory<K extends string = string> {
   /** The package or feature name, for listings (`@agent-tools/lsp`). */
   readonly name: string;
   readonly needs: readonly K[];
-  create(resources: ResourcesWith<K>): readonly AnyToolDefinition[] | FactoryOutput;
+  /** Builds the tools. A registry always passes `run`; it is optional so a test can call `create` alone. */
+  create(resources: ResourcesWith<K>, run?: FactoryRun): readonly AnyToolDefinition[] | FactoryOutput;
 }
 
 /** A factory whose resource keys have been forgotten, as registries and harnesses hold them. */
 export interface AnyToolFactory {
   readonly name: string;
   readonly needs: readonly string[];
-  create(resources: never): readonly AnyToolDefinition[] | FactoryOutput;
+  create(resources: never, run?: FactoryRun): readonly AnyToolDefinition[] | FactoryOutput;
 }
 
 /** Defines a factory with its resource keys inferred, so `create` sees them as present. */

@@ -14,13 +14,24 @@ export type {
 export { displayPath, formatDiagnostic } from './diagnostics/format.js';
 export { DiagnosticsLedger, type LedgerLimits, ledgerKey } from './diagnostics/ledger.js';
 export {
+  LATE_DIAGNOSTICS_SOURCE,
   RunDiagnostics,
   type RunDiagnosticsOptions,
   type WriteDiagnostics,
   type WrittenFileReport,
 } from './diagnostics/run-diagnostics.js';
 export { disposeValue } from './dispose.js';
-export { CoreError, type CoreErrorCode, messageOf } from './errors.js';
+export { type ErrorData, toolErrorResult } from './error-result.js';
+export {
+  AgentToolsError,
+  type AgentToolsErrorOptions,
+  CoreError,
+  type CoreErrorCode,
+  errorDetail,
+  errorSentence,
+  isAgentToolsError,
+  messageOf,
+} from './errors.js';
 export {
   applyFileChanges,
   type ChangedFile,
@@ -32,12 +43,15 @@ export {
   type AnyToolFactory,
   defineFactory,
   type FactoryOutput,
+  type FactoryRun,
   isPresent,
   type Resources,
   type ResourcesWith,
   type ToolFactory,
 } from './factory.js';
+export { type Notice, type NoticeLimits, RunNotices } from './notices.js';
 export { isWithin, type ResolvedPath, type ResolveOptions, resolveInside } from './paths.js';
+export { formatProgress, type ProgressEvent, type ProgressListener, type ToolProgress } from './progress.js';
 export { createRegistry, type FactoryStatus, Registry, type RegistryOptions } from './registry.js';
 export {
   appendText,
@@ -50,7 +64,16 @@ export {
   textResult,
   type ToolResult,
 } from './result.js';
-export { type JsonSchema, type ToolSchema, toAnthropicTools, toOpenAITools, toolSchema } from './schema.js';
+export { type AnthropicInputSchema, type AnthropicTool, toAnthropicTools } from './model-apis/anthropic.js';
+export { type GeminiFunctionDeclaration, type GeminiTool, toGeminiTools } from './model-apis/gemini.js';
+export {
+  type OpenAIChatTool,
+  type OpenAIResponsesTool,
+  type OpenAIToolOptions,
+  toOpenAITools,
+} from './model-apis/openai.js';
+export { toStrictSchema } from './model-apis/strict-schema.js';
+export { type JsonSchema, type ToolSchema, toolSchema } from './schema.js';
 export {
   admits,
   builtinSurfaces,

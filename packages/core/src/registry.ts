@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { type ApprovalCallback, readDecision } from './approval.js';
 import { RunDiagnostics, type RunDiagnosticsOptions } from './diagnostics/run-diagnostics.js';
 import { disposeValue } from './dispose.js';
+import { thrownResult } from './error-result.js';
 import { CoreError, messageOf } from './errors.js';
 import { type AnyToolFactory, type FactoryOutput, isPresent, type Resources } from './factory.js';
 import { KeyedLock } from './keyed-lock.js';
+import { type NoticeLimits, RunNotices } from './notices.js';
+import { DEFAULT_PROGRESS_INTERVAL_MS, type ProgressListener, ProgressThrottle } from './progress.js';
 import { appendText, errorResult, type ToolResult } from './result.js';
 import { type ToolSchema, toolSchema } from './schema.js';
 import { asSentence } from './sentence.js';
@@ -31,9 +34,16 @@ export interface RegistryOptions {
   readonly runId?: string;
   /** Options of the run's diagnostics hook (inline budget, severities). */
   readonly diagnostics?: RunDiagnosticsOptions;
+  /** Bounds of the run's notice board (notices waiting for the next result). */
+  readonly notices?: NoticeLimits;
   /** How long each resource may take to dispose (default 10 s). */
   readonly disposeTimeoutMs?: number;
-  /** Called with every unexpected throw, for the harness's logs; the model gets an error result either way. */
+  /** How often a call's `onProgress` listener hears from it at most (default 250 ms). */
+  readonly progressIntervalMs?: number;
+  /**
+   * Called with every unexpected throw, for the harness's logs; the model gets an error result either way. An
+   * AgentToolsError a tool throws is its answer, not unexpected, and is not reported here.
+   */
   readonly onError?: (error: unknown, context: { readonly tool?: string; readonly phase: 'call' | 'factory' | 'dispose' }) => void;
 }
 
@@ -58,6 +68,11 @@ export class Registry implements ToolCaller, AsyncDisposable {
   readonly runId: string;
   /** The run's diagnostics hook, shared by every tool that writes files. */
   readonly diagnostics: RunDiagnostics;
+  /**
+   * The run's notice board: what happened in the background (late diagnostics, a worker that ended), appended
+   * once to the next result of {@link call}. A harness may take notices itself when a turn ends without a call.
+   */
+  readonly notices: RunNotices;
   readonly #options: RegistryOptions;
   readonly #resources: Resources;
   readonly #tools = new Map<string, AnyToolDefinition>();
@@ -72,9 +87,11 @@ export class Registry implements ToolCaller, AsyncDisposable {
     this.#options = options;
     this.#resources = options.resources ?? {};
     this.runId = options.runId ?? randomUUID();
+    this.notices = new RunNotices(options.notices);
     this.diagnostics = new RunDiagnostics(this.#resources.diagnostics, {
       ...(this.#resources.cwd ? { cwd: this.#resources.cwd } : {}),
       ...options.diagnostics,
+      notices: this.notices,
     });
     for (const surface of [...Object.values(builtinSurfaces), ...(options.surfaces ?? [])]) {
       this.#surfaces.set(surface.name, surface);
@@ -132,13 +149,14 @@ export class Registry implements ToolCaller, AsyncDisposable {
 
   /**
    * Executes one call. Never throws: unknown tools, bad arguments, refusals, timeouts, cancellations and
-   * crashes all come back as error results whose text tells the model what to do. Late diagnostics of earlier
-   * writes are appended to the result.
+   * crashes all come back as error results whose text tells the model what to do. The run's waiting notices
+   * (late diagnostics of earlier writes, workers that ended) are appended to the result, each once.
    */
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
-    const result = await this.#call(name, args, options, []);
-    const late = this.diagnostics.takeLate();
-    return late ? appendText(result, late) : result;
+    const progress = this.#progress(options.onProgress, 0, name);
+    const result = await this.#call(name, args, options, [], progress);
+    progress?.close();
+    return appendText(result, this.notices.take());
   }
 
   /** Disposes every factory output and every resource, aborting calls in flight. Safe to call twice. */
@@ -159,7 +177,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
     }
     let output: FactoryOutput;
     try {
-      const created = factory.create(this.#resources as never);
+      const created = factory.create(this.#resources as never, { runId: this.runId, notices: this.notices });
       output = isToolList(created) ? { tools: created } : created;
     } catch (error) {
       this.#options.onError?.(error, { phase: 'factory' });
@@ -178,9 +196,15 @@ export class Registry implements ToolCaller, AsyncDisposable {
     this.#tools.set(tool.name, tool);
   }
 
-  async #call(name: string, args: unknown, options: CallOptions, ancestors: readonly string[]): Promise<ToolResult> {
+  async #call(
+    name: string,
+    args: unknown,
+    options: CallOptions,
+    ancestors: readonly string[],
+    progress: ProgressThrottle | undefined,
+  ): Promise<ToolResult> {
     try {
-      return await this.#execute(name, args, options, ancestors);
+      return await this.#execute(name, args, options, ancestors, progress);
     } catch (error) {
       // #execute contains tool failures itself; this is the last net for a registry bug or a bad surface name.
       this.#options.onError?.(error, { tool: name, phase: 'call' });
@@ -188,7 +212,13 @@ export class Registry implements ToolCaller, AsyncDisposable {
     }
   }
 
-  async #execute(name: string, args: unknown, options: CallOptions, ancestors: readonly string[]): Promise<ToolResult> {
+  async #execute(
+    name: string,
+    args: unknown,
+    options: CallOptions,
+    ancestors: readonly string[],
+    progress: ProgressThrottle | undefined,
+  ): Promise<ToolResult> {
     if (this.disposed) return errorResult('This run has ended and its tools are disposed; no further calls can run.');
     const surface = this.surface(options.surface);
     const tool = this.#tools.get(name);
@@ -210,7 +240,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
     }
 
     const run = (): { result: Promise<ToolResult>; settled: Promise<void> } =>
-      this.#start(tool, validation.value, surface, options, ancestors, outer);
+      this.#start(tool, validation.value, surface, options, ancestors, outer, progress);
     if (tool.parallelSafe) return run().result;
 
     const key = `${name}\u0000${options.conversationId ?? this.#resources.conversationId ?? ''}`;
@@ -265,15 +295,20 @@ export class Registry implements ToolCaller, AsyncDisposable {
     options: CallOptions,
     ancestors: readonly string[],
     outer: AbortSignal,
+    progress: ProgressThrottle | undefined,
   ): { result: Promise<ToolResult>; settled: Promise<void> } {
     const controller = new AbortController();
     const stop = (): void => controller.abort(outer.reason);
     outer.addEventListener('abort', stop, { once: true });
     const conversationId = options.conversationId ?? this.#resources.conversationId;
+    const path = [...ancestors, tool.name];
+    let answered = false;
     const bridge: ToolCaller = {
       // A bridged call stays on the surface of the call that made it: a tool cannot widen its own view.
-      call: (name, args, nested = {}) =>
-        this.#call(
+      call: async (name, args, nested = {}) => {
+        // A nested call without a listener of its own reports to its caller's.
+        const own = this.#progress(nested.onProgress, path.length, name);
+        const result = await this.#call(
           name,
           args,
           {
@@ -282,8 +317,12 @@ export class Registry implements ToolCaller, AsyncDisposable {
             ...(conversationId === undefined ? {} : { conversationId }),
             signal: nested.signal ? AbortSignal.any([nested.signal, controller.signal]) : controller.signal,
           },
-          [...ancestors, tool.name],
-        ),
+          path,
+          own ?? progress,
+        );
+        own?.close();
+        return result;
+      },
     };
     const ctx: ToolContext = {
       runId: this.runId,
@@ -294,6 +333,11 @@ export class Registry implements ToolCaller, AsyncDisposable {
       toolName: tool.name,
       registry: bridge,
       diagnostics: this.diagnostics,
+      notices: this.notices,
+      reportProgress: (report) => {
+        // Nothing after the answer: a call that timed out or was cancelled may still be winding down.
+        if (!answered && !controller.signal.aborted) progress?.push(report, path);
+      },
     };
 
     const execution = Promise.resolve().then(() => tool.execute(params, ctx));
@@ -308,8 +352,9 @@ export class Registry implements ToolCaller, AsyncDisposable {
         (value) => resolve(checkResult(tool.name, value)),
         (error: unknown) => {
           if (controller.signal.aborted) return resolve(errorResult(cancelledText(tool.name, this.#lifetime.signal)));
-          this.#options.onError?.(error, { tool: tool.name, phase: 'call' });
-          resolve(errorResult(`${tool.name} failed: ${messageOf(error)}`));
+          const thrown = thrownResult(tool.name, error);
+          if (!thrown.expected) this.#options.onError?.(error, { tool: tool.name, phase: 'call' });
+          resolve(thrown.result);
         },
       );
       controller.signal.addEventListener(
@@ -321,10 +366,18 @@ export class Registry implements ToolCaller, AsyncDisposable {
         timer = setTimeout(() => controller.abort(new TimeoutMarker(timeoutMs)), timeoutMs);
       }
     }).finally(() => {
+      answered = true;
       clearTimeout(timer);
       outer.removeEventListener('abort', stop);
     });
     return { result, settled };
+  }
+
+  /** The throttled delivery of one call's progress to its listener, when it has one. */
+  #progress(listener: ProgressListener | undefined, base: number, name: string): ProgressThrottle | undefined {
+    if (!listener) return undefined;
+    const intervalMs = this.#options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
+    return new ProgressThrottle(listener, intervalMs, base, (error) => this.#options.onError?.(error, { tool: name, phase: 'call' }));
   }
 
   #unknownTool(name: string, surface: Surface): string {
@@ -336,6 +389,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
   async #dispose(): Promise<void> {
     this.#lifetime.abort(new Error('registry disposed'));
     this.diagnostics.dispose();
+    this.notices.dispose();
     const timeout = this.#options.disposeTimeoutMs ?? 10_000;
     const targets: unknown[] = [...this.#outputs, ...Object.values(this.#resources)];
     const failures = await Promise.all(targets.map((target) => disposeValue(target, timeout)));

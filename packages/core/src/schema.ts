@@ -23,6 +23,7 @@ export function toolSchema(tool: AnyToolDefinition): ToolSchema {
   const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(tool.parameters, {
     io: 'input',
     unrepresentable: 'any',
+    override: ({ jsonSchema }) => dropSafeIntegerBounds(jsonSchema),
   }) as Record<string, unknown>;
   // The input side of a stripping object leaves extra keys open, but the registry refuses unknown arguments by
   // name; the schema says so, which is also what OpenAI's strict mode wants.
@@ -34,24 +35,11 @@ export function toolSchema(tool: AnyToolDefinition): ToolSchema {
   return schema;
 }
 
-/** Tool schemas shaped for the Anthropic Messages API `tools` parameter. */
-export function toAnthropicTools(
-  schemas: readonly ToolSchema[],
-): { name: string; description: string; input_schema: JsonSchema }[] {
-  return schemas.map((s) => ({ name: s.name, description: s.description, input_schema: s.inputSchema }));
-}
-
-/** Tool schemas shaped for the OpenAI APIs: Chat Completions (default) or Responses. */
-export function toOpenAITools(
-  schemas: readonly ToolSchema[],
-  api: 'chat' | 'responses' = 'chat',
-): (
-  | { type: 'function'; function: { name: string; description: string; parameters: JsonSchema } }
-  | { type: 'function'; name: string; description: string; parameters: JsonSchema }
-)[] {
-  return schemas.map((s) =>
-    api === 'chat'
-      ? { type: 'function' as const, function: { name: s.name, description: s.description, parameters: s.inputSchema } }
-      : { type: 'function' as const, name: s.name, description: s.description, parameters: s.inputSchema },
-  );
+/**
+ * zod's `.int()` bounds every integer by ±(2^53 − 1): noise to a model, and a number some APIs refuse. The registry
+ * still checks them; only the schema leaves them out.
+ */
+function dropSafeIntegerBounds(node: Record<string, unknown>): void {
+  if (node['minimum'] === Number.MIN_SAFE_INTEGER) delete node['minimum'];
+  if (node['maximum'] === Number.MAX_SAFE_INTEGER) delete node['maximum'];
 }

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { RunDiagnostics } from './diagnostics/run-diagnostics.js';
 import { CoreError } from './errors.js';
+import type { RunNotices } from './notices.js';
+import type { ProgressListener, ToolProgress } from './progress.js';
 import type { ToolResult } from './result.js';
 import type { Surface } from './surface.js';
 import { TIERS, type Tier } from './tier.js';
@@ -15,6 +17,12 @@ export interface CallOptions {
   readonly timeoutMs?: number;
   /** The conversation this call belongs to, when the run has several. */
   readonly conversationId?: string;
+  /**
+   * Hears what the call says while it runs (and what the calls it makes through `ctx.registry` say), at most
+   * every `progressIntervalMs` of the registry; never after the call has answered. A bridged call without its
+   * own listener reports to its caller's.
+   */
+  readonly onProgress?: ProgressListener;
 }
 
 /** Something that executes tool calls: the registry, or the bridged caller a tool receives in its context. */
@@ -43,6 +51,13 @@ export interface ToolContext {
   readonly registry: ToolCaller;
   /** The run's diagnostics hook: what a tool that writes files calls after writing them. */
   readonly diagnostics: RunDiagnostics;
+  /** The run's notice board: what a tool posts for the next result, or withdraws once its own answer says it. */
+  readonly notices: RunNotices;
+  /**
+   * Tells the caller what a long call is doing (each report replaces the previous one). Free to call often:
+   * the registry throttles, and it does nothing when nobody listens.
+   */
+  reportProgress(progress: ToolProgress): void;
 }
 
 /** One tool: everything a registry needs to list it, gate it and run it. */

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { dropNullOptionals } from './null-optionals.js';
 
 /** The outcome of checking a call's arguments against a tool's schema. */
 export type Validation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
@@ -6,21 +7,23 @@ export type Validation<T> = { readonly ok: true; readonly value: T } | { readonl
 /**
  * Checks arguments against a tool's zod object schema. On failure the message names every bad field, says what
  * was expected, and what to do; unknown fields are refused by name (a model passing `column` to a tool that
- * addresses by symbol should hear so, not have it silently dropped).
+ * addresses by symbol should hear so, not have it silently dropped). A `null` given for an optional parameter
+ * counts as not given: OpenAI's strict mode has the model send one for every optional parameter it leaves out.
  */
 export function validateArguments<P extends z.ZodType>(
   toolName: string,
   schema: P,
   args: unknown,
 ): Validation<z.output<P>> {
-  const input = normalizeArguments(args);
-  if (input === undefined) {
+  const given = normalizeArguments(args);
+  if (given === undefined) {
     return {
       ok: false,
       message: `Arguments for ${toolName} must be a JSON object (got ${describeValue(args)}). Call ${toolName} again with an object of named arguments.`,
     };
   }
 
+  const input = dropNullOptionals(schema, given) as Record<string, unknown>;
   const problems: string[] = [];
   const known = objectKeys(schema);
   if (known) {

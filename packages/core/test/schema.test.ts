@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createRegistry, defineTool, textResult, toAnthropicTools, toOpenAITools, toolSchema } from '../src/index.js';
+import { defineTool, textResult, toolSchema } from '../src/index.js';
 
 const hover = defineTool({
   name: 'hover',
@@ -29,7 +29,6 @@ describe('tool schemas', () => {
               "type": "string",
             },
             "line": {
-              "maximum": 9007199254740991,
               "minimum": 1,
               "type": "integer",
             },
@@ -42,7 +41,6 @@ describe('tool schemas', () => {
             },
             "occurrence": {
               "default": 1,
-              "maximum": 9007199254740991,
               "minimum": 1,
               "type": "integer",
             },
@@ -60,23 +58,5 @@ describe('tool schemas', () => {
 
   it('is computed once per definition', () => {
     expect(toolSchema(hover)).toBe(toolSchema(hover));
-  });
-
-  it('is shaped for the Anthropic and OpenAI tool APIs', async () => {
-    await using registry = createRegistry({ tools: [hover] });
-    const schemas = registry.schemas();
-    const [anthropic] = toAnthropicTools(schemas);
-    expect(Object.keys(anthropic ?? {})).toEqual(['name', 'description', 'input_schema']);
-    expect(anthropic?.input_schema['type']).toBe('object');
-    expect(toOpenAITools(schemas)[0]).toEqual({
-      type: 'function',
-      function: { name: 'hover', description: 'Show the signature of a symbol.', parameters: schemas[0]?.inputSchema },
-    });
-    expect(toOpenAITools(schemas, 'responses')[0]).toEqual({
-      type: 'function',
-      name: 'hover',
-      description: 'Show the signature of a symbol.',
-      parameters: schemas[0]?.inputSchema,
-    });
   });
 });

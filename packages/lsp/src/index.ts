@@ -4,14 +4,14 @@
  */
 export { builtinServers } from './config/builtin-servers.js';
 export {
-  type BinarySource,
   type BundledResolver,
   type DiagnosticsPuller,
   defineServer,
-  type ResolvedCommand,
   type ServerConfig,
   type ServerContext,
 } from './config/server-config.js';
+export type { BinarySource, ResolvedCommand } from './discovery/binary.js';
+export type { Resolution } from './discovery/resolution.js';
 export { isLspError, LspError, type LspErrorCode } from './errors.js';
 export { lspTools } from './factory.js';
 export type { CheckerContext, CheckerOutput, CheckerRun, ProjectChecker } from './project-check/checker.js';
@@ -23,8 +23,7 @@ export {
   type LspSupervisorOptions,
   LspSupervisor,
   type ReloadOutcome,
-  type Resolution,
   type ServerStatus,
 } from './supervisor.js';
-export { LSP_ACTIONS, type LspParams, lspParameters } from './tools/lsp.js';
+export { LSP_ACTIONS, type LspParams, lspParameters } from './tools/lsp-parameters.js';
 export { lspRenameParameters } from './tools/lsp-rename.js';

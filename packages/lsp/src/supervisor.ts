@@ -1,13 +1,15 @@
-import { dirname, extname } from 'node:path';
+import { extname } from 'node:path';
 import type { CheckOptions, DiagnosticsSource, FileCheck } from '@agent-tools/core';
 import { builtinServers } from './config/builtin-servers.js';
-import type { ResolvedCommand, ServerConfig } from './config/server-config.js';
-import { checkFiles } from './diagnostics/check-files.js';
-import { findBinary } from './discovery/binary.js';
-import { discoverRoots, findRoot } from './discovery/root.js';
+import type { ServerConfig } from './config/server-config.js';
+import { type CheckHost, checkFiles } from './diagnostics/check-files.js';
+import { findBinary, type ResolvedCommand } from './discovery/binary.js';
+import { discoverRoots } from './discovery/root.js';
+import { type Resolution, resolveServer } from './discovery/resolution.js';
 import { LspError } from './errors.js';
 import type { FramingLimits } from './rpc/framing.js';
 import { LanguageServer, type ServerLimits } from './server/language-server.js';
+import { describeItem } from './server/work-progress.js';
 import { displayPath } from './util/paths.js';
 import { raceSignal } from './util/race-signal.js';
 
@@ -35,6 +37,11 @@ export interface LspSupervisorOptions {
   readonly restartWindowMs?: number;
   /** How long a project checker of `diagnostics "*"` may run (default 120 s). */
   readonly checkTimeoutMs?: number;
+  /**
+   * How long a query waits for a server that is still indexing or loading the workspace before it answers with
+   * what it has, saying so in the first line (default 30 s).
+   */
+  readonly indexWaitMs?: number;
   /** How long a write's diagnostics are awaited in the background after the inline budget (default 30 s). */
   readonly lateDiagnosticsMs?: number;
   /** Environment of servers and checkers, including the search path (default `process.env`). */
@@ -43,16 +50,6 @@ export interface LspSupervisorOptions {
   readonly maxMalformed?: number;
   readonly framing?: FramingLimits;
 }
-
-/** Whether, and with what, a server can answer for a file. */
-export type Resolution =
-  | { readonly ok: true; readonly config: ServerConfig; readonly root: string; readonly binary: ResolvedCommand }
-  | {
-      readonly ok: false;
-      readonly code: 'no_server' | 'no_root' | 'no_binary';
-      readonly reason: string;
-      readonly config?: ServerConfig;
-    };
 
 /** One server instance as status reports it. */
 export interface InstanceStatus {
@@ -119,21 +116,18 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
   readonly cwd: string;
   /** The configurations in order of preference (the harness's first). */
   readonly servers: readonly ServerConfig[];
-  /** @internal How long late diagnostics are awaited. */
-  readonly lateDiagnosticsMs: number;
-  /** @internal Files seen on disk before a write (baselined or synced), so a first sync of others means "created". */
-  readonly knownFiles = new Set<string>();
   readonly #options: LspSupervisorOptions;
   readonly #limits: ServerLimits;
   readonly #entries = new Map<string, Entry>();
   readonly #notes: string[] = [];
+  /** What the write hook needs of the supervisor; kept out of its public surface. */
+  readonly #checkHost: CheckHost;
   #disposed: Promise<void> | undefined;
 
   constructor(options: LspSupervisorOptions) {
     this.#options = options;
     this.cwd = options.cwd;
     this.servers = mergeServers(options.servers ?? [], options.builtins ?? true);
-    this.lateDiagnosticsMs = options.lateDiagnosticsMs ?? 30_000;
     this.#limits = {
       requestTimeoutMs: options.requestTimeoutMs ?? 20_000,
       startTimeoutMs: options.startTimeoutMs ?? 60_000,
@@ -141,6 +135,13 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
       maxOpenDocuments: options.maxOpenDocuments ?? 200,
       maxMalformed: options.maxMalformed ?? 200,
       ...(options.framing ? { framing: options.framing } : {}),
+    };
+    this.#checkHost = {
+      resolve: (path) => this.resolve(path),
+      serverForRoot: (config, root, binary, signal) => this.serverForRoot(config, root, binary, signal),
+      lateDiagnosticsMs: options.lateDiagnosticsMs ?? 30_000,
+      // Files seen on disk before a write (baselined or synced), so a first sync of others means "created".
+      knownFiles: new Set<string>(),
     };
   }
 
@@ -152,6 +153,11 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
   /** How long a project checker may run. */
   get checkTimeoutMs(): number {
     return this.#options.checkTimeoutMs ?? 120_000;
+  }
+
+  /** How long a query waits for a server still building its index. */
+  get indexWaitMs(): number {
+    return this.#options.indexWaitMs ?? 30_000;
   }
 
   /** Whether the supervisor has been disposed. */
@@ -171,35 +177,12 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
    * names what is missing and where it was looked for.
    */
   resolve(path: string): Resolution {
-    const candidates = this.configsFor(path);
-    const rel = displayPath(path, this.cwd);
-    if (candidates.length === 0) {
-      const ext = extname(path) || 'files without an extension';
-      const known = [...new Set(this.servers.flatMap((c) => Object.keys(c.extensions)))].join(' ');
-      return {
-        ok: false,
-        code: 'no_server',
-        reason: `No language server is configured for ${ext} files (${rel}). Servers exist for: ${known}.`,
-      };
-    }
-    const failures: Resolution[] = [];
-    for (const config of candidates) {
-      const root = findRoot(path, this.cwd, config.rootMarkers);
-      const existing = root ? this.#entries.get(entryKey(config, root)) : undefined;
-      const lookup = existing
-        ? { found: existing.binary, looked: [] }
-        : findBinary({ names: config.binaries, root: root ?? dirname(path), cwd: this.cwd, path: this.env['PATH'], ...(config.bundled ? { bundled: config.bundled } : {}) });
-      if (root && lookup.found) return { ok: true, config, root, binary: lookup.found };
-      const markers = config.rootMarkers.join(', ');
-      const where = displayPath(dirname(path), this.cwd);
-      const noRoot = `no root marker (${markers}) was found from ${where} up to the working directory`;
-      const noBinary = `its binary (${config.binaries.slice(0, 3).join(', ')}${config.binaries.length > 3 ? ', …' : ''}) was not found (looked in ${lookup.looked.join(', ')})`;
-      const lead = `${config.name} (${config.languages}) cannot answer for ${rel}:`;
-      if (!root && !lookup.found) failures.push({ ok: false, code: 'no_root', config, reason: `${lead} ${noRoot}, and ${noBinary}.` });
-      else if (!root) failures.push({ ok: false, code: 'no_root', config, reason: `${lead} ${noRoot}. Create the project's configuration file there, or work in a folder that has one.` });
-      else failures.push({ ok: false, code: 'no_binary', config, reason: `${lead} ${noBinary}. Install it, or tell the user it is missing.` });
-    }
-    return failures.length === 1 ? (failures[0] as Resolution) : { ...(failures[0] as Resolution & { ok: false }), reason: failures.map((f) => (f as { reason: string }).reason).join(' ') };
+    return resolveServer(path, {
+      cwd: this.cwd,
+      servers: this.servers,
+      env: this.env,
+      known: (config, root) => this.#entries.get(entryKey(config, root))?.binary,
+    });
   }
 
   /**
@@ -321,7 +304,7 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
             pid: server?.state === 'running' || server?.state === 'starting' ? server.pid : undefined,
             uptimeMs: server ? Date.now() - server.startedAt : 0,
             openDocuments: server?.documents.all().length ?? 0,
-            progress: server?.progress ?? [],
+            progress: server?.work.active.map(describeItem) ?? [],
             starts: e.starts,
             binary: e.binary.display,
             ...(e.lastFailure ? { lastFailure: e.lastFailure } : {}),
@@ -347,12 +330,12 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
 
   /** {@link DiagnosticsSource.check}: sync written files to their servers and wait for their diagnostics. */
   check(files: readonly string[], options: CheckOptions): Promise<readonly FileCheck[]> {
-    return checkFiles(this, files, options, 'check');
+    return checkFiles(this.#checkHost, files, options, 'check');
   }
 
   /** {@link DiagnosticsSource.baseline}: the diagnostics existing files have before their first write. */
   baseline(files: readonly string[], options: CheckOptions): Promise<readonly FileCheck[]> {
-    return checkFiles(this, files, options, 'baseline');
+    return checkFiles(this.#checkHost, files, options, 'baseline');
   }
 
   /** Shuts every server down (shutdown/exit, then kill after the grace period). Safe to call twice. */

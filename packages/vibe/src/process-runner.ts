@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { capTextTail } from '@agent-tools/core';
+import { type SupervisedProcess, spawnSupervised } from '@agent-tools/core/process';
 import { expandTemplate, takesBriefArgument, templateArgs } from './command-template.js';
-import { groupAlive, killGroup } from './process-group.js';
 import type { WorkerResult, WorkerRunner, WorkerTier } from './runner.js';
 
 /** How a tier reaches the agent: extra arguments, extra environment. */
@@ -36,8 +35,9 @@ export interface ProcessRunnerOptions {
 /**
  * A runner that starts any command-line agent as a child process: the brief on standard input or as an argument,
  * the tier mapped to arguments and environment (`VIBE_TIER`, `VIBE_WORKER_ID`, `VIBE_LABEL`, `VIBE_RUN` are always
- * set), standard output collected as the result. Each worker leads its own process group; stopping it, and its
- * normal end, kill the whole group (SIGTERM, then SIGKILL after the grace period), so nothing it started lingers.
+ * set), standard output collected as the result. Each worker runs under core's process supervisor in its own process
+ * group; stopping it, and its normal end, end everything it started, also what left the group with `setsid`
+ * (SIGTERM, then SIGKILL after the grace period), so nothing it started lingers, even when the harness is killed.
  */
 export function processRunner(options: ProcessRunnerOptions): WorkerRunner {
   const template = templateArgs(options.command);
@@ -56,7 +56,9 @@ export function processRunner(options: ProcessRunnerOptions): WorkerRunner {
         run: String(task.run),
       };
       const [program, ...args] = expandTemplate(template, values, tier?.args ?? []);
-      const child = spawn(program as string, args, {
+      const worker = spawnSupervised({
+        command: program as string,
+        args,
         cwd: options.cwd ?? task.cwd ?? process.cwd(),
         env: {
           ...process.env,
@@ -67,56 +69,43 @@ export function processRunner(options: ProcessRunnerOptions): WorkerRunner {
           VIBE_LABEL: task.label,
           VIBE_RUN: String(task.run),
         },
-        // Its own process group, so a stop reaches every process the agent started.
-        detached: true,
-        stdio: ['pipe', 'pipe', 'pipe'],
+        graceMs,
+        stderrTail: 0,
       });
       let stdout = '';
       let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      worker.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
         stdout = keepTail(stdout + chunk, maxChars);
         task.output(chunk);
       });
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      worker.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
         stderr = keepTail(stderr + chunk, maxChars);
       });
       // An agent that exits without reading its brief closes the pipe; that is its business, not a crash.
-      child.stdin.on('error', () => {});
-      child.stdin.end(briefVia === 'stdin' ? task.brief : '');
+      worker.stdin?.end(briefVia === 'stdin' ? task.brief : '');
 
-      let stopping: Promise<void> | undefined;
-      const stop = (): Promise<void> => {
-        stopping ??= child.pid === undefined ? Promise.resolve() : killGroup(child.pid, graceMs);
-        return stopping;
-      };
-      const onAbort = (): void => void stop();
-      child.once('spawn', () => {
-        if (child.pid !== undefined) task.started({ pid: child.pid });
-        if (task.signal.aborted) void stop();
+      const onAbort = (): void => void worker.stop();
+      void worker.started.then((pid) => {
+        if (pid === undefined) return;
+        task.started({ pid });
+        if (task.signal.aborted) void worker.stop();
         else task.signal.addEventListener('abort', onAbort, { once: true });
       });
-      child.once('error', (error) => {
+      void worker.exited.then(async ({ code, signal, spawnError }) => {
         task.signal.removeEventListener('abort', onAbort);
-        reject(new Error(`could not start \`${program}\`: ${error.message}`));
-      });
-      child.once('exit', (code, signal) => {
-        task.signal.removeEventListener('abort', onAbort);
-        // Whatever the agent left running in its group goes with it; then the pipes can close.
-        const cleanup = child.pid !== undefined && groupAlive(child.pid) ? stop() : (stopping ?? Promise.resolve());
-        void cleanup
-          .then(() => streamsClosed(child, 1000))
-          .then(() => {
-            const output = stdout.trim();
-            const errText = stderr.trim();
-            if (code === 0 && !task.signal.aborted) return resolve({ ok: true, output });
-            const detail = task.signal.aborted
-              ? 'stopped'
-              : signal
-                ? `killed by ${signal}`
-                : `exit code ${code}`;
-            const withErr = errText ? `${output}${output ? '\n' : ''}stderr:\n${capTextTail(errText, 4000)}` : output;
-            resolve({ ok: false, output: withErr, detail });
-          });
+        if (spawnError) {
+          reject(new Error(`could not start \`${program}\`: ${spawnError}`));
+          return;
+        }
+        // Whatever the agent left running, in its group or escaped from it, goes with it; then the pipes close.
+        await worker.stop();
+        await streamsClosed(worker, 1000);
+        const output = stdout.trim();
+        const errText = stderr.trim();
+        if (code === 0 && !task.signal.aborted) return resolve({ ok: true, output });
+        const detail = task.signal.aborted ? 'stopped' : signal ? `killed by ${signal}` : `exit code ${code}`;
+        const withErr = errText ? `${output}${output ? '\n' : ''}stderr:\n${capTextTail(errText, 4000)}` : output;
+        resolve({ ok: false, output: withErr, detail });
       });
     });
 }
@@ -125,18 +114,22 @@ function keepTail(text: string, max: number): string {
   return text.length > max ? text.slice(text.length - max) : text;
 }
 
-/** Waits for the child's output pipes to close (a straggler holding them is gone after the group kill). */
-function streamsClosed(child: ReturnType<typeof spawn>, ms: number): Promise<void> {
-  if (child.stdout?.closed && child.stderr?.closed) return Promise.resolve();
+/** Waits for the output pipes to close (a straggler holding them is gone after the tree was ended). */
+function streamsClosed(worker: SupervisedProcess, ms: number): Promise<void> {
+  const open = [worker.stdout, worker.stderr].filter((stream) => stream && !stream.closed);
+  if (open.length === 0) return Promise.resolve();
   return new Promise((resolve) => {
+    let left = open.length;
     const timer = setTimeout(() => {
-      child.stdout?.destroy();
-      child.stderr?.destroy();
+      for (const stream of open) stream?.destroy();
       resolve();
     }, ms);
-    child.once('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
+    for (const stream of open) {
+      stream?.once('close', () => {
+        if (--left > 0) return;
+        clearTimeout(timer);
+        resolve();
+      });
+    }
   });
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { messageOf } from '../errors.js';
+import { RunNotices } from '../notices.js';
 import { asSentence } from '../sentence.js';
 import type { Diagnostic, DiagnosticSeverity, DiagnosticsSource, FileCheck } from './diagnostic.js';
 import { displayPath, formatNewDiagnostics } from './format.js';
@@ -15,7 +16,13 @@ export interface RunDiagnosticsOptions {
   /** New diagnostics shown per file before the rest is counted (default 20). */
   readonly maxPerFile?: number;
   readonly ledger?: LedgerLimits;
+  /** Where late diagnostics are posted (a registry passes its own board); a board of its own when omitted. */
+  readonly notices?: RunNotices;
 }
+
+/** The source name of late diagnostics on a notice board. */
+export const LATE_DIAGNOSTICS_SOURCE = '@agent-tools/core/diagnostics';
+const LATE_HEADING = 'Late diagnostics from an earlier write:';
 
 /** What one written file's check found, for programs. */
 export interface WrittenFileReport {
@@ -38,7 +45,7 @@ const SOURCE_GRACE_MS = 2000;
 
 /**
  * The diagnostics hook of one run: the ledger of what was reported, the source to ask, and the late
- * diagnostics waiting to be appended to the next result. Tools that write files call {@link afterWrite};
+ * diagnostics, posted to the run's notice board for the next result. Tools that write files call {@link afterWrite};
  * core's write wrapper does it for the harness's own write tools.
  */
 export class RunDiagnostics {
@@ -50,7 +57,7 @@ export class RunDiagnostics {
   readonly #ledger: DiagnosticsLedger;
   /** Bumped on every write of a file; a late answer for an older generation is dropped. */
   readonly #generation = new Map<string, number>();
-  readonly #late: string[] = [];
+  readonly #notices: RunNotices;
   readonly #controller = new AbortController();
 
   constructor(source: DiagnosticsSource | undefined, options: RunDiagnosticsOptions = {}) {
@@ -60,6 +67,7 @@ export class RunDiagnostics {
     this.#severities = new Set(options.severities ?? ['error', 'warning']);
     this.#maxPerFile = options.maxPerFile ?? 20;
     this.#ledger = new DiagnosticsLedger(options.ledger);
+    this.#notices = options.notices ?? new RunNotices();
   }
 
   /** Whether a source is attached; without one, writes report nothing. */
@@ -114,17 +122,18 @@ export class RunDiagnostics {
     return { text: this.#describe(reports), files: reports };
   }
 
-  /** Takes the late diagnostics that arrived since the last call, as text for the next result ('' if none). */
+  /**
+   * Takes the late diagnostics that arrived since the last call, as text for the next result ('' if none). A
+   * registry does this for every result through its notice board; a program using the hook alone calls it.
+   */
   takeLate(): string {
-    if (this.#late.length === 0) return '';
-    const blocks = this.#late.splice(0);
-    return ['Late diagnostics from an earlier write:', ...blocks].join('\n');
+    return this.#notices.take(LATE_DIAGNOSTICS_SOURCE);
   }
 
-  /** Stops waiting for late diagnostics. */
+  /** Stops waiting for late diagnostics and drops those not yet delivered. */
   dispose(): void {
     this.#controller.abort();
-    this.#late.length = 0;
+    this.#notices.takeNotices(LATE_DIAGNOSTICS_SOURCE);
   }
 
   #report(file: string, check: FileCheck | undefined, generation: number, failure: string | undefined): WrittenFileReport {
@@ -134,7 +143,9 @@ export class RunDiagnostics {
       return { file: path, state: 'failed', newDiagnostics: [], reason };
     }
     if (check.state === 'checked') {
-      return { file: path, state: 'checked', newDiagnostics: this.#ledger.update(file, this.#relevant(check.diagnostics)) };
+      // The ledger keys files by absolute path; what the model and the harness read is workspace-relative.
+      const fresh = this.#ledger.update(file, this.#relevant(check.diagnostics));
+      return { file: path, state: 'checked', newDiagnostics: fresh.map((d) => ({ ...d, file: displayPath(d.file, this.#cwd) })) };
     }
     if (check.state === 'pending') {
       this.#awaitLate(file, generation, check.settled);
@@ -190,18 +201,20 @@ export class RunDiagnostics {
         if (this.#controller.signal.aborted || this.#generation.get(file) !== generation) return;
         const path = displayPath(file, this.#cwd);
         if (diagnostics === undefined) {
-          this.#late.push(`Diagnostics of ${path} never arrived: the file is not verified.`);
+          this.#late(`Diagnostics of ${path} never arrived: the file is not verified.`);
           return;
         }
         const fresh = this.#ledger.update(file, this.#relevant(diagnostics));
-        this.#late.push(
-          fresh.length === 0 ? `No new diagnostics in ${path}.` : formatNewDiagnostics(path, fresh, this.#maxPerFile),
-        );
+        this.#late(fresh.length === 0 ? `No new diagnostics in ${path}.` : formatNewDiagnostics(path, fresh, this.#maxPerFile));
       },
       () => {
         // A source promised never to reject; if it does, the file stays unverified and the next write says so.
       },
     );
+  }
+
+  #late(text: string): void {
+    this.#notices.post({ text, heading: LATE_HEADING, source: LATE_DIAGNOSTICS_SOURCE });
   }
 
   #describe(reports: readonly WrittenFileReport[]): string {

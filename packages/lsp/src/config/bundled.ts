@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { ResolvedCommand } from './server-config.js';
+import type { ResolvedCommand } from '../discovery/binary.js';
 
 const require = createRequire(import.meta.url);
 

@@ -2,9 +2,21 @@ import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { CheckOptions, Diagnostic, FileCheck } from '@agent-tools/core';
 import { detailOf } from '../errors.js';
+import type { ServerConfig } from '../config/server-config.js';
+import type { ResolvedCommand } from '../discovery/binary.js';
+import type { Resolution } from '../discovery/resolution.js';
 import type { LanguageServer } from '../server/language-server.js';
-import type { LspSupervisor } from '../supervisor.js';
 import { fromLspDiagnostic } from './convert.js';
+
+/** What checking written files needs of the supervisor. */
+export interface CheckHost {
+  resolve(path: string): Resolution;
+  serverForRoot(config: ServerConfig, root: string, binary: ResolvedCommand, signal?: AbortSignal): Promise<LanguageServer>;
+  /** How long a write's diagnostics are awaited in the background after the inline budget. */
+  readonly lateDiagnosticsMs: number;
+  /** Files seen on disk before a write (baselined or synced), so a first sync of others means "created". */
+  readonly knownFiles: Set<string>;
+}
 
 type Outcome = { readonly ok: true; readonly diagnostics: readonly Diagnostic[] } | { readonly ok: false; readonly reason: string };
 
@@ -17,7 +29,7 @@ type Outcome = { readonly ok: true; readonly diagnostics: readonly Diagnostic[] 
  * `baseline` opens existing files before their first write and reports what they already had.
  */
 export async function checkFiles(
-  supervisor: LspSupervisor,
+  host: CheckHost,
   files: readonly string[],
   options: CheckOptions,
   mode: 'check' | 'baseline',
@@ -25,13 +37,13 @@ export async function checkFiles(
   // A baseline that misses its budget is dropped by core, and the file's old problems would then be reported as
   // introduced by the write: it may use part of the grace core allows beyond the budget (a cold server start).
   const deadline = Date.now() + options.budgetMs + (mode === 'baseline' ? Math.min(options.budgetMs, 1500) : 0);
-  const lateDeadline = Date.now() + Math.max(options.budgetMs, supervisor.lateDiagnosticsMs);
+  const lateDeadline = Date.now() + Math.max(options.budgetMs, host.lateDiagnosticsMs);
   const outcomes = new Map<string, Promise<Outcome>>();
-  const groups = new Map<string, { resolution: Extract<ReturnType<LspSupervisor['resolve']>, { ok: true }>; files: string[] }>();
+  const groups = new Map<string, { resolution: Extract<Resolution, { ok: true }>; files: string[] }>();
   const unchecked: FileCheck[] = [];
 
   for (const file of new Set(files)) {
-    const resolution = supervisor.resolve(file);
+    const resolution = host.resolve(file);
     if (!resolution.ok) {
       // A write of a file no server handles (README.md) gets a short note, not the list of every extension.
       const reason = resolution.code === 'no_server' ? `no language server handles ${extname(file) || 'extensionless'} files` : resolution.reason;
@@ -45,9 +57,9 @@ export async function checkFiles(
   }
 
   for (const { resolution, files: groupFiles } of groups.values()) {
-    const ready = supervisor
+    const ready = host
       .serverForRoot(resolution.config, resolution.root, resolution.binary, options.signal)
-      .then((server) => ({ server, docs: syncAll(supervisor, server, groupFiles, mode) }));
+      .then((server) => ({ server, docs: syncAll(host.knownFiles, server, groupFiles, mode) }));
     for (const [index, file] of groupFiles.entries()) {
       outcomes.set(
         file,
@@ -55,7 +67,7 @@ export async function checkFiles(
           async ({ server, docs }): Promise<Outcome> => {
             const doc = docs[index];
             if (!doc) return { ok: true, diagnostics: [] }; // The write deleted it: nothing to report.
-            const diagnostics = await server.diagnosticsOf(doc, lateDeadline, options.signal);
+            const diagnostics = await server.diagnostics.of(doc, lateDeadline, options.signal);
             return { ok: true, diagnostics: diagnostics.map((d) => fromLspDiagnostic(file, d)) };
           },
         ).catch((error: unknown): Outcome => ({ ok: false, reason: detailOf(error) })),
@@ -75,11 +87,11 @@ export async function checkFiles(
 }
 
 /** Syncs every file of a group before any diagnostics are requested; returns the open documents by index. */
-function syncAll(supervisor: LspSupervisor, server: LanguageServer, files: readonly string[], mode: 'check' | 'baseline') {
+function syncAll(knownFiles: Set<string>, server: LanguageServer, files: readonly string[], mode: 'check' | 'baseline') {
   server.documents.refreshStale();
   return files.map((file) => {
-    const created = mode === 'check' && !supervisor.knownFiles.has(file) && !server.documents.get(file);
-    if (existsSync(file)) supervisor.knownFiles.add(file);
+    const created = mode === 'check' && !knownFiles.has(file) && !server.documents.get(file);
+    if (existsSync(file)) knownFiles.add(file);
     return server.documents.sync(file, { created }).doc;
   });
 }

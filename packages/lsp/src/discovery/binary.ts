@@ -1,7 +1,20 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative } from 'node:path';
-import type { ResolvedCommand } from '../config/server-config.js';
 import { displayPath } from '../util/paths.js';
+
+/** Where a binary was found. */
+export type BinarySource = 'project' | 'path' | 'bundled' | 'absolute';
+
+/** A resolved way to start a program. */
+export interface ResolvedCommand {
+  /** What to spawn (an absolute path). */
+  readonly command: string;
+  /** Arguments that precede the configuration's own (the script when a Node program runs under this Node). */
+  readonly prefixArgs: readonly string[];
+  readonly source: BinarySource;
+  /** The binary as a model reads it: `node_modules/.bin/tsc`, `/usr/bin/gopls`. */
+  readonly display: string;
+}
 
 /** Folders of a project that hold its own tools, searched from the root up to the working directory. */
 export const PROJECT_BIN_DIRS = ['node_modules/.bin', '.venv/bin', 'venv/bin'] as const;

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '@agent-tools/core';
-import type { ResolvedCommand } from '../config/server-config.js';
+import type { ResolvedCommand } from '../discovery/binary.js';
 
 /** What a checker learns about the project it checks. */
 export interface CheckerContext {

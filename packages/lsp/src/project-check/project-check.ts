@@ -50,7 +50,7 @@ export async function checkProject(supervisor: LspSupervisor, signal?: AbortSign
 async function checkRoot(supervisor: LspSupervisor, config: ServerConfig, root: string, signal?: AbortSignal): Promise<ProjectCheckPart> {
   const base = { server: config.name, languages: config.languages, root: displayPath(root, supervisor.cwd) };
   const running = supervisor.running().find((s) => s.config.id === config.id && s.root === root && s.state === 'running');
-  if (running?.workspaceDiagnostics) return viaWorkspaceDiagnostics(running, base, supervisor, signal);
+  if (running?.diagnostics.workspace) return viaWorkspaceDiagnostics(running, base, supervisor, signal);
 
   let unavailable: string | undefined;
   if (config.projectCheck) {
@@ -90,7 +90,7 @@ async function checkRoot(supervisor: LspSupervisor, config: ServerConfig, root: 
   } catch (error) {
     return { ...base, method: 'none', verified: false, reason: [unavailable, detailOf(error)].filter(Boolean).join('; '), diagnostics: [] };
   }
-  if (server.workspaceDiagnostics) return viaWorkspaceDiagnostics(server, base, supervisor, signal);
+  if (server.diagnostics.workspace) return viaWorkspaceDiagnostics(server, base, supervisor, signal);
   return viaSweep(server, base, supervisor, unavailable, signal);
 }
 
@@ -101,7 +101,7 @@ async function viaWorkspaceDiagnostics(
   signal?: AbortSignal,
 ): Promise<ProjectCheckPart> {
   try {
-    const byFile = await server.workspaceDiagnosticsReport(supervisor.checkTimeoutMs / 3, signal);
+    const byFile = await server.diagnostics.workspaceReport(supervisor.checkTimeoutMs / 3, signal);
     const diagnostics = [...byFile].flatMap(([path, list]) => list.map((d) => fromLspDiagnostic(path, d)));
     return { ...base, method: 'workspace diagnostics of the server', verified: true, diagnostics };
   } catch (error) {
@@ -127,7 +127,7 @@ async function viaSweep(
   for (const doc of docs) {
     if (signal?.aborted) break;
     try {
-      const list = await server.diagnosticsOf(doc, deadline, signal);
+      const list = await server.diagnostics.of(doc, deadline, signal);
       diagnostics.push(...list.map((d) => fromLspDiagnostic(doc.path, d)));
     } catch {
       unanswered.push(displayPath(doc.path, supervisor.cwd));

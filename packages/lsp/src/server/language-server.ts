@@ -6,13 +6,10 @@ import {
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
   DidSaveTextDocumentNotification,
-  DocumentDiagnosticRequest,
-  type DocumentDiagnosticReport,
   ExecuteCommandRequest,
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
-  type Diagnostic as LspDiagnostic,
   LogMessageNotification,
   PublishDiagnosticsNotification,
   type PublishDiagnosticsParams,
@@ -20,10 +17,9 @@ import {
   ShowMessageNotification,
   ShutdownRequest,
   type TextDocumentSyncOptions,
-  WorkspaceDiagnosticRequest,
-  type WorkspaceDocumentDiagnosticReport,
 } from 'vscode-languageserver-protocol';
-import type { ResolvedCommand, ServerConfig, ServerContext } from '../config/server-config.js';
+import type { ServerConfig, ServerContext } from '../config/server-config.js';
+import type { ResolvedCommand } from '../discovery/binary.js';
 import { LspError } from '../errors.js';
 import {
   type NotificationTypeLike,
@@ -36,7 +32,10 @@ import { CLIENT_CAPABILITIES } from './client-capabilities.js';
 import { DocumentSync, type OpenDocument } from './documents.js';
 import { describeExit, type ExitInfo, ServerProcess } from './process.js';
 import { PublishedDiagnostics } from './published-diagnostics.js';
+import { PositionMapper } from '../position/position-mapper.js';
 import { answerServerRequest } from './server-requests.js';
+import { ServerDiagnostics } from './server-diagnostics.js';
+import { WorkProgress } from './work-progress.js';
 
 /** Where a server is in its life. */
 export type ServerState = 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed';
@@ -70,8 +69,6 @@ export interface ServerLogLine {
   readonly message: string;
 }
 
-const WORKSPACE_RESULT_TIMEOUT_FACTOR = 3;
-
 /**
  * One running language server for one root: its process, its connection, the documents it has open and the
  * diagnostics it reported. Created by {@link LanguageServer.start}, which resolves once the server has
@@ -87,14 +84,20 @@ export class LanguageServer {
   readonly startedAt = Date.now();
   readonly documents: DocumentSync;
   readonly published = new PublishedDiagnostics();
+  /** How this server's diagnostics are fetched for a document version. */
+  readonly diagnostics: ServerDiagnostics;
+  /** The work it reports as in progress (indexing, loading packages). */
+  readonly work = new WorkProgress();
+  /** Positions as this server counts lines, and back. */
+  readonly positions: PositionMapper;
   readonly #options: LanguageServerOptions;
   readonly #process: ServerProcess;
   readonly #connection: RpcConnection;
   readonly #registrations = new Map<string, { method: string; options: unknown }>();
   readonly #log: ServerLogLine[] = [];
-  readonly #progress = new Map<string | number, string>();
   readonly #malformed: number[] = [];
   #capabilities: ServerCapabilities = {};
+  #firstOpenAt: number | undefined;
   #loaded = false;
   #onLoaded: (() => void) | undefined;
   #state: ServerState = 'starting';
@@ -125,10 +128,12 @@ export class LanguageServer {
     });
     this.documents = new DocumentSync(
       {
-        open: (doc) =>
+        open: (doc) => {
+          this.#firstOpenAt ??= Date.now();
           this.notify(DidOpenTextDocumentNotification.type, {
             textDocument: { uri: doc.uri, languageId: doc.languageId, version: doc.version, text: doc.text },
-          }),
+          });
+        },
         change: (doc) =>
           this.notify(DidChangeTextDocumentNotification.type, {
             textDocument: { uri: doc.uri, version: doc.version },
@@ -149,6 +154,19 @@ export class LanguageServer {
       (path) => options.config.extensions[extname(path).toLowerCase()] ?? Object.values(options.config.extensions)[0] ?? 'plaintext',
       options.limits.maxOpenDocuments,
     );
+    this.positions = new PositionMapper(options.config.extraLineBreaks ?? '', (path) => this.documents.get(path)?.text);
+    this.diagnostics = new ServerDiagnostics({
+      positions: this.positions,
+      config: this.config,
+      label: this.label,
+      cwd: this.cwd,
+      capabilities: () => this.#capabilities,
+      registrations: this.#registrations,
+      published: this.published,
+      request: (type, params, opts) => this.request(type, params, opts),
+      executeCommand: (command, args, timeoutMs, signal) => this.executeCommand(command, args, timeoutMs, signal),
+      assertRunning: (method) => this.#assertRunning(method),
+    });
     void this.#process.exited.then((info) => this.#onExit(info));
     this.ready = this.#boot();
     this.ready.catch(() => {});
@@ -199,14 +217,14 @@ export class LanguageServer {
     return this.#capabilities;
   }
 
+  /** When the first document was opened with it (servers start indexing then). */
+  get firstOpenAt(): number | undefined {
+    return this.#firstOpenAt;
+  }
+
   /** Why the server ended, once it has. */
   get endReason(): string | undefined {
     return this.#endReason;
-  }
-
-  /** Work the server reports as in progress (`Loading packages...`). */
-  get progress(): string[] {
-    return [...this.#progress.values()];
   }
 
   /** The last lines the server logged, newest last. */
@@ -263,71 +281,6 @@ export class LanguageServer {
     return this.documents.sync(path, options).doc;
   }
 
-  /** Whether the server pulls diagnostics (statically, or by a registration like pyright's). */
-  get pullsDiagnostics(): boolean {
-    if (this.#capabilities.diagnosticProvider) return true;
-    return [...this.#registrations.values()].some((r) => r.method === DocumentDiagnosticRequest.method);
-  }
-
-  /** Whether the server offers whole-workspace diagnostics. */
-  get workspaceDiagnostics(): boolean {
-    const provider = this.#capabilities.diagnosticProvider;
-    if (provider && 'workspaceDiagnostics' in provider && provider.workspaceDiagnostics) return true;
-    return [...this.#registrations.values()].some(
-      (r) =>
-        r.method === DocumentDiagnosticRequest.method &&
-        (r.options as { workspaceDiagnostics?: boolean } | undefined)?.workspaceDiagnostics === true,
-    );
-  }
-
-  /**
-   * The diagnostics of an open document's current version: from the configuration's puller, by pulling, or
-   * by waiting for the publish of that version (a publish after the sync, then a short quiet period, for
-   * servers that do not say which version they checked). Rejects with `timeout` when `deadline` passes.
-   */
-  async diagnosticsOf(doc: OpenDocument, deadline: number, signal?: AbortSignal): Promise<readonly LspDiagnostic[]> {
-    const remaining = (): number => Math.max(1, deadline - Date.now());
-    const puller = this.config.pullDiagnostics;
-    if (puller) {
-      return puller({
-        path: doc.path,
-        uri: doc.uri,
-        timeoutMs: remaining(),
-        execute: (command, args, timeoutMs) => this.executeCommand(command, args, timeoutMs, signal),
-      });
-    }
-    for (;;) {
-      if (signal?.aborted) throw new LspError('cancelled', `Waiting for diagnostics of ${doc.path} was cancelled.`);
-      this.#assertRunning('textDocument/diagnostic');
-      if (this.pullsDiagnostics) return this.#pull(doc, remaining(), signal);
-      const published = this.published.settled(doc.path, doc.version, doc.syncSeq);
-      if (published) {
-        if (published.version !== undefined) return published.diagnostics;
-        return this.published.quiet(doc.path, this.config.publishQuietMs ?? 200, deadline, signal);
-      }
-      if (Date.now() >= deadline) {
-        throw new LspError('timeout', `${this.label} did not report diagnostics of ${displayPath(doc.path, this.cwd)} in time.`);
-      }
-      await this.published.next(deadline, signal);
-    }
-  }
-
-  /** Whole-workspace diagnostics, for servers that offer them. */
-  async workspaceDiagnosticsReport(timeoutMs: number, signal?: AbortSignal): Promise<Map<string, readonly LspDiagnostic[]>> {
-    const identifier = this.#diagnosticIdentifier();
-    const report = await this.request(
-      WorkspaceDiagnosticRequest.type,
-      { previousResultIds: [], ...(identifier ? { identifier } : {}) },
-      { timeoutMs: timeoutMs * WORKSPACE_RESULT_TIMEOUT_FACTOR, ...(signal ? { signal } : {}) },
-    );
-    const byFile = new Map<string, readonly LspDiagnostic[]>();
-    for (const item of (report?.items ?? []) as WorkspaceDocumentDiagnosticReport[]) {
-      const path = fromUri(item.uri);
-      if (path && item.kind === 'full') byFile.set(path, item.items);
-    }
-    return byFile;
-  }
-
   /** Asks the server to shut down, then makes sure the process is gone. Safe to call twice. */
   async stop(): Promise<void> {
     if (this.#state === 'stopped' || this.#state === 'crashed') {
@@ -351,6 +304,7 @@ export class LanguageServer {
     this.#endReason ??= 'it was stopped';
     this.#connection.close(new LspError('server_exited', `${this.label} was stopped.`));
     this.documents.clear();
+    this.work.clear();
   }
 
   async #initialize(): Promise<void> {
@@ -419,29 +373,6 @@ export class LanguageServer {
     return (sync as TextDocumentSyncOptions).save;
   }
 
-  #diagnosticIdentifier(): string | undefined {
-    const provider = this.#capabilities.diagnosticProvider;
-    if (provider && 'identifier' in provider && provider.identifier) return provider.identifier;
-    for (const registration of this.#registrations.values()) {
-      if (registration.method !== DocumentDiagnosticRequest.method) continue;
-      const id = (registration.options as { identifier?: string } | undefined)?.identifier;
-      if (id) return id;
-    }
-    return undefined;
-  }
-
-  async #pull(doc: OpenDocument, timeoutMs: number, signal?: AbortSignal): Promise<readonly LspDiagnostic[]> {
-    const identifier = this.#diagnosticIdentifier();
-    const report: DocumentDiagnosticReport = await this.request(
-      DocumentDiagnosticRequest.type,
-      { textDocument: { uri: doc.uri }, ...(identifier ? { identifier } : {}) },
-      { timeoutMs, ...(signal ? { signal } : {}) },
-    );
-    if (report && report.kind === 'full') return report.items;
-    // "unchanged" only answers a previousResultId, which is never sent; fall back to what was pushed.
-    return this.published.get(doc.path)?.diagnostics ?? [];
-  }
-
   #onNotification(method: string, params: unknown): void {
     switch (method) {
       case PublishDiagnosticsNotification.method: {
@@ -462,14 +393,9 @@ export class LanguageServer {
         if (this.#log.length > 100) this.#log.splice(0, this.#log.length - 100);
         return;
       }
-      case '$/progress': {
-        const { token, value } = (params ?? {}) as { token?: string | number; value?: { kind?: string; title?: string; message?: string } };
-        if (token === undefined || !value) return;
-        if (value.kind === 'begin') this.#progress.set(token, value.title ?? value.message ?? 'working');
-        if (value.kind === 'end') this.#progress.delete(token);
-        if (this.#progress.size > 50) this.#progress.delete(this.#progress.keys().next().value as string | number);
+      case '$/progress':
+        this.work.record(params);
         return;
-      }
       default:
         return;
     }
@@ -484,7 +410,6 @@ export class LanguageServer {
     });
   }
 
-
   #onMalformed(reason: string): void {
     const now = Date.now();
     this.#lastMalformed = reason;
@@ -497,6 +422,7 @@ export class LanguageServer {
       this.#process.signal('SIGKILL');
       this.#state = 'crashed';
       this.documents.clear();
+      this.work.clear();
       this.published.poke();
       this.#options.onCrash?.(this, this.#endReason);
     }
@@ -515,6 +441,7 @@ export class LanguageServer {
     }
     this.#state = 'crashed';
     this.documents.clear();
+    this.work.clear();
     this.#options.onCrash?.(this, reason);
   }
 }

@@ -1,5 +1,4 @@
 import { defineTool, type ToolResult } from '@agent-tools/core';
-import { z } from 'zod';
 import { codeActions } from './actions/code-actions.js';
 import { diagnostics } from './actions/diagnostics.js';
 import { hover } from './actions/hover.js';
@@ -7,45 +6,8 @@ import { navigate } from './actions/navigate.js';
 import { reload } from './actions/reload.js';
 import { status } from './actions/status.js';
 import { symbols } from './actions/symbols.js';
+import { type LspParams, lspParameters } from './lsp-parameters.js';
 import { failure, type ToolEnv, withNotes } from './shared.js';
-
-/** The actions of the `lsp` tool. */
-export const LSP_ACTIONS = [
-  'definition',
-  'type_definition',
-  'implementation',
-  'references',
-  'hover',
-  'symbols',
-  'code_actions',
-  'diagnostics',
-  'status',
-  'reload',
-] as const;
-
-/** Parameters of the `lsp` tool: the action and its arguments, flat. */
-export const lspParameters = z.object({
-  action: z.enum(LSP_ACTIONS).describe('What to ask; see the tool description for the arguments of each action.'),
-  file: z
-    .string()
-    .optional()
-    .describe('Path relative to the working directory. For diagnostics, "*" checks the whole project instead of one file.'),
-  line: z.number().int().min(1).optional().describe('1-based line on which the symbol appears.'),
-  symbol: z
-    .string()
-    .optional()
-    .describe('The name to ask about, exactly as written on that line (for a.b.c the position is on c). Never a column.'),
-  occurrence: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe('Which occurrence of symbol on the line, 1 = leftmost; needed only when it appears more than once.'),
-  query: z.string().optional().describe('For symbols: a name or part of a name to search the whole workspace for.'),
-});
-
-/** The validated arguments of an `lsp` call. */
-export type LspParams = z.output<typeof lspParameters>;
 
 const DESCRIPTION = `Ask the project's language servers (TypeScript/JavaScript, Python, Go, C/C++, Rust, Dart) about code, with compiler accuracy instead of text search.
 

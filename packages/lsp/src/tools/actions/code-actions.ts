@@ -12,7 +12,7 @@ import { capList } from '@agent-tools/core';
 import { fromLspDiagnostic } from '../../diagnostics/convert.js';
 import { LineReader } from '../../format/line-reader.js';
 import { displayPath, fromUri } from '../../util/paths.js';
-import type { LspParams } from '../lsp.js';
+import type { LspParams } from '../lsp-parameters.js';
 import { ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
 
 const MAX_ACTIONS = 20;
@@ -38,7 +38,7 @@ export async function codeActions(env: ToolEnv, params: LspParams, signal: Abort
   requireCapability(server, 'codeActionProvider', 'code actions', 'Read the diagnostics and make the fix with your edit tool.');
   let lineDiagnostics: LspDiagnostic[] = [];
   try {
-    const all = await server.diagnosticsOf(doc, Date.now() + 10_000, signal);
+    const all = await server.diagnostics.of(doc, Date.now() + 10_000, signal);
     lineDiagnostics = all.filter((d) => d.range.start.line <= position.line && d.range.end.line >= position.line);
   } catch {
     // Without diagnostics the server still offers refactorings.

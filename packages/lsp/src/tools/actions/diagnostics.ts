@@ -3,7 +3,7 @@ import { fromLspDiagnostic } from '../../diagnostics/convert.js';
 import { countText, renderDiagnostics } from '../../format/diagnostics.js';
 import { LineReader } from '../../format/line-reader.js';
 import { checkProject } from '../../project-check/project-check.js';
-import type { LspParams } from '../lsp.js';
+import type { LspParams } from '../lsp-parameters.js';
 import { ok, openFile, type ToolEnv } from '../shared.js';
 
 const FILE_CAP = 100;
@@ -14,7 +14,7 @@ const SHOWN = new Set(['error', 'warning']);
 export async function diagnostics(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
   if (params.file?.trim() === '*') return project(env, signal);
   const { server, doc, file, path } = await openFile(env, params.file, 'diagnostics', signal);
-  const list = (await server.diagnosticsOf(doc, Date.now() + server.requestTimeoutMs, signal)).map((d) => fromLspDiagnostic(path, d));
+  const list = (await server.diagnostics.of(doc, Date.now() + server.requestTimeoutMs, signal)).map((d) => fromLspDiagnostic(path, d));
   const relevant = list.filter((d) => SHOWN.has(d.severity));
   const hidden = list.length - relevant.length;
   const tail = hidden > 0 ? `\n(${hidden} hint${hidden === 1 ? '' : 's'} and information message${hidden === 1 ? '' : 's'} not shown)` : '';

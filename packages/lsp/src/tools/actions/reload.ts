@@ -1,5 +1,5 @@
 import { errorResult, type ToolResult } from '@agent-tools/core';
-import type { LspParams } from '../lsp.js';
+import type { LspParams } from '../lsp-parameters.js';
 import { ok, resolveFile, type ToolEnv } from '../shared.js';
 
 /** reload: restarts the server of the file's root, or every server that has run; answers once they are up. */

@@ -1,7 +1,7 @@
 import type { ToolResult } from '@agent-tools/core';
 import { renderStatus } from '../../format/status.js';
 import { displayPath } from '../../util/paths.js';
-import type { LspParams } from '../lsp.js';
+import type { LspParams } from '../lsp-parameters.js';
 import { ok, resolveFile, type ToolEnv } from '../shared.js';
 
 /** status: which servers run for which roots, and for the others what is missing and where it was looked for. */

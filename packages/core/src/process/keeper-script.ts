@@ -1,0 +1,237 @@
+/**
+ * The keeper: a small Python program that stands between the harness and one process tree on Linux.
+ *
+ * `python3 -I -S -c KEEPER_SCRIPT <grace ms> <LC_CTYPE as JSON> <command> <args...>`, with fd 3 a socket to the
+ * harness. It
+ *
+ * - makes itself a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`), so every descendant whose parent dies is
+ *   re-parented to it instead of to init: a `setsid` daemon, a debuggee's fork, a kernel's `sleep &` all stay
+ *   below it and it can always find them through /proc;
+ * - forks the command as the leader of its own session and process group (as \`detached: true\` would), with
+ *   fds 0-2 as it received them, then points its own 0-2 at /dev/null so the pipes close when the tree is done
+ *   with them;
+ * - reports `{"pid"}` once the command runs (or `{"error"}` when it cannot be executed), and `{"exit"}` the
+ *   moment the command exits;
+ * - ends the rest of the tree (SIGTERM, then SIGKILL after the grace period) when the command exits, when the
+ *   harness asks (`{"stop": ms}`, or a SIGTERM to the keeper), and when the socket closes because the harness
+ *   died, however it died (SIGKILL, OOM kill, crash): the kernel closes the socket for it;
+ * - signals a pid only through a pidfd opened after checking the start time, so a reused pid is never hit;
+ * - exits once the command has exited and nothing is left below it.
+ *
+ * Python because it is on every machine these tools target and reaches prctl through ctypes without a build.
+ */
+export const KEEPER_SCRIPT = String.raw`
+import ctypes, errno, json, os, select, signal, sys, time
+
+CTL = 3
+GRACE = int(sys.argv[2]) / 1000.0
+LIFELINE_GRACE = min(GRACE, 2.0)
+LC_CTYPE = json.loads(sys.argv[3])
+ARGV = sys.argv[4:]
+ME = os.getpid()
+
+
+def send(message):
+    try:
+        os.write(CTL, (json.dumps(message) + "\n").encode())
+    except OSError:
+        pass
+
+
+def stat(pid):
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2:].split(" ")
+    return fields[0], int(fields[1]), fields[19]
+
+
+def tree():
+    children = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        info = stat(int(name))
+        if info is not None:
+            children.setdefault(info[1], []).append((int(name), info[0], info[2]))
+    found, queue = [], [ME]
+    while queue:
+        for pid, state, start in children.get(queue.pop(), ()):
+            queue.append(pid)
+            if state not in "ZXx":
+                found.append((pid, start))
+    return found
+
+
+def send_signal(pid, start, signum):
+    opener = getattr(os, "pidfd_open", None)
+    if opener is not None:
+        try:
+            fd = opener(pid)
+        except OSError:
+            return
+        try:
+            info = stat(pid)
+            if info is not None and info[2] == start:
+                signal.pidfd_send_signal(fd, signum)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+        return
+    info = stat(pid)
+    if info is not None and info[2] == start:
+        try:
+            os.kill(pid, signum)
+        except OSError:
+            pass
+
+
+def sweep(signum):
+    for pid, start in tree():
+        send_signal(pid, start, signum)
+
+
+def exec_command(err_w):
+    try:
+        os.setsid()
+        for signum in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE, signal.SIGXFSZ):
+            signal.signal(signum, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        env = dict(os.environ)
+        env.pop("LC_CTYPE", None)
+        if LC_CTYPE is not None:
+            env["LC_CTYPE"] = LC_CTYPE
+        os.execvpe(ARGV[0], ARGV, env)
+    except OSError as error:
+        os.write(err_w, errno.errorcode.get(error.errno, "EIO").encode())
+    except BaseException:
+        os.write(err_w, b"EIO")
+    os._exit(127)
+
+
+def main():
+    os.set_inheritable(CTL, False)
+    contained = False
+    try:
+        contained = ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0
+    except Exception:
+        pass
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_r, False)
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    for signum in (signal.SIGCHLD, signal.SIGTERM):
+        signal.signal(signum, lambda *_: None)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    err_r, err_w = os.pipe()
+    leader = os.fork()
+    if leader == 0:
+        exec_command(err_w)
+    os.close(err_w)
+    failure = b""
+    while True:
+        chunk = os.read(err_r, 64)
+        if not chunk:
+            break
+        failure += chunk
+    os.close(err_r)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+    if failure:
+        os.waitpid(leader, 0)
+        send({"error": failure.decode()})
+        os._exit(127)
+    send({"pid": leader, "contained": contained})
+
+    status = None
+    kill_at = None
+    killing = False
+    pending = EARLY
+    poller = select.poll()
+    poller.register(wake_r, select.POLLIN)
+    poller.register(CTL, select.POLLIN)
+
+    def stop(grace):
+        nonlocal kill_at
+        sweep(signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        kill_at = deadline if kill_at is None else min(kill_at, deadline)
+
+    while True:
+        while b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            try:
+                command = json.loads(line)
+            except ValueError:
+                continue
+            if "stop" in command:
+                stop(max(0, command["stop"]) / 1000.0)
+            elif command.get("signal") == "SIGKILL":
+                killing = True
+            elif "signal" in command:
+                sweep(signal.Signals[command["signal"]])
+        while True:
+            try:
+                pid, code = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+            if pid == leader:
+                status = code
+                if os.WIFSIGNALED(code):
+                    send({"exit": {"code": None, "signal": signal.Signals(os.WTERMSIG(code)).name}})
+                else:
+                    send({"exit": {"code": os.WEXITSTATUS(code), "signal": None}})
+                stop(GRACE)
+        if status is not None and not tree():
+            break
+        now = time.monotonic()
+        if kill_at is not None and now >= kill_at:
+            killing = True
+        if killing:
+            sweep(signal.SIGKILL)
+        timeout = 50 if killing else (None if kill_at is None else max(0, int((kill_at - now) * 1000)) + 1)
+        if status is not None and timeout is None:
+            timeout = 50
+        try:
+            events = poller.poll(timeout)
+        except InterruptedError:
+            continue
+        for fd, _ in events:
+            if fd == wake_r:
+                try:
+                    signals = os.read(wake_r, 256)
+                except BlockingIOError:
+                    signals = b""
+                if signal.SIGTERM in signals:
+                    stop(GRACE)
+            elif fd == CTL:
+                try:
+                    data = os.read(CTL, 65536)
+                except OSError:
+                    data = b""
+                if not data:
+                    poller.unregister(CTL)
+                    stop(LIFELINE_GRACE)
+                    continue
+                pending += data
+    if os.WIFSIGNALED(status):
+        os._exit(128 + os.WTERMSIG(status))
+    os._exit(os.WEXITSTATUS(status))
+
+
+main()
+`;
+
+/** Reads the keeper script from fd 3 up to a NUL and runs it; what came after the NUL is passed on as `EARLY`. */
+export const KEEPER_BOOTSTRAP = String.raw`import os;b=b""
+while b"\0" not in b:b+=os.read(3,65536) or os._exit(127)
+i=b.index(b"\0");exec(b[:i],{"__name__":"__main__","EARLY":b[i+1:]})`;

@@ -1,0 +1,408 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import { KEEPER_BOOTSTRAP, KEEPER_SCRIPT } from './keeper-script.js';
+import { keeperStatus } from './keeper.js';
+import { type ExitKillable, registerLive, unregisterLive } from './live-trees.js';
+import {
+  descendantsOf,
+  groupMembers,
+  hasProcFs,
+  isLive,
+  listProcesses,
+  type ProcessEntry,
+  readProcess,
+  signalProcess,
+} from './proc-table.js';
+import { preflight } from './preflight.js';
+import { TextTail } from './text-tail.js';
+
+/** What to start, and how to end it. */
+export interface SpawnOptions {
+  readonly command: string;
+  readonly args?: readonly string[];
+  readonly cwd: string;
+  /** The whole environment of the process (default `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Default `pipe` for all three. */
+  readonly stdin?: 'pipe' | 'ignore';
+  readonly stdout?: 'pipe' | 'ignore';
+  readonly stderr?: 'pipe' | 'ignore';
+  /** How many characters of stderr are kept for error messages (default 8192). */
+  readonly stderrTail?: number;
+  /**
+   * Time between SIGTERM and SIGKILL (default 1000 ms): for {@link SupervisedProcess.stop}, and for what is left
+   * of the tree when the command itself exits.
+   */
+  readonly graceMs?: number;
+}
+
+/** How the command ended. */
+export interface ProcessExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** Set when it could not be started at all (`spawn clangd ENOENT`). */
+  readonly spawnError?: string;
+}
+
+/** How long stderr may take to deliver a crash's last words after the exit. */
+const STDERR_DRAIN_MS = 50;
+/** How long after the grace period a stop waits for the tree before it stops waiting. */
+const FINAL_WAIT_MS = 3000;
+
+/**
+ * A command started in its own process group, with everything it starts tracked until it has ended.
+ *
+ * On Linux with a Python 3 (see {@link keeperStatus}) the command runs under a keeper that is a child subreaper:
+ * every descendant stays findable even after `setsid` or a double fork, and the keeper ends the whole tree when
+ * the command exits, when asked, or when the harness dies without disposing (its socket to the harness closes).
+ * Elsewhere the process group, the tree seen through /proc and the pids given to {@link track} are signalled.
+ */
+export class SupervisedProcess implements AsyncDisposable, ExitKillable {
+  /** The command's stdin, stdout and stderr (null for `ignore`). */
+  readonly stdin: Writable | null;
+  readonly stdout: Readable | null;
+  readonly stderr: Readable | null;
+  /** Resolves with the command's pid once it runs (undefined when it could not start). */
+  readonly started: Promise<number | undefined>;
+  /** Resolves when the command exits (its descendants may still be ending). */
+  readonly exited: Promise<ProcessExit>;
+  readonly #options: SpawnOptions;
+  readonly #child: ChildProcess | undefined;
+  readonly #keeper: boolean;
+  readonly #stderr: TextTail;
+  /** Every process seen in the tree, and every tracked one, by pid with its start time. */
+  readonly #known = new Map<number, string>();
+  /** Processes outside the tree that end with it. */
+  readonly #tracked = new Map<number, string>();
+  readonly #gone: Promise<void>;
+  #pid: number | undefined;
+  #contained = false;
+  #exit: ProcessExit | undefined;
+  #treeGone = false;
+  #stopping: Promise<void> | undefined;
+  #resolveStarted!: (pid: number | undefined) => void;
+  #resolveExit!: (exit: ProcessExit) => void;
+
+  constructor(options: SpawnOptions) {
+    this.#options = options;
+    this.#stderr = new TextTail(options.stderrTail ?? 8192);
+    const python = keeperStatus().python;
+    this.#keeper = python !== undefined;
+    this.started = new Promise((resolve) => {
+      this.#resolveStarted = resolve;
+    });
+    this.exited = new Promise((resolve) => {
+      this.#resolveExit = resolve;
+    });
+    const env = options.env ?? process.env;
+    const stdio = [options.stdin ?? 'pipe', options.stdout ?? 'pipe', options.stderr ?? 'pipe'] as const;
+    const unusable = preflight(options.command, options.cwd, env);
+    if (unusable) {
+      // Like Node's own spawn: streams that end at once, and the error one tick later.
+      const ended = (kind: 'pipe' | 'ignore'): Readable | null => (kind === 'pipe' ? Readable.from([]) : null);
+      this.stdin = stdio[0] === 'pipe' ? new Writable({ write: (_chunk, _encoding, done) => done() }) : null;
+      this.stdout = ended(stdio[1]);
+      this.stderr = ended(stdio[2]);
+      this.#child = undefined;
+      this.#treeGone = true;
+      this.#gone = Promise.resolve();
+      process.nextTick(() => this.#onLeaderExit({ code: null, signal: null, spawnError: `spawn ${options.command} ${unusable}` }));
+      return;
+    }
+    const args = [...(options.args ?? [])];
+    const lcCtype = JSON.stringify(env['LC_CTYPE'] ?? null);
+    const keeperArgs = ['-I', '-S', '-c', KEEPER_BOOTSTRAP, 'agent-tools-keeper', String(this.graceMs), lcCtype, options.command, ...args];
+    const child = python
+      ? spawn(python, keeperArgs, { cwd: options.cwd, env, stdio: [...stdio, 'pipe'], detached: true, windowsHide: true })
+      : spawn(options.command, args, { cwd: options.cwd, env, stdio: [...stdio], detached: true, windowsHide: true });
+    this.#child = child;
+    this.stdin = child.stdin;
+    this.stdout = child.stdout;
+    this.stderr = child.stderr;
+    // A write to a command that just exited fails with EPIPE asynchronously; the exit is reported anyway.
+    this.stdin?.on('error', () => undefined);
+    this.stderr?.on('data', (chunk: Buffer) => this.#stderr.push(chunk));
+    registerLive(this);
+    this.#gone = new Promise<void>((resolve) => {
+      child.once('exit', (code, signal) => {
+        if (!this.#keeper) {
+          this.#onLeaderExit({ code, signal });
+          resolve();
+          return;
+        }
+        // The keeper's last messages may still be in its socket: read them before deciding how the command ended.
+        void this.#controlDrained().then(() => {
+          this.#onKeeperExit(code, signal);
+          resolve();
+        });
+      });
+      child.once('error', (error) => {
+        // A process that could not be spawned emits no 'exit'.
+        if (child.pid !== undefined) return;
+        const code = (error as NodeJS.ErrnoException).code;
+        this.#onLeaderExit({ code: null, signal: null, spawnError: code ? `spawn ${options.command} ${code}` : error.message });
+        resolve();
+      });
+    });
+    if (this.#keeper) {
+      (child.stdio[3] as Writable | undefined)?.write(`${KEEPER_SCRIPT}\0`);
+      this.#listenToKeeper();
+    } else child.once('spawn', () => this.#onStarted(child.pid, false));
+  }
+
+  /** The grace period between SIGTERM and SIGKILL. */
+  get graceMs(): number {
+    return this.#options.graceMs ?? 1000;
+  }
+
+  /** The command's pid once it runs. */
+  get pid(): number | undefined {
+    return this.#pid;
+  }
+
+  /** How the command ended, once it has. */
+  get exit(): ProcessExit | undefined {
+    return this.#exit;
+  }
+
+  /** Whether every descendant is contained (a keeper that is a child subreaper), not only the process group. */
+  get contained(): boolean {
+    return this.#contained;
+  }
+
+  /** The newest characters the command wrote to stderr. */
+  get stderrTail(): string {
+    return this.#stderr.text;
+  }
+
+  /** Whether the command and everything it started have ended. */
+  get ended(): boolean {
+    return this.#treeGone;
+  }
+
+  /**
+   * Adds a process that is not a descendant (or may stop being one) to end with this tree, such as the
+   * debuggee a debug adapter reports. Its start time is recorded now, so a later reuse of the pid is never hit.
+   */
+  track(pid: number | undefined): void {
+    if (!pid || pid <= 0 || this.#tracked.has(pid)) return;
+    const entry = readProcess(pid);
+    if (isLive(entry)) this.#tracked.set(pid, entry.startTime);
+    else if (!hasProcFs) this.#tracked.set(pid, '');
+  }
+
+  /** The live processes of the tree and the tracked ones (not the keeper), read from /proc now. */
+  processes(): ProcessEntry[] {
+    const table = listProcesses();
+    const found = new Map<number, ProcessEntry>();
+    const add = (entry: ProcessEntry | undefined): void => {
+      if (isLive(entry) && !found.has(entry.pid)) found.set(entry.pid, entry);
+    };
+    const root = this.#keeper ? this.#child?.pid : this.#pid;
+    if (root !== undefined && !this.#treeGone) {
+      if (!this.#keeper) add(table.find((entry) => entry.pid === root));
+      for (const entry of descendantsOf(root, table)) add(entry);
+      if (!this.#keeper) for (const entry of groupMembers(root, table)) add(entry);
+    }
+    const byPid = new Map(table.map((entry) => [entry.pid, entry]));
+    for (const [pid, startTime] of [...this.#known, ...this.#tracked]) {
+      const entry = byPid.get(pid);
+      if (entry?.startTime === startTime) add(entry);
+    }
+    // Only what runs now is remembered: a process seen once and re-parented away is still found by its pid.
+    this.#known.clear();
+    for (const entry of found.values()) {
+      if (!this.#tracked.has(entry.pid)) this.#known.set(entry.pid, entry.startTime);
+    }
+    return [...found.values()];
+  }
+
+  /** Sends a signal to every process of the tree (escaped descendants included) and to the tracked ones. */
+  signal(signal: NodeJS.Signals): void {
+    if (!(this.#keeper && this.#tell({ signal }))) this.#signalFromHere(signal);
+    this.#signalTracked(signal);
+  }
+
+  /**
+   * Ends the tree: SIGTERM to every process, SIGKILL to what is left after `graceMs`. Resolves once all are gone
+   * (or a few seconds later if something cannot be killed). Safe to call again: later calls share the first.
+   */
+  stop(graceMs = this.graceMs): Promise<void> {
+    this.#stopping ??= this.#stop(graceMs);
+    return this.#stopping;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.stop();
+  }
+
+  /** For the exit hook: SIGKILL to everything this process can see, at once. */
+  killNow(): void {
+    this.#signalFromHere('SIGKILL');
+    this.#signalTracked('SIGKILL');
+  }
+
+  async #stop(graceMs: number): Promise<void> {
+    this.processes();
+    if (this.#keeper && !this.#treeGone && this.#tell({ stop: graceMs })) {
+      this.#signalTracked('SIGTERM');
+      if (!(await this.#waitGone(graceMs))) this.#signalTracked('SIGKILL');
+      if (await this.#waitGone(FINAL_WAIT_MS)) return;
+    }
+    this.#signalFromHere('SIGTERM');
+    this.#signalTracked('SIGTERM');
+    if (await this.#waitGone(graceMs)) return;
+    this.#signalFromHere('SIGKILL');
+    this.#signalTracked('SIGKILL');
+    await this.#waitGone(FINAL_WAIT_MS);
+  }
+
+  /** Waits until the tree and the tracked processes are gone, at most `ms`; returns whether they are. */
+  async #waitGone(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      if (this.#allGone()) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      const tick = new Promise((resolve) => setTimeout(resolve, Math.min(25, left)));
+      await (this.#keeper && !this.#treeGone ? Promise.race([this.#gone, tick]) : tick);
+    }
+  }
+
+  #allGone(): boolean {
+    if (this.#keeper ? !this.#treeGone : this.#exit === undefined) return false;
+    return this.processes().length === 0;
+  }
+
+  #signalFromHere(signal: NodeJS.Signals): void {
+    const leader = this.#pid;
+    if (leader !== undefined && this.#exit === undefined) {
+      try {
+        process.kill(-leader, signal);
+      } catch {
+        // The group is empty.
+      }
+    }
+    for (const entry of this.processes()) {
+      if (!this.#tracked.has(entry.pid)) signalProcess(entry, signal);
+    }
+    if (this.#keeper && signal === 'SIGKILL' && !this.#treeGone && this.#child?.pid !== undefined) {
+      // Only when the tree below it is being killed anyway: a keeper killed first would orphan it.
+      this.#tell({ signal });
+    }
+  }
+
+  #signalTracked(signal: NodeJS.Signals): void {
+    for (const [pid, startTime] of this.#tracked) {
+      if (!startTime) {
+        try {
+          process.kill(pid, signal);
+        } catch {
+          this.#tracked.delete(pid);
+        }
+      } else if (!signalProcess({ pid, startTime }, signal)) this.#tracked.delete(pid);
+    }
+  }
+
+  /** Sends a command to the keeper; false when it cannot hear it any more. */
+  #tell(command: Record<string, unknown>): boolean {
+    const control = this.#child?.stdio[3] as Writable | undefined;
+    if (!control || control.destroyed || !control.writable || this.#treeGone) return false;
+    control.write(`${JSON.stringify(command)}\n`);
+    return true;
+  }
+
+  #controlDrained(): Promise<void> {
+    const control = this.#child?.stdio[3] as Readable | undefined;
+    if (!control || control.readableEnded || control.destroyed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, 500);
+      control.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  #listenToKeeper(): void {
+    const control = this.#child?.stdio[3] as Readable | undefined;
+    if (!control) return;
+    control.on('error', () => undefined);
+    control.setEncoding('utf8');
+    let pending = '';
+    control.on('data', (chunk: string) => {
+      pending += chunk;
+      for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
+        const line = pending.slice(0, end);
+        pending = pending.slice(end + 1);
+        this.#onKeeperMessage(line);
+      }
+    });
+  }
+
+  #onKeeperMessage(line: string): void {
+    let message: { pid?: number; contained?: boolean; error?: string; exit?: { code: number | null; signal: NodeJS.Signals | null } };
+    try {
+      message = JSON.parse(line) as typeof message;
+    } catch {
+      return;
+    }
+    if (typeof message.pid === 'number') this.#onStarted(message.pid, message.contained === true);
+    else if (message.error) this.#onLeaderExit({ code: null, signal: null, spawnError: `spawn ${this.#options.command} ${message.error}` });
+    else if (message.exit) this.#onLeaderExit(message.exit);
+  }
+
+  #onStarted(pid: number | undefined, contained: boolean): void {
+    this.#pid = pid;
+    this.#contained = contained;
+    if (pid !== undefined) {
+      const entry = readProcess(pid);
+      if (entry) this.#known.set(pid, entry.startTime);
+    }
+    this.#resolveStarted(pid);
+  }
+
+  #onKeeperExit(code: number | null, signal: NodeJS.Signals | null): void {
+    this.#treeGone = true;
+    unregisterLive(this);
+    if (this.#exit) return;
+    // The keeper itself was killed (never by us while its tree lives): end what it can no longer reach.
+    this.#signalFromHere('SIGKILL');
+    this.#onLeaderExit({ code, signal });
+  }
+
+  #onLeaderExit(exit: ProcessExit): void {
+    if (this.#exit) return;
+    this.#exit = exit;
+    this.#resolveStarted(this.#pid);
+    if (!this.#keeper) {
+      this.#treeGone = exit.spawnError !== undefined;
+      // The rest of the group, and what escaped it, go with the command, as the keeper does on Linux.
+      if (this.#treeGone) unregisterLive(this);
+      else void this.stop().then(() => this.#onFallbackTreeGone());
+    }
+    const stderr = this.stderr;
+    if (!stderr || stderr.readableEnded || exit.spawnError) {
+      this.#resolveExit(exit);
+      return;
+    }
+    // A crash's last words may still be in the pipe.
+    const timer = setTimeout(() => this.#resolveExit(exit), STDERR_DRAIN_MS);
+    timer.unref();
+    stderr.once('end', () => {
+      clearTimeout(timer);
+      this.#resolveExit(exit);
+    });
+  }
+
+  #onFallbackTreeGone(): void {
+    this.#treeGone = true;
+    unregisterLive(this);
+  }
+}
+
+/** Starts a supervised process. See {@link SupervisedProcess}. */
+export function spawnSupervised(options: SpawnOptions): SupervisedProcess {
+  return new SupervisedProcess(options);
+}
+

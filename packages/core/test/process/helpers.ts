@@ -1,0 +1,59 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { isLive, listProcesses, readProcess } from '../../src/process.js';
+
+/** A unique environment variable: every process that inherits it is found through /proc, whatever its parent. */
+export function envMarker(): { readonly name: string; readonly value: string; readonly env: NodeJS.ProcessEnv } {
+  const value = randomUUID();
+  return { name: 'AGENT_TOOLS_TEST_MARK', value, env: { ...process.env, AGENT_TOOLS_TEST_MARK: value } };
+}
+
+/** Live processes (zombies excluded) whose environment holds `name=value`, read from /proc. */
+export function markedProcesses(marker: { readonly name: string; readonly value: string }): number[] {
+  const needle = `${marker.name}=${marker.value}`;
+  return listProcesses()
+    .filter((entry) => isLive(entry) && entry.pid !== process.pid)
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry.pid}/environ`, 'utf8').split('\0').includes(needle);
+      } catch {
+        return false;
+      }
+    })
+    .map((entry) => entry.pid);
+}
+
+/** Polls until no marked process is alive or `ms` pass; returns the survivors. */
+export async function waitNoMarked(marker: { readonly name: string; readonly value: string }, ms: number): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const left = markedProcesses(marker);
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Whether a pid runs (zombies count as gone). */
+export function running(pid: number): boolean {
+  return isLive(readProcess(pid));
+}
+
+/** Reads the first line a child prints to stdout. */
+export function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      const end = text.indexOf('\n');
+      if (end >= 0) resolve(text.slice(0, end));
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before printing: ${text}`)));
+  });
+}
+
+/** Starts the stand-in harness of fixtures/tree-harness.mjs. */
+export function startHarness(env: NodeJS.ProcessEnv): ChildProcess {
+  const script = new URL('./fixtures/tree-harness.mjs', import.meta.url).pathname;
+  return spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+}

@@ -1,0 +1,103 @@
+/** One piece of work a server reports as in progress (`$/progress` between `begin` and `end`). */
+export interface ProgressItem {
+  readonly title: string;
+  readonly message?: string;
+  readonly percentage?: number;
+  /** When it began (epoch ms). */
+  readonly since: number;
+}
+
+type Token = string | number;
+
+const MAX_ITEMS = 50;
+
+/**
+ * The work-done progress a server reports (indexing, loading packages), so that an answer computed while the
+ * server is still building its picture of the workspace is never passed off as complete.
+ */
+export class WorkProgress {
+  readonly #items = new Map<Token, ProgressItem>();
+  #wake: Array<() => void> = [];
+  #begun = 0;
+  readonly #titles = new Set<string>();
+
+  /** Work in progress now, oldest first. */
+  get active(): readonly ProgressItem[] {
+    return [...this.#items.values()];
+  }
+
+  /** How many pieces of work have begun since the server started. */
+  get begun(): number {
+    return this.#begun;
+  }
+
+  /** Whether work with a matching title has begun since the server started. */
+  seen(title: RegExp): boolean {
+    for (const seen of this.#titles) if (title.test(seen)) return true;
+    return false;
+  }
+
+  /** Records one `$/progress` notification. */
+  record(params: unknown): void {
+    const { token, value } = (params ?? {}) as { token?: Token; value?: { kind?: string; title?: string; message?: string; percentage?: number } };
+    if (token === undefined || !value || typeof value !== 'object') return;
+    const previous = this.#items.get(token);
+    const details = {
+      ...(typeof value.message === 'string' ? { message: value.message } : previous?.message ? { message: previous.message } : {}),
+      ...(typeof value.percentage === 'number' ? { percentage: value.percentage } : previous?.percentage !== undefined ? { percentage: previous.percentage } : {}),
+    };
+    if (value.kind === 'begin') {
+      this.#begun++;
+      this.#titles.add(value.title ?? value.message ?? 'working');
+      if (this.#titles.size > MAX_ITEMS) this.#titles.delete(this.#titles.values().next().value as string);
+      this.#items.set(token, { title: value.title ?? value.message ?? 'working', since: Date.now(), ...details });
+      if (this.#items.size > MAX_ITEMS) this.#items.delete(this.#items.keys().next().value as Token);
+    } else if (value.kind === 'report' && previous) {
+      this.#items.set(token, { title: previous.title, since: previous.since, ...details });
+    } else if (value.kind === 'end') {
+      this.#items.delete(token);
+    }
+    this.#notify();
+  }
+
+  /** Forgets all work (the server is gone). */
+  clear(): void {
+    this.#items.clear();
+    this.#notify();
+  }
+
+  /** The work in progress as a model reads it: `indexing 37/112 (33%)`. */
+  describe(): string {
+    return this.active.map(describeItem).join('; ');
+  }
+
+  /**
+   * Resolves at the next progress event, at `deadline` (epoch ms), or when the signal aborts, whichever
+   * comes first.
+   */
+  next(deadline: number, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+      signal?.addEventListener('abort', done, { once: true });
+      this.#wake.push(done);
+    });
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = [];
+    for (const resolve of wake) resolve();
+  }
+}
+
+/** `indexing 37/112 (33%)`, `Setting up workspace: Loading packages...`. */
+export function describeItem(item: ProgressItem): string {
+  const message = item.message && item.message !== item.title ? (/^\d/.test(item.message) ? ` ${item.message}` : `: ${item.message}`) : '';
+  const percent = item.percentage !== undefined && !(item.message ?? '').includes('%') ? ` (${Math.round(item.percentage)}%)` : '';
+  return `${item.title}${message}${percent}`;
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** The actions of the `lsp` tool. */
+export const LSP_ACTIONS = [
+  'definition',
+  'type_definition',
+  'implementation',
+  'references',
+  'hover',
+  'symbols',
+  'code_actions',
+  'diagnostics',
+  'status',
+  'reload',
+] as const;
+
+/** Parameters of the `lsp` tool: the action and its arguments, flat. */
+export const lspParameters = z.object({
+  action: z.enum(LSP_ACTIONS).describe('What to ask; see the tool description for the arguments of each action.'),
+  file: z
+    .string()
+    .optional()
+    .describe('Path relative to the working directory. For diagnostics, "*" checks the whole project instead of one file.'),
+  line: z.number().int().min(1).optional().describe('1-based line on which the symbol appears.'),
+  symbol: z
+    .string()
+    .optional()
+    .describe('The name to ask about, exactly as written on that line (for a.b.c the position is on c). Never a column.'),
+  occurrence: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Which occurrence of symbol on the line, 1 = leftmost; needed only when it appears more than once.'),
+  query: z.string().optional().describe('For symbols: a name or part of a name to search the whole workspace for.'),
+});
+
+/** The validated arguments of an `lsp` call. */
+export type LspParams = z.output<typeof lspParameters>;
