@@ -1,4 +1,4 @@
-import { AgentToolsError, type AgentToolsErrorOptions } from '@agent-tools/core';
+import { AgentToolsError, type AgentToolsErrorOptions } from '@agent-tools/core/errors';
 
 /** Machine-readable codes of {@link AskError}. */
 export type AskErrorCode =

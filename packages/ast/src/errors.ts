@@ -1,3 +1,5 @@
+import { AgentToolsError, type AgentToolsErrorOptions } from '@agent-tools/core/errors';
+
 /** Machine-readable codes of {@link AstError}. */
 export type AstErrorCode =
   | 'unknown_language'
@@ -10,15 +12,14 @@ export type AstErrorCode =
   | 'cancelled';
 
 /**
- * The one error class of `@agent-tools/ast`. Its message names the package and says what to do next; the
- * `code` lets programs branch without parsing text.
+ * The one error class of `@agent-tools/ast`, on core's error base: `detail` says what went wrong and what to do
+ * next, `message` adds the package's name, `code` lets programs branch without parsing text. The tools simply
+ * throw it; the registry renders it for the model.
  */
-export class AstError extends Error {
+export class AstError extends AgentToolsError<AstErrorCode> {
   override readonly name = 'AstError';
-  readonly code: AstErrorCode;
 
-  constructor(code: AstErrorCode, message: string, options?: { cause?: unknown }) {
-    super(`[agent-tools/ast] ${message}`, options);
-    this.code = code;
+  constructor(code: AstErrorCode, detail: string, options?: AgentToolsErrorOptions) {
+    super('ast', code, detail, options);
   }
 }

@@ -92,7 +92,7 @@ describe('workspace search', () => {
     const { result, text } = await grep({ pattern: 'bar($A)', language: 'typescript', path: 'src' });
     expect(result.isError).toBe(false);
     expect(text).toContain('No match for `bar($A)` in 4 typescript files (.ts, .mts, .cts) under src/.');
-    expect(text).toContain('read as a statement whose root is call_expression');
+    expect(text).toContain('read as a fragment on its own whose root is call_expression');
     const none = await grep({ language: 'rust', path: 'src' });
     expect(none.text).toContain('No rust files (.rs) under src/, so nothing was searched.');
   });
@@ -100,7 +100,8 @@ describe('workspace search', () => {
   it('refuses an unknown or missing language with the list of supported ids', async () => {
     const unknown = await grep({ language: 'cobol' });
     expect(unknown.result.isError).toBe(true);
-    expect(unknown.text).toContain('Unknown language "cobol". Supported languages: bash, c, cpp');
+    expect(unknown.text).toMatch(/^Unknown language "cobol"\. Supported languages: bash, c, cpp/);
+    expect(unknown.result.structured).toEqual({ error: 'unknown_language' });
     const folder = await grep({ path: 'src' });
     expect(folder.result.isError).toBe(true);
     expect(folder.text).toContain('"src" is a directory, so the language cannot be inferred');
@@ -113,6 +114,8 @@ describe('workspace search', () => {
       const { result, text } = await grep({ language: 'typescript', path });
       expect(result.isError, path).toBe(true);
       expect(text, path).toMatch(/outside the working directory/);
+      expect(text, path).not.toContain('[agent-tools/');
+      expect(result.structured, path).toEqual({ error: 'outside_workspace' });
     }
     // The walk does not follow the links either.
     const { data } = await grep({ language: 'typescript', path: 'src' });

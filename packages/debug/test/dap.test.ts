@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { DapConnection, isDebugError } from '../src/index.js';
+import { type CloseReason, describeAdapterClose, describeClose } from '../src/dap/close-reason.js';
 import { encodeMessage, MessageReader } from '../src/dap/framing.js';
 
 describe('DAP framing', () => {
@@ -84,6 +85,43 @@ describe('DapConnection', () => {
     fromAdapter.end();
     await expect(pending).rejects.toThrow('The scripted adapter cannot answer "threads": it closed the connection.');
     await expect(connection.request('threads', undefined)).rejects.toThrow('it closed the connection');
+    expect(connection.closeReason).toEqual({ kind: 'eof' });
+  });
+
+  it('says why it closed as a typed reason, and the first reason wins', async () => {
+    const { connection, fromAdapter } = pair();
+    const heard: unknown[] = [];
+    connection.onClose((reason) => heard.push(reason));
+    fromAdapter.destroy(new Error('ECONNRESET'));
+    await tick();
+    expect(connection.closeReason).toEqual({ kind: 'stream_error', detail: 'ECONNRESET' });
+    expect(heard).toEqual([connection.closeReason]);
+    connection.close({ kind: 'ended' });
+    expect(connection.closeReason?.kind).toBe('stream_error');
+  });
+
+  it('words each reason for the model, naming the adapter once', () => {
+    const reasons: CloseReason[] = [
+      { kind: 'eof' },
+      { kind: 'malformed', detail: 'bad header' },
+      { kind: 'stream_error', detail: 'ECONNRESET' },
+      { kind: 'exited', detail: 'the debugpy adapter exited with code 1' },
+      { kind: 'ended' },
+    ];
+    expect(reasons.map(describeClose)).toEqual([
+      'it closed the connection',
+      'it sent a malformed message (bad header)',
+      'the connection failed (ECONNRESET)',
+      'the debugpy adapter exited with code 1',
+      'the session was ended',
+    ]);
+    expect(reasons.map((r) => describeAdapterClose('debugpy', r))).toEqual([
+      'the debugpy adapter closed the connection',
+      'the debugpy adapter sent a malformed message (bad header)',
+      'the connection to the debugpy adapter failed (ECONNRESET)',
+      'the debugpy adapter exited with code 1',
+      'the session was ended',
+    ]);
   });
 
   it('declines reverse requests instead of leaving the adapter waiting', async () => {

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import type { CheckOptions, DiagnosticsSource, FileCheck } from '@agent-tools/core';
+import { type CheckOptions, type DiagnosticsSource, errorDetail, type FileCheck } from '@agent-tools/core';
 import { builtinServers } from './config/builtin-servers.js';
 import type { ServerConfig } from './config/server-config.js';
 import { type CheckHost, checkFiles } from './diagnostics/check-files.js';
@@ -37,6 +37,11 @@ export interface LspSupervisorOptions {
   readonly restartWindowMs?: number;
   /** How long a project checker of `diagnostics "*"` may run (default 120 s). */
   readonly checkTimeoutMs?: number;
+  /**
+   * How long a query waits for a server that is still indexing or loading the workspace before it answers with
+   * what it has, saying so in the first line (default 30 s).
+   */
+  readonly indexWaitMs?: number;
   /** How long a write's diagnostics are awaited in the background after the inline budget (default 30 s). */
   readonly lateDiagnosticsMs?: number;
   /** Environment of servers and checkers, including the search path (default `process.env`). */
@@ -148,6 +153,11 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
   /** How long a project checker may run. */
   get checkTimeoutMs(): number {
     return this.#options.checkTimeoutMs ?? 120_000;
+  }
+
+  /** How long a query waits for a server still building its index. */
+  get indexWaitMs(): number {
+    return this.#options.indexWaitMs ?? 30_000;
   }
 
   /** Whether the supervisor has been disposed. */
@@ -267,7 +277,7 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
           await raceSignal(server.ready, signal);
           return { server: server.label, previousPid, pid: server.pid };
         } catch (error) {
-          return { server: server.label, previousPid, pid: undefined, error: (error as Error).message.replace(/^\[agent-tools\/lsp\] /, '') };
+          return { server: server.label, previousPid, pid: undefined, error: errorDetail(error) };
         }
       }),
     );
@@ -367,7 +377,7 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
       (error: unknown) => {
         if (entry.server !== server || this.disposed) return;
         entry.crashes.push(Date.now());
-        entry.lastFailure = (error as Error).message.replace(/^\[agent-tools\/lsp\] /, '');
+        entry.lastFailure = errorDetail(error);
       },
     );
     return server;

@@ -1,4 +1,4 @@
-import { processesMatching, waitForNoProcesses } from '@agent-tools/test-utils';
+import { isKeeper, processesMatching, waitForNoProcesses } from '@agent-tools/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expandTemplate, processRunner, splitCommandLine, WorkerList } from '../src/index.js';
 import { groupMembers, scripts, until } from './helpers.js';
@@ -173,7 +173,7 @@ describe('processRunner with real scripts standing in for agents', () => {
     list.spawn({ brief: 'b', label: dir.script('stubborn') });
     await until(() => list.list().every((w) => w.output !== ''));
     const pids = list.list().map((w) => w.pid as number);
-    expect(processesMatching(dir.path)).toHaveLength(2);
+    expect(processesMatching(dir.path).filter((p) => !isKeeper(p))).toHaveLength(2);
     await list.dispose();
     expect(list.list().map((w) => w.status)).toEqual(['killed', 'killed']);
     for (const pid of pids) expect(groupMembers(pid)).toEqual([]);

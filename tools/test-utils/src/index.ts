@@ -2,9 +2,14 @@
 export { type FactoryContractOptions, factoryContract } from './factory-contract.js';
 export {
   descendantsOf,
+  type EnvMarker,
+  envMarker,
+  isKeeper,
   listProcesses,
+  markedProcesses,
   type ProcessInfo,
   processesMatching,
+  waitForNoMarked,
   waitForNoProcesses,
 } from './processes.js';
 export { checkStrictSchema } from './strict-rules.js';

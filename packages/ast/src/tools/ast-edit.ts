@@ -7,7 +7,7 @@ import { prepareRewrite, type RewriteTemplate } from '../rewrite/template.js';
 import type { EditStore } from '../staging/edit-store.js';
 import { propose } from '../staging/propose.js';
 import { searchWorkspace } from '../workspace/search.js';
-import { languageParameter, PATTERN_GUIDE, pathParameter, patternParameter, toErrorResult } from './shared.js';
+import { languageParameter, PATTERN_GUIDE, pathParameter, patternParameter } from './shared.js';
 
 /** Parameters of `ast_edit`. */
 export const astEditParameters = z.object({
@@ -51,67 +51,63 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
     parameters: astEditParameters,
     parallelSafe: true,
     async execute(params, ctx) {
-      try {
-        let template: RewriteTemplate | undefined;
-        const summary = await searchWorkspace(loader, ctx.cwd ?? cwd, params, {
-          wantText: true,
-          signal: ctx.signal,
-          onCompiled: (pattern) => {
-            template = prepareRewrite(params.rewrite, pattern);
-          },
-        });
-        if (!template) throw new Error('the rewrite was not prepared');
-        const empty: AstEditResult = { replacements: 0, files: [], innerMatchesLeft: 0, breaksSyntax: [], diff: '' };
-        if (summary.totalMatches === 0) {
-          return textResult([`Nothing to edit. ${noMatchText(summary)}`, ...caveats(summary)].join('\n'), empty);
-        }
-        const broken = new Set(summary.syntaxErrors.map((e) => e.file));
-        const proposal = await propose(loader, summary.spec, summary.results, template, (file) => !broken.has(file));
-        const notes: string[] = [];
-        if (proposal.unstable.length) {
-          notes.push(`Left out because they changed during the search or are not valid UTF-8: ${list(proposal.unstable)}.`);
-        }
-        if (proposal.replacements === 0) {
-          const text = `Nothing to edit: the ${plural(summary.totalMatches, 'match')} already read${summary.totalMatches === 1 ? 's' : ''} as the rewrite.`;
-          return textResult([text, ...notes].join('\n'), empty);
-        }
-        const edit = store.stage({
-          pattern: params.pattern,
-          rewrite: params.rewrite,
-          files: proposal.files,
-          replacements: proposal.replacements,
-        });
-        const perFile = proposal.files.map((f) => `${f.file} (${f.replacements})`);
-        const lines = [
-          `(proposed) ${plural(proposal.replacements, 'replacement')} in ${plural(proposal.files.length, 'file')}: ${list(perFile)}. Nothing is written yet: call resolve with edit_id "${edit.id}" and action "accept" to apply it, or action "discard" to drop it.`,
-        ];
-        if (proposal.innerLeft > 0) {
-          lines.push(
-            `${plural(proposal.innerLeft, 'match')} nested inside a replaced match ${proposal.innerLeft === 1 ? 'was' : 'were'} left as ${proposal.innerLeft === 1 ? 'it is' : 'they are'} (the outermost match wins); run ast_edit again after accepting to rewrite ${proposal.innerLeft === 1 ? 'it' : 'them'}.`,
-          );
-        }
-        for (const b of proposal.breaks) {
-          lines.push(`Warning: after this rewrite ${b.file} no longer parses (first syntax error at line ${b.line}). Check the rewrite before accepting.`);
-        }
-        lines.push(...notes, ...caveats(summary));
-        const diff = proposal.files.map((f) => unifiedDiff(f.file, f.original, f.updated)).join('\n');
-        const diffLines = diff.split('\n');
-        lines.push('', ...diffLines.slice(0, MAX_DIFF_LINES));
-        if (diffLines.length > MAX_DIFF_LINES) {
-          lines.push(`… diff preview cut: ${diffLines.length - MAX_DIFF_LINES} more lines not shown; the whole change is staged as ${edit.id}.`);
-        }
-        const structured: AstEditResult = {
-          editId: edit.id,
-          replacements: proposal.replacements,
-          files: proposal.files.map((f) => ({ file: f.file, replacements: f.replacements })),
-          innerMatchesLeft: proposal.innerLeft,
-          breaksSyntax: proposal.breaks,
-          diff,
-        };
-        return textResult(lines.join('\n'), structured);
-      } catch (error) {
-        return toErrorResult(error);
+      let template: RewriteTemplate | undefined;
+      const summary = await searchWorkspace(loader, ctx.cwd ?? cwd, params, {
+        wantText: true,
+        signal: ctx.signal,
+        onCompiled: (pattern) => {
+          template = prepareRewrite(params.rewrite, pattern);
+        },
+      });
+      if (!template) throw new Error('the rewrite was not prepared');
+      const empty: AstEditResult = { replacements: 0, files: [], innerMatchesLeft: 0, breaksSyntax: [], diff: '' };
+      if (summary.totalMatches === 0) {
+        return textResult([`Nothing to edit. ${noMatchText(summary)}`, ...caveats(summary)].join('\n'), empty);
       }
+      const broken = new Set(summary.syntaxErrors.map((e) => e.file));
+      const proposal = await propose(loader, summary.spec, summary.results, template, (file) => !broken.has(file));
+      const notes: string[] = [];
+      if (proposal.unstable.length) {
+        notes.push(`Left out because they changed during the search or are not valid UTF-8: ${list(proposal.unstable)}.`);
+      }
+      if (proposal.replacements === 0) {
+        const text = `Nothing to edit: the ${plural(summary.totalMatches, 'match')} already read${summary.totalMatches === 1 ? 's' : ''} as the rewrite.`;
+        return textResult([text, ...notes].join('\n'), empty);
+      }
+      const edit = store.stage({
+        pattern: params.pattern,
+        rewrite: params.rewrite,
+        files: proposal.files,
+        replacements: proposal.replacements,
+      });
+      const perFile = proposal.files.map((f) => `${f.file} (${f.replacements})`);
+      const lines = [
+        `(proposed) ${plural(proposal.replacements, 'replacement')} in ${plural(proposal.files.length, 'file')}: ${list(perFile)}. Nothing is written yet: call resolve with edit_id "${edit.id}" and action "accept" to apply it, or action "discard" to drop it.`,
+      ];
+      if (proposal.innerLeft > 0) {
+        lines.push(
+          `${plural(proposal.innerLeft, 'match')} nested inside a replaced match ${proposal.innerLeft === 1 ? 'was' : 'were'} left as ${proposal.innerLeft === 1 ? 'it is' : 'they are'} (the outermost match wins); run ast_edit again after accepting to rewrite ${proposal.innerLeft === 1 ? 'it' : 'them'}.`,
+        );
+      }
+      for (const b of proposal.breaks) {
+        lines.push(`Warning: after this rewrite ${b.file} no longer parses (first syntax error at line ${b.line}). Check the rewrite before accepting.`);
+      }
+      lines.push(...notes, ...caveats(summary));
+      const diff = proposal.files.map((f) => unifiedDiff(f.file, f.original, f.updated)).join('\n');
+      const diffLines = diff.split('\n');
+      lines.push('', ...diffLines.slice(0, MAX_DIFF_LINES));
+      if (diffLines.length > MAX_DIFF_LINES) {
+        lines.push(`… diff preview cut: ${diffLines.length - MAX_DIFF_LINES} more lines not shown; the whole change is staged as ${edit.id}.`);
+      }
+      const structured: AstEditResult = {
+        editId: edit.id,
+        replacements: proposal.replacements,
+        files: proposal.files.map((f) => ({ file: f.file, replacements: f.replacements })),
+        innerMatchesLeft: proposal.innerLeft,
+        breaksSyntax: proposal.breaks,
+        diff,
+      };
+      return textResult(lines.join('\n'), structured);
     },
   });
 }

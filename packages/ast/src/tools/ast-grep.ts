@@ -13,7 +13,7 @@ import {
 } from '../format/search-report.js';
 import type { TreeSitterLoader } from '../loader.js';
 import { type SearchSummary, searchWorkspace } from '../workspace/search.js';
-import { languageParameter, PATTERN_GUIDE, pathParameter, patternParameter, toErrorResult } from './shared.js';
+import { languageParameter, PATTERN_GUIDE, pathParameter, patternParameter } from './shared.js';
 
 /** Parameters of `ast_grep`. */
 export const astGrepParameters = z.object({
@@ -59,12 +59,8 @@ export function createAstGrepTool(loader: TreeSitterLoader, cwd: string) {
     parameters: astGrepParameters,
     parallelSafe: true,
     async execute(params, ctx) {
-      try {
-        const summary = await searchWorkspace(loader, ctx.cwd ?? cwd, params, { signal: ctx.signal });
-        return report(summary, params.max_results);
-      } catch (error) {
-        return toErrorResult(error);
-      }
+      const summary = await searchWorkspace(loader, ctx.cwd ?? cwd, params, { signal: ctx.signal });
+      return report(summary, params.max_results);
     },
   });
 }

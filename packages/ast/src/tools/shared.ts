@@ -1,6 +1,4 @@
-import { CoreError, errorResult, type ToolResult } from '@agent-tools/core';
 import { z } from 'zod';
-import { AstError } from '../errors.js';
 import { LANGUAGE_IDS } from '../languages.js';
 
 /** The pattern-language guidance every search tool carries: the model's only manual. */
@@ -33,9 +31,3 @@ export const languageParameter = z
   .describe(
     `Grammar id: ${LANGUAGE_IDS.join(', ')} (aliases such as ts, js, py, rs, golang work). Inferred from the extension when path is a file; required for a folder. Each language searches its own extensions (typescript: .ts .mts .cts; tsx: .tsx).`,
   );
-
-/** Turns the package's and core's model-readable errors into error results; anything else is rethrown. */
-export function toErrorResult(error: unknown): ToolResult {
-  if (error instanceof AstError || error instanceof CoreError) return errorResult(error.message);
-  throw error;
-}

@@ -7,8 +7,9 @@
  * - makes itself a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`), so every descendant whose parent dies is
  *   re-parented to it instead of to init: a `setsid` daemon, a debuggee's fork, a kernel's `sleep &` all stay
  *   below it and it can always find them through /proc;
- * - forks the command with fds 0-2 as it received them, then points its own 0-2 at /dev/null so the pipes
- *   close when the tree is done with them;
+ * - forks the command as the leader of its own session and process group (as \`detached: true\` would), with
+ *   fds 0-2 as it received them, then points its own 0-2 at /dev/null so the pipes close when the tree is done
+ *   with them;
  * - reports `{"pid"}` once the command runs (or `{"error"}` when it cannot be executed), and `{"exit"}` the
  *   moment the command exits;
  * - ends the rest of the tree (SIGTERM, then SIGKILL after the grace period) when the command exits, when the
@@ -95,6 +96,7 @@ def sweep(signum):
 
 def exec_command(err_w):
     try:
+        os.setsid()
         for signum in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE, signal.SIGXFSZ):
             signal.signal(signum, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, [])

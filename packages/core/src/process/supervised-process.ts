@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { KEEPER_BOOTSTRAP, KEEPER_SCRIPT } from './keeper-script.js';
 import { keeperStatus } from './keeper.js';
 import { type ExitKillable, registerLive, unregisterLive } from './live-trees.js';
@@ -13,6 +13,7 @@ import {
   readProcess,
   signalProcess,
 } from './proc-table.js';
+import { preflight } from './preflight.js';
 import { TextTail } from './text-tail.js';
 
 /** What to start, and how to end it. */
@@ -66,7 +67,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
   /** Resolves when the command exits (its descendants may still be ending). */
   readonly exited: Promise<ProcessExit>;
   readonly #options: SpawnOptions;
-  readonly #child: ChildProcess;
+  readonly #child: ChildProcess | undefined;
   readonly #keeper: boolean;
   readonly #stderr: TextTail;
   /** Every process seen in the tree, and every tracked one, by pid with its start time. */
@@ -95,21 +96,35 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
     });
     const env = options.env ?? process.env;
     const stdio = [options.stdin ?? 'pipe', options.stdout ?? 'pipe', options.stderr ?? 'pipe'] as const;
+    const unusable = preflight(options.command, options.cwd, env);
+    if (unusable) {
+      // Like Node's own spawn: streams that end at once, and the error one tick later.
+      const ended = (kind: 'pipe' | 'ignore'): Readable | null => (kind === 'pipe' ? Readable.from([]) : null);
+      this.stdin = stdio[0] === 'pipe' ? new Writable({ write: (_chunk, _encoding, done) => done() }) : null;
+      this.stdout = ended(stdio[1]);
+      this.stderr = ended(stdio[2]);
+      this.#child = undefined;
+      this.#treeGone = true;
+      this.#gone = Promise.resolve();
+      process.nextTick(() => this.#onLeaderExit({ code: null, signal: null, spawnError: `spawn ${options.command} ${unusable}` }));
+      return;
+    }
     const args = [...(options.args ?? [])];
     const lcCtype = JSON.stringify(env['LC_CTYPE'] ?? null);
     const keeperArgs = ['-I', '-S', '-c', KEEPER_BOOTSTRAP, 'agent-tools-keeper', String(this.graceMs), lcCtype, options.command, ...args];
-    this.#child = python
+    const child = python
       ? spawn(python, keeperArgs, { cwd: options.cwd, env, stdio: [...stdio, 'pipe'], detached: true, windowsHide: true })
       : spawn(options.command, args, { cwd: options.cwd, env, stdio: [...stdio], detached: true, windowsHide: true });
-    this.stdin = this.#child.stdin;
-    this.stdout = this.#child.stdout;
-    this.stderr = this.#child.stderr;
+    this.#child = child;
+    this.stdin = child.stdin;
+    this.stdout = child.stdout;
+    this.stderr = child.stderr;
     // A write to a command that just exited fails with EPIPE asynchronously; the exit is reported anyway.
     this.stdin?.on('error', () => undefined);
     this.stderr?.on('data', (chunk: Buffer) => this.#stderr.push(chunk));
     registerLive(this);
     this.#gone = new Promise<void>((resolve) => {
-      this.#child.once('exit', (code, signal) => {
+      child.once('exit', (code, signal) => {
         if (!this.#keeper) {
           this.#onLeaderExit({ code, signal });
           resolve();
@@ -121,19 +136,18 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
           resolve();
         });
       });
-      this.#child.once('error', (error) => {
+      child.once('error', (error) => {
         // A process that could not be spawned emits no 'exit'.
-        if (this.#child.pid !== undefined) return;
+        if (child.pid !== undefined) return;
         const code = (error as NodeJS.ErrnoException).code;
         this.#onLeaderExit({ code: null, signal: null, spawnError: code ? `spawn ${options.command} ${code}` : error.message });
         resolve();
       });
     });
     if (this.#keeper) {
-      (this.#child.stdio[3] as Writable | undefined)?.write(`${KEEPER_SCRIPT}\0`);
+      (child.stdio[3] as Writable | undefined)?.write(`${KEEPER_SCRIPT}\0`);
       this.#listenToKeeper();
-    }
-    else this.#child.once('spawn', () => this.#onStarted(this.#child.pid, false));
+    } else child.once('spawn', () => this.#onStarted(child.pid, false));
   }
 
   /** The grace period between SIGTERM and SIGKILL. */
@@ -184,7 +198,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
     const add = (entry: ProcessEntry | undefined): void => {
       if (isLive(entry) && !found.has(entry.pid)) found.set(entry.pid, entry);
     };
-    const root = this.#keeper ? this.#child.pid : this.#pid;
+    const root = this.#keeper ? this.#child?.pid : this.#pid;
     if (root !== undefined && !this.#treeGone) {
       if (!this.#keeper) add(table.find((entry) => entry.pid === root));
       for (const entry of descendantsOf(root, table)) add(entry);
@@ -261,7 +275,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
   }
 
   #signalFromHere(signal: NodeJS.Signals): void {
-    const leader = this.#keeper ? undefined : this.#pid;
+    const leader = this.#pid;
     if (leader !== undefined && this.#exit === undefined) {
       try {
         process.kill(-leader, signal);
@@ -272,7 +286,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
     for (const entry of this.processes()) {
       if (!this.#tracked.has(entry.pid)) signalProcess(entry, signal);
     }
-    if (this.#keeper && signal === 'SIGKILL' && !this.#treeGone && this.#child.pid !== undefined) {
+    if (this.#keeper && signal === 'SIGKILL' && !this.#treeGone && this.#child?.pid !== undefined) {
       // Only when the tree below it is being killed anyway: a keeper killed first would orphan it.
       this.#tell({ signal });
     }
@@ -292,14 +306,14 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
 
   /** Sends a command to the keeper; false when it cannot hear it any more. */
   #tell(command: Record<string, unknown>): boolean {
-    const control = this.#child.stdio[3] as Writable | undefined;
+    const control = this.#child?.stdio[3] as Writable | undefined;
     if (!control || control.destroyed || !control.writable || this.#treeGone) return false;
     control.write(`${JSON.stringify(command)}\n`);
     return true;
   }
 
   #controlDrained(): Promise<void> {
-    const control = this.#child.stdio[3] as Readable | undefined;
+    const control = this.#child?.stdio[3] as Readable | undefined;
     if (!control || control.readableEnded || control.destroyed) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, 500);
@@ -311,7 +325,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
   }
 
   #listenToKeeper(): void {
-    const control = this.#child.stdio[3] as Readable | undefined;
+    const control = this.#child?.stdio[3] as Readable | undefined;
     if (!control) return;
     control.on('error', () => undefined);
     control.setEncoding('utf8');

@@ -19,12 +19,12 @@ export class TextTail {
     const text = typeof chunk === 'string' ? chunk : this.#decoder.write(chunk);
     this.#total += text.length;
     this.#text += text;
-    if (this.#text.length > this.#limit * 2) this.#text = this.#text.slice(-this.#limit);
+    if (this.#text.length > this.#limit * 2) this.#text = this.#text.slice(this.#text.length - this.#limit);
   }
 
   /** The kept text: the newest `limit` characters. */
   get text(): string {
-    return this.#text.length > this.#limit ? this.#text.slice(-this.#limit) : this.#text;
+    return this.#text.length > this.#limit ? this.#text.slice(this.#text.length - this.#limit) : this.#text;
   }
 
   /** How many characters were ever pushed. */

@@ -83,7 +83,7 @@ export class AdapterProcess {
    */
   async kill(graceMs = 500): Promise<void> {
     this.snapshotTree();
-    this.connection.close('the session was ended');
+    this.connection.close({ kind: 'ended' });
     this.#signal('SIGTERM');
     if (await this.#waitGone(graceMs)) return;
     this.#signal('SIGKILL');
@@ -152,7 +152,7 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
       const early = await Promise.race([spawnError, delay(0).then(() => undefined)]);
       if (early) throw early;
       const process_ = new AdapterProcess(connection, child, tracker, stderr, exited);
-      void exited.then((info) => connection.close(describeExit(name, info)));
+      void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));
       return process_;
     }
     const port = await waitForListening(child, options, stderr, exited, spawnError);
@@ -160,7 +160,7 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
     child.stderr?.on('data', (chunk: Buffer) => options.onProcessOutput?.('stderr', chunk.toString('utf8')));
     const socket = await connectSocket(port, options.startTimeoutMs, name);
     const connection = new DapConnection(socket, socket, { name, requestTimeoutMs: options.requestTimeoutMs });
-    void exited.then((info) => connection.close(describeExit(name, info)));
+    void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));
     return new AdapterProcess(connection, child, tracker, stderr, exited);
   } catch (error) {
     killGroup(child);

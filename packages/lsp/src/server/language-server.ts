@@ -1,4 +1,5 @@
 import { basename, extname } from 'node:path';
+import { errorDetail } from '@agent-tools/core';
 import {
   DidChangeConfigurationNotification,
   DidChangeTextDocumentNotification,
@@ -20,7 +21,7 @@ import {
 } from 'vscode-languageserver-protocol';
 import type { ServerConfig, ServerContext } from '../config/server-config.js';
 import type { ResolvedCommand } from '../discovery/binary.js';
-import { LspError } from '../errors.js';
+import { isLspError, LspError } from '../errors.js';
 import {
   type NotificationTypeLike,
   RpcConnection,
@@ -32,6 +33,7 @@ import { CLIENT_CAPABILITIES } from './client-capabilities.js';
 import { DocumentSync, type OpenDocument } from './documents.js';
 import { describeExit, type ExitInfo, ServerProcess } from './process.js';
 import { PublishedDiagnostics } from './published-diagnostics.js';
+import { PositionMapper } from '../position/position-mapper.js';
 import { answerServerRequest } from './server-requests.js';
 import { ServerDiagnostics } from './server-diagnostics.js';
 import { WorkProgress } from './work-progress.js';
@@ -87,6 +89,8 @@ export class LanguageServer {
   readonly diagnostics: ServerDiagnostics;
   /** The work it reports as in progress (indexing, loading packages). */
   readonly work = new WorkProgress();
+  /** Positions as this server counts lines, and back. */
+  readonly positions: PositionMapper;
   readonly #options: LanguageServerOptions;
   readonly #process: ServerProcess;
   readonly #connection: RpcConnection;
@@ -94,6 +98,7 @@ export class LanguageServer {
   readonly #log: ServerLogLine[] = [];
   readonly #malformed: number[] = [];
   #capabilities: ServerCapabilities = {};
+  #firstOpenAt: number | undefined;
   #loaded = false;
   #onLoaded: (() => void) | undefined;
   #state: ServerState = 'starting';
@@ -124,10 +129,12 @@ export class LanguageServer {
     });
     this.documents = new DocumentSync(
       {
-        open: (doc) =>
+        open: (doc) => {
+          this.#firstOpenAt ??= Date.now();
           this.notify(DidOpenTextDocumentNotification.type, {
             textDocument: { uri: doc.uri, languageId: doc.languageId, version: doc.version, text: doc.text },
-          }),
+          });
+        },
         change: (doc) =>
           this.notify(DidChangeTextDocumentNotification.type, {
             textDocument: { uri: doc.uri, version: doc.version },
@@ -148,7 +155,9 @@ export class LanguageServer {
       (path) => options.config.extensions[extname(path).toLowerCase()] ?? Object.values(options.config.extensions)[0] ?? 'plaintext',
       options.limits.maxOpenDocuments,
     );
+    this.positions = new PositionMapper(options.config.extraLineBreaks ?? '', (path) => this.documents.get(path)?.text);
     this.diagnostics = new ServerDiagnostics({
+      positions: this.positions,
       config: this.config,
       label: this.label,
       cwd: this.cwd,
@@ -177,13 +186,13 @@ export class LanguageServer {
     } catch (error) {
       await this.#process.kill(200);
       const exit = this.#process.exit;
-      const timedOut = error instanceof LspError && error.code === 'timeout';
+      const timedOut = isLspError(error, 'timeout');
       const why =
         this.#state === 'stopped' || this.#state === 'stopping'
           ? 'it was stopped before it finished starting'
           : exit && !timedOut
             ? describeExit(exit, this.#process.stderrTail)
-            : (error as Error).message.replace(/^\[agent-tools\/lsp\] /, '');
+            : errorDetail(error);
       this.#endReason ??= why;
       throw new LspError('start_failed', `${this.label} could not be started: ${why}`, { cause: error });
     }
@@ -207,6 +216,11 @@ export class LanguageServer {
 
   get capabilities(): ServerCapabilities {
     return this.#capabilities;
+  }
+
+  /** When the first document was opened with it (servers start indexing then). */
+  get firstOpenAt(): number | undefined {
+    return this.#firstOpenAt;
   }
 
   /** Why the server ended, once it has. */
