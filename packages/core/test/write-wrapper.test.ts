@@ -68,7 +68,7 @@ describe('the write wrapper', () => {
     expect(resultText(first)).toBe(
       ["Wrote a.ts.", 'New diagnostics in a.ts (1):', "  3:7 error 2322: Type 'string' is not assignable to type 'number'."].join('\n'),
     );
-    expect(first.structured).toMatchObject({ path: 'a.ts', diagnostics: [{ file: 'a.ts', state: 'checked', newDiagnostics: [typeError(s.file, 3)] }] });
+    expect(first.structured).toMatchObject({ path: 'a.ts', diagnostics: [{ file: 'a.ts', state: 'checked', newDiagnostics: [{ ...typeError(s.file, 3), file: 'a.ts' }] }] });
 
     // The same error, moved four lines down: not new.
     s.source.next(s.file, [typeError(s.file, 7)]);

@@ -1,3 +1,5 @@
+import { AgentToolsError, type AgentToolsErrorOptions, isAgentToolsError } from '@agent-tools/core/errors';
+
 /** Machine-readable codes of {@link DebugError}. */
 export type DebugErrorCode =
   | 'invalid_argument'
@@ -14,23 +16,18 @@ export type DebugErrorCode =
   | 'disposed';
 
 /**
- * The one error class of `@agent-tools/debug`. Its message names the package; `detail` is the same sentence
- * without the prefix, which is what the debug tool hands the model (it says what to call next).
+ * The one error class of `@agent-tools/debug`, on core's error base: `detail` is the sentence the debug tool
+ * hands the model (it says what to call next), `message` adds the package's name.
  */
-export class DebugError extends Error {
+export class DebugError extends AgentToolsError<DebugErrorCode> {
   override readonly name = 'DebugError';
-  readonly code: DebugErrorCode;
-  /** The message without the package prefix. */
-  readonly detail: string;
 
-  constructor(code: DebugErrorCode, detail: string, options?: { cause?: unknown }) {
-    super(`[agent-tools/debug] ${detail}`, options);
-    this.code = code;
-    this.detail = detail;
+  constructor(code: DebugErrorCode, detail: string, options?: AgentToolsErrorOptions) {
+    super('debug', code, detail, options);
   }
 }
 
-/** Whether a value is a {@link DebugError}, optionally of one code. */
+/** Whether a value is a {@link DebugError} (from any copy of the package), optionally of one code. */
 export function isDebugError(error: unknown, code?: DebugErrorCode): error is DebugError {
-  return error instanceof DebugError && (code === undefined || error.code === code);
+  return code === undefined ? isAgentToolsError(error, 'debug') : isAgentToolsError(error, 'debug', code);
 }

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { ContentLengthReader, encodeContentLength } from '@agent-tools/core/process';
 import { describe, expect, it } from 'vitest';
 import { DapConnection, isDebugError } from '../src/index.js';
+import { type CloseReason, describeAdapterClose, describeClose } from '../src/dap/close-reason.js';
 
 /** A connection wired to a scripted adapter on the other end of two pipes. */
 function pair(requestTimeoutMs = 1000) {
@@ -60,6 +61,43 @@ describe('DapConnection', () => {
     fromAdapter.end();
     await expect(pending).rejects.toThrow('The scripted adapter cannot answer "threads": it closed the connection.');
     await expect(connection.request('threads', undefined)).rejects.toThrow('it closed the connection');
+    expect(connection.closeReason).toEqual({ kind: 'eof' });
+  });
+
+  it('says why it closed as a typed reason, and the first reason wins', async () => {
+    const { connection, fromAdapter } = pair();
+    const heard: unknown[] = [];
+    connection.onClose((reason) => heard.push(reason));
+    fromAdapter.destroy(new Error('ECONNRESET'));
+    await tick();
+    expect(connection.closeReason).toEqual({ kind: 'stream_error', detail: 'ECONNRESET' });
+    expect(heard).toEqual([connection.closeReason]);
+    connection.close({ kind: 'ended' });
+    expect(connection.closeReason?.kind).toBe('stream_error');
+  });
+
+  it('words each reason for the model, naming the adapter once', () => {
+    const reasons: CloseReason[] = [
+      { kind: 'eof' },
+      { kind: 'malformed', detail: 'bad header' },
+      { kind: 'stream_error', detail: 'ECONNRESET' },
+      { kind: 'exited', detail: 'the debugpy adapter exited with code 1' },
+      { kind: 'ended' },
+    ];
+    expect(reasons.map(describeClose)).toEqual([
+      'it closed the connection',
+      'it sent a malformed message (bad header)',
+      'the connection failed (ECONNRESET)',
+      'the debugpy adapter exited with code 1',
+      'the session was ended',
+    ]);
+    expect(reasons.map((r) => describeAdapterClose('debugpy', r))).toEqual([
+      'the debugpy adapter closed the connection',
+      'the debugpy adapter sent a malformed message (bad header)',
+      'the connection to the debugpy adapter failed (ECONNRESET)',
+      'the debugpy adapter exited with code 1',
+      'the session was ended',
+    ]);
   });
 
   it('survives an adapter that prints stray lines and a header without a length: the session goes on', async () => {
@@ -74,7 +112,7 @@ describe('DapConnection', () => {
     send({ seq: 2, type: 'response', request_seq: 1, command: 'threads', success: true, body: { threads: [] } });
     expect(await threads).toEqual({ threads: [] });
     expect(events).toEqual(['output']);
-    expect(connection.closedReason).toBeUndefined();
+    expect(connection.closeReason).toBeUndefined();
   });
 
   it('ends the connection on a framed body that is not JSON: the adapter itself is broken', async () => {
@@ -82,6 +120,7 @@ describe('DapConnection', () => {
     const pending = connection.request('threads', undefined);
     fromAdapter.write('Content-Length: 5\r\n\r\n{oops');
     await expect(pending).rejects.toThrow(/The scripted adapter cannot answer "threads": it sent a malformed message \(a message body is not JSON/);
+    expect(connection.closeReason?.kind).toBe('malformed');
   });
 
   it('declines reverse requests instead of leaving the adapter waiting', async () => {

@@ -1,3 +1,5 @@
+import { AgentToolsError, type AgentToolsErrorOptions } from '@agent-tools/core/errors';
+
 /** Machine-readable codes of {@link EvalToolError}. */
 export type EvalToolErrorCode =
   | 'server_start_failed'
@@ -8,21 +10,13 @@ export type EvalToolErrorCode =
   | 'disposed';
 
 /**
- * The one error class of `@agent-tools/eval`. Its message names the package and says what to do; the `code`
- * lets programs branch without parsing text.
+ * The one error class of `@agent-tools/eval`, on core's error base: `detail` says what went wrong and what to do,
+ * `message` adds the package's name, `code` lets programs branch without parsing text.
  */
-export class EvalToolError extends Error {
+export class EvalToolError extends AgentToolsError<EvalToolErrorCode> {
   override readonly name = 'EvalToolError';
-  readonly code: EvalToolErrorCode;
 
-  constructor(code: EvalToolErrorCode, message: string, options?: { cause?: unknown }) {
-    super(`[agent-tools/eval] ${message}`, options);
-    this.code = code;
+  constructor(code: EvalToolErrorCode, detail: string, options?: AgentToolsErrorOptions) {
+    super('eval', code, detail, options);
   }
-}
-
-/** The message of an error without the package prefix, for sentences that already name the tool. */
-export function plainMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/^\[agent-tools\/eval\] /, '');
 }

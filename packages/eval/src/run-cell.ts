@@ -1,6 +1,5 @@
-import type { ToolCaller } from '@agent-tools/core';
+import { isAgentToolsError, type ToolCaller } from '@agent-tools/core';
 import { parseBridgePrompt, runBridgeRequest } from './bridge.js';
-import { EvalToolError } from './errors.js';
 import { IdleBudget } from './idle-budget.js';
 import type { CellOutput, ExecuteReply, KernelSession } from './jupyter/kernel-session.js';
 import { OutputLog } from './output-log.js';
@@ -106,12 +105,12 @@ export async function runCell(options: RunCellOptions): Promise<CellRun> {
       const ended: CellEnd = result.reply.status === 'ok' ? 'ok' : 'error';
       return { outputs, ended, executionCount: result.reply.executionCount, bridgeCalls, plainInputs, droppedDisplays: log.droppedDisplays };
     }
-    if (result.error instanceof EvalToolError && result.error.code === 'kernel_died') {
+    if (isAgentToolsError(result.error, 'eval', 'kernel_died')) {
       return {
         outputs,
         ended: 'died',
         executionCount: null,
-        deathReason: result.error.message.replace(/^\[agent-tools\/eval\] /, ''),
+        deathReason: result.error.detail,
         bridgeCalls,
         plainInputs,
         droppedDisplays: log.droppedDisplays,

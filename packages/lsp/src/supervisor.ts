@@ -37,6 +37,11 @@ export interface LspSupervisorOptions {
   readonly restartWindowMs?: number;
   /** How long a project checker of `diagnostics "*"` may run (default 120 s). */
   readonly checkTimeoutMs?: number;
+  /**
+   * How long a query waits for a server that is still indexing or loading the workspace before it answers with
+   * what it has, saying so in the first line (default 30 s).
+   */
+  readonly indexWaitMs?: number;
   /** How long a write's diagnostics are awaited in the background after the inline budget (default 30 s). */
   readonly lateDiagnosticsMs?: number;
   /** Environment of servers and checkers, including the search path (default `process.env`). */
@@ -148,6 +153,11 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
   /** How long a project checker may run. */
   get checkTimeoutMs(): number {
     return this.#options.checkTimeoutMs ?? 120_000;
+  }
+
+  /** How long a query waits for a server still building its index. */
+  get indexWaitMs(): number {
+    return this.#options.indexWaitMs ?? 30_000;
   }
 
   /** Whether the supervisor has been disposed. */

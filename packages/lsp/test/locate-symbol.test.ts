@@ -58,7 +58,7 @@ describe('locateSymbol: positions by line and symbol, never by column', () => {
 
   it('refuses a missing symbol and lists the names on the line', () => {
     expect(failure(1, undefined)).toBe(
-      'Pass "symbol": the name to ask about as written on line 1 of src/x.ts: `import { items, item } from "./data";`. Names on that line: import, items, item, from, data. Positions are addressed by line and symbol, never by column.',
+      'Pass "symbol": the name to ask about as written on line 1 of src/x.ts: `import { items, item } from "./data";`. Names on that line: import, items, item, from. Positions are addressed by line and symbol, never by column.',
     );
   });
 
@@ -73,5 +73,46 @@ describe('locateSymbol: positions by line and symbol, never by column', () => {
       '"items" occurs once on line 2 of src/x.ts: `return items.filter((item) => item.quantity < LOW);`; occurrence 2 does not exist.',
     );
     expect(failure(9, 'x')).toBe('src/x.ts has 5 lines; there is no line 9. Lines are 1-based.');
+  });
+
+  it('counts only identifiers in code: never inside a string or a comment', () => {
+    const source = "import { lowStock } from './inventory.js';\nconst fruit = 'banana'; // nan is not a number\n";
+    const error = (line: number, symbol: string): string => {
+      try {
+        locateSymbol(source, line, symbol, undefined, 'src/a.ts');
+      } catch (thrown) {
+        return (thrown as LspError).detail;
+      }
+      throw new Error('expected a failure');
+    };
+    // "n" occurs in "inventory" (a string) and nowhere in code: an error, not the n of a string.
+    expect(error(1, 'n')).toBe(
+      '"n" occurs on line 1 of src/a.ts: `import { lowStock } from \'./inventory.js\';` only inside a string or a comment, which is not a symbol. Address a name written in code.',
+    );
+    expect(error(2, 'nan')).toContain('only inside a string or a comment');
+    expect(error(2, 'banana')).toContain('only inside a string or a comment');
+    // Occurrences are counted over code: "fruit" once, though a comment could repeat it.
+    expect(locateSymbol('let fruit = 1; // fruit\n', 1, 'fruit', undefined, 'a.ts')).toMatchObject({ character: 4, length: 5 });
+  });
+
+  it('knows the lexical state at the start of a line (block comments, multi-line strings, interpolations)', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source under test holds a template literal.
+    const ts = ['/* one', '   total inside a comment */ const total = 1;', 'const s = `${total} and total`;'].join('\n');
+    expect(locateSymbol(ts, 2, 'total', undefined, 'a.ts')).toMatchObject({ character: 35 });
+    expect(locateSymbol(ts, 3, 'total', undefined, 'a.ts')).toMatchObject({ character: 13 });
+    const py = ['doc = """', 'total here is text', '"""', 'x = f"{total} total"  # total'].join('\n');
+    expect(() => locateSymbol(py, 2, 'total', undefined, 'a.py')).toThrow(/only inside a string or a comment/);
+    expect(locateSymbol(py, 4, 'total', undefined, 'a.py')).toMatchObject({ character: 7 });
+    const go = ['var raw = `', 'total`', 'var total = 2'].join('\n');
+    expect(() => locateSymbol(go, 2, 'total', undefined, 'a.go')).toThrow(/only inside a string/);
+    const c = ['char q = \'"\'; int total = 3; /* "total" */'].join('\n');
+    expect(locateSymbol(c, 1, 'total', undefined, 'a.c')).toMatchObject({ character: 18 });
+  });
+
+  it('matches whole identifiers by code point, outside the BMP too', () => {
+    const source = 'const 𐐀foo = 1; const foo = 2;\n';
+    // "foo" is not a whole word inside "𐐀foo": the only whole match is the second declaration.
+    expect(locateSymbol(source, 1, 'foo', undefined, 'a.ts')).toMatchObject({ character: 23, length: 3 });
+    expect(locateSymbol(source, 1, '𐐀foo', undefined, 'a.ts')).toMatchObject({ character: 6, length: 5 });
   });
 });

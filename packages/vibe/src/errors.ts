@@ -1,3 +1,5 @@
+import { AgentToolsError, type AgentToolsErrorOptions } from '@agent-tools/core/errors';
+
 /** Machine-readable codes of {@link VibeError}. */
 export type VibeErrorCode =
   /** Too many workers are running. */
@@ -12,15 +14,14 @@ export type VibeErrorCode =
   | 'disposed';
 
 /**
- * The one error class of `@agent-tools/vibe`. Its message names the package and says what to do; the `code` lets
- * programs branch without parsing text.
+ * The one error class of `@agent-tools/vibe`, on core's error base: `detail` says what went wrong and what to do,
+ * `message` adds the package's name, `code` lets programs branch without parsing text. The tools throw it and
+ * the registry renders it for the model.
  */
-export class VibeError extends Error {
+export class VibeError extends AgentToolsError<VibeErrorCode> {
   override readonly name = 'VibeError';
-  readonly code: VibeErrorCode;
 
-  constructor(code: VibeErrorCode, message: string, options?: { cause?: unknown }) {
-    super(`[agent-tools/vibe] ${message}`, options);
-    this.code = code;
+  constructor(code: VibeErrorCode, detail: string, options?: AgentToolsErrorOptions) {
+    super('vibe', code, detail, options);
   }
 }

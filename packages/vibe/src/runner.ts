@@ -1,4 +1,4 @@
-import { messageOf } from '@agent-tools/core';
+import { errorDetail } from '@agent-tools/core';
 
 /** `fast` for mechanical work with a clear spec; `good` for design, judgement, or reviewing a fast worker's output. */
 export type WorkerTier = 'fast' | 'good';
@@ -59,7 +59,7 @@ export async function runOnce(runner: WorkerRunner, task: WorkerTask): Promise<W
     return typeof result === 'string' ? { ok: true, output: result } : result;
   } catch (error) {
     // The detail is read by a model in a sentence that already names the worker: no package prefix.
-    return { ok: false, output: '', detail: messageOf(error).replace(/^\[agent-tools\/[a-z]+\] /, '') };
+    return { ok: false, output: '', detail: errorDetail(error) };
   }
 }
 

@@ -120,8 +120,9 @@ describe('vibe tools end to end with real scripts', () => {
     await registry.call('vibe_spawn', { brief: 'b', label: 'hang' });
     const refused = await registry.call('vibe_spawn', { brief: 'b', label: 'stubborn' });
     expect(refused.isError).toBe(true);
+    expect(refused.structured).toEqual({ error: 'limit' });
     expect(resultText(refused)).toBe(
-      '[agent-tools/vibe] Cannot start "stubborn": 1 worker is already running, the limit of this run (w1 "hang" (running)). Wait for one with vibe_wait or stop one with vibe_kill, then try again.',
+      'Cannot start "stubborn": 1 worker is already running, the limit of this run (w1 "hang" (running)). Wait for one with vibe_wait or stop one with vibe_kill, then try again.',
     );
   });
 
@@ -138,9 +139,9 @@ describe('vibe tools end to end with real scripts', () => {
   it('answers unknown workers and bad arguments with what to do', async () => {
     const { registry } = run();
     await using _ = registry;
-    expect(resultText(await registry.call('vibe_wait', { worker_id: 'w7' }))).toBe(
-      '[agent-tools/vibe] No worker "w7": no worker has been spawned in this run.',
-    );
+    const unknown = await registry.call('vibe_wait', { worker_id: 'w7' });
+    expect(resultText(unknown)).toBe('No worker "w7": no worker has been spawned in this run.');
+    expect(unknown.structured).toEqual({ error: 'unknown_worker' });
     expect(resultText(await registry.call('vibe_list', {}))).toBe('No workers yet. Start one with vibe_spawn.');
     const bad = await registry.call('vibe_spawn', { brief: '  ', label: 'x', tier: 'best' });
     expect(resultText(bad)).toContain('`brief`: the brief is empty; describe the task the worker should do');

@@ -143,7 +143,9 @@ export class RunDiagnostics {
       return { file: path, state: 'failed', newDiagnostics: [], reason };
     }
     if (check.state === 'checked') {
-      return { file: path, state: 'checked', newDiagnostics: this.#ledger.update(file, this.#relevant(check.diagnostics)) };
+      // The ledger keys files by absolute path; what the model and the harness read is workspace-relative.
+      const fresh = this.#ledger.update(file, this.#relevant(check.diagnostics));
+      return { file: path, state: 'checked', newDiagnostics: fresh.map((d) => ({ ...d, file: displayPath(d.file, this.#cwd) })) };
     }
     if (check.state === 'pending') {
       this.#awaitLate(file, generation, check.settled);

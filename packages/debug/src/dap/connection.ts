@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { ContentLengthReader, encodeContentLength } from '@agent-tools/core/process';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DebugError } from '../errors.js';
+import { type CloseReason, describeClose } from './close-reason.js';
 import type { DapCommand, DapEvent, DapRequests } from './protocol.js';
 
 /** How a {@link DapConnection} names its adapter and bounds its requests. */
@@ -35,9 +36,9 @@ export class DapConnection {
   readonly #options: DapConnectionOptions;
   readonly #pending = new Map<number, Pending>();
   readonly #eventListeners = new Set<(event: DapEvent) => void>();
-  readonly #closeListeners = new Set<(reason: string) => void>();
+  readonly #closeListeners = new Set<(reason: CloseReason) => void>();
   #seq = 1;
-  #closedReason: string | undefined;
+  #closeReason: CloseReason | undefined;
 
   constructor(input: Readable, output: Writable, options: DapConnectionOptions) {
     this.#output = output;
@@ -47,20 +48,20 @@ export class DapConnection {
       // Stray output (an adapter's log line on stdout) and unusable headers are skipped and the stream stays in
       // step: they must not end the session. A framed body that is not JSON means the adapter itself is broken.
       malformed: (reason, kind) => {
-        if (kind === 'bad-body') this.close(`it sent a malformed message (${reason})`);
+        if (kind === 'bad-body') this.close({ kind: 'malformed', detail: reason });
       },
     });
     input.on('data', (chunk: Buffer) => reader.push(chunk));
-    input.on('end', () => this.close('it closed the connection'));
-    input.on('close', () => this.close('it closed the connection'));
-    input.on('error', (error) => this.close(`the connection failed (${error.message})`));
+    input.on('end', () => this.close({ kind: 'eof' }));
+    input.on('close', () => this.close({ kind: 'eof' }));
+    input.on('error', (error) => this.close({ kind: 'stream_error', detail: error.message }));
     // A write to an adapter that just died raises EPIPE asynchronously; the close handling above reports it.
     output.on('error', () => undefined);
   }
 
   /** Why the connection closed, once it has. */
-  get closedReason(): string | undefined {
-    return this.#closedReason;
+  get closeReason(): CloseReason | undefined {
+    return this.#closeReason;
   }
 
   /** Sends a request and resolves with the response body; rejects on failure, timeout, abort or close. */
@@ -69,7 +70,7 @@ export class DapConnection {
     args: DapRequests[C]['args'],
     options: RequestOptions = {},
   ): Promise<DapRequests[C]['body']> {
-    if (this.#closedReason !== undefined) {
+    if (this.#closeReason !== undefined) {
       return Promise.reject(this.#closedError(command));
     }
     const seq = this.#seq++;
@@ -110,9 +111,9 @@ export class DapConnection {
   }
 
   /** Called once when the connection closes, with the reason. */
-  onClose(listener: (reason: string) => void): () => void {
-    if (this.#closedReason !== undefined) {
-      listener(this.#closedReason);
+  onClose(listener: (reason: CloseReason) => void): () => void {
+    if (this.#closeReason !== undefined) {
+      listener(this.#closeReason);
       return () => undefined;
     }
     this.#closeListeners.add(listener);
@@ -120,9 +121,9 @@ export class DapConnection {
   }
 
   /** Closes the connection: pending requests fail, listeners hear the reason. Idempotent. */
-  close(reason: string): void {
-    if (this.#closedReason !== undefined) return;
-    this.#closedReason = reason;
+  close(reason: CloseReason): void {
+    if (this.#closeReason !== undefined) return;
+    this.#closeReason = reason;
     for (const [, pending] of this.#pending) pending.reject(this.#closedError(pending.command));
     this.#pending.clear();
     for (const listener of this.#closeListeners) listener(reason);
@@ -134,12 +135,12 @@ export class DapConnection {
   #closedError(command: string): DebugError {
     return new DebugError(
       'adapter_exited',
-      `The ${this.#options.name} adapter cannot answer "${command}": ${this.#closedReason ?? 'the connection is closed'}.`,
+      `The ${this.#options.name} adapter cannot answer "${command}": ${this.#closeReason ? describeClose(this.#closeReason) : 'the connection is closed'}.`,
     );
   }
 
   #write(message: DebugProtocol.ProtocolMessage): void {
-    if (this.#closedReason !== undefined || this.#output.destroyed) return;
+    if (this.#closeReason !== undefined || this.#output.destroyed) return;
     this.#output.write(encodeContentLength(message));
   }
 

@@ -90,7 +90,7 @@ export class AdapterProcess {
    * after `graceMs`. Resolves when they are gone (or after a last wait).
    */
   async kill(graceMs = 500): Promise<void> {
-    this.connection.close('the session was ended');
+    this.connection.close({ kind: 'ended' });
     await Promise.all([this.#tree?.stop(graceMs), this.#outside.stop(graceMs)]);
   }
 }
@@ -115,7 +115,7 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
     if (early?.spawnError) throw new Error(early.spawnError);
     if (options.transport.kind === 'stdio') {
       const connection = new DapConnection(stdout, stdin, { name, requestTimeoutMs: options.requestTimeoutMs });
-      void exited.then((info) => connection.close(describeExit(name, info)));
+      void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));
       return new AdapterProcess(connection, tree, exited);
     }
     const port = await waitForListening(tree, options, exited);
@@ -123,7 +123,7 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
     stderr.on('data', (chunk: Buffer) => options.onProcessOutput?.('stderr', chunk.toString('utf8')));
     const socket = await connectSocket(port, options.startTimeoutMs, name);
     const connection = new DapConnection(socket, socket, { name, requestTimeoutMs: options.requestTimeoutMs });
-    void exited.then((info) => connection.close(describeExit(name, info)));
+    void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));
     return new AdapterProcess(connection, tree, exited);
   } catch (error) {
     await tree.stop(0);

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { errorDetail } from '@agent-tools/core';
 import type { SelectedAdapter } from '../adapters/select.js';
+import { type CloseReason, describeAdapterClose, describeClose } from '../dap/close-reason.js';
 import type { DapConnection, RequestOptions } from '../dap/connection.js';
 import type { DapCommand, DapEvent, DapRequests, DebugProtocol } from '../dap/protocol.js';
-import { DebugError } from '../errors.js';
+import { DebugError, isDebugError } from '../errors.js';
 import { type AdapterProcess, connectToServer, describeExit, startAdapter } from '../process/adapter-process.js';
 import type { BreakpointBook } from './breakpoints.js';
 import { OutputBuffer } from './output-buffer.js';
@@ -111,10 +113,10 @@ export class DebugSession {
         await this.#ending;
         throw new DebugError('disposed', `The debug session was ended while it started (${describeEnd(this.#end)}).`, { cause: error });
       }
-      let detail = error instanceof DebugError ? error.detail : (error as Error).message;
+      let detail = errorDetail(error);
       const process = this.#process;
-      const plainClose = process?.connection.closedReason === 'it closed the connection';
-      if (process?.pid && plainClose && error instanceof DebugError && error.code === 'adapter_exited') {
+      const plainClose = process?.connection.closeReason?.kind === 'eof';
+      if (process?.pid && plainClose && isDebugError(error, 'adapter_exited')) {
         // The stream closes a moment before the exit status is known; the status says more.
         const exit = await Promise.race([process.exited, delay(500).then(() => undefined)]);
         if (exit) detail = `${capitalize(describeExit(this.adapterId, exit))} while the session was starting.`;
@@ -123,7 +125,7 @@ export class DebugSession {
       await this.shutdown({ kind: 'failed', detail });
       if (signal?.aborted) throw signal.reason;
       throw new DebugError(
-        error instanceof DebugError && error.code === 'adapter_start_failed' ? 'adapter_start_failed' : 'request_failed',
+        isDebugError(error, 'adapter_start_failed') ? 'adapter_start_failed' : 'request_failed',
         `${detail}${stderr && !detail.includes(stderr) ? ` Adapter stderr: ${stderr.slice(-800)}` : ''}`,
         { cause: error },
       );
@@ -251,12 +253,12 @@ export class DebugSession {
       );
       this.spec.book.apply(file, body?.breakpoints ?? []);
     } catch (error) {
-      const message = error instanceof DebugError ? error.detail : (error as Error).message;
+      const message = errorDetail(error);
       this.spec.book.apply(
         file,
         entries.map(() => ({ verified: false, message })),
       );
-      if (error instanceof DebugError && error.code === 'adapter_exited') throw error;
+      if (isDebugError(error, 'adapter_exited')) throw error;
     }
   }
 
@@ -344,9 +346,9 @@ export class DebugSession {
     }
     await main;
     // A close while starting was left to this method (see #onClose): report it as a failed start.
-    const closed = connection.closedReason;
+    const closed = connection.closeReason;
     if (closed !== undefined && !this.#ending) {
-      throw new DebugError('adapter_exited', `The ${config.id} adapter stopped right after the ${mode}: ${closed}.`);
+      throw new DebugError('adapter_exited', `The ${config.id} adapter stopped right after the ${mode}: ${describeClose(closed)}.`);
     }
     if (this.#state === 'starting') this.#state = 'running';
     this.#process.snapshotTree();
@@ -366,7 +368,7 @@ export class DebugSession {
       });
       connection.onClose((reason) => {
         clearTimeout(timer);
-        reject(new DebugError('adapter_exited', `The ${this.adapterId} adapter stopped before it was ready: ${reason}.`));
+        reject(new DebugError('adapter_exited', `The ${this.adapterId} adapter stopped before it was ready: ${describeClose(reason)}.`));
       });
     });
   }
@@ -436,7 +438,7 @@ export class DebugSession {
     for (const waiter of [...this.#waiters]) waiter();
   }
 
-  async #onClose(reason: string): Promise<void> {
+  async #onClose(reason: CloseReason): Promise<void> {
     // While starting, the failed request reports it and begin() ends the session as failed.
     if (this.#ending || this.#state === 'starting') return;
     const process = this.#process;
@@ -444,8 +446,7 @@ export class DebugSession {
     const exit = process?.pid ? await Promise.race([process.exited, delay(500).then(() => undefined)]) : undefined;
     if (this.#ending) return;
     // A plain close is best described by the exit status; a protocol fault by what went wrong.
-    const plainClose = reason === 'it closed the connection';
-    const how = exit && plainClose ? describeExit(this.adapterId, exit) : `the ${this.adapterId} adapter ${reason.replace(/^it /, '')}`;
+    const how = exit && reason.kind === 'eof' ? describeExit(this.adapterId, exit) : describeAdapterClose(this.adapterId, reason);
     const stderr = process?.stderrTail.trim();
     void this.shutdown({ kind: 'crashed', detail: `${how}${stderr ? `; its last stderr: ${stderr.slice(-600)}` : ''}` });
   }

@@ -1,4 +1,4 @@
-import { defineTool, errorResult, type ToolResult, textResult } from '@agent-tools/core';
+import { AgentToolsError, defineTool, type ToolResult, textResult, toolErrorResult } from '@agent-tools/core';
 import { z } from 'zod';
 import { DebugError } from '../errors.js';
 import type { OpContext } from '../ops/common.js';
@@ -90,8 +90,9 @@ export function debugTool(supervisor: DebugSupervisor, defaults: { cwd: string; 
       try {
         result = await guarded(op, () => dispatch(op, params));
       } catch (error) {
-        if (!(error instanceof DebugError)) throw error;
-        result = errorResult(error.detail, { code: error.code });
+        // Caught, not left to the registry, so a notice about the last session still leads the answer.
+        if (!AgentToolsError.isInstance(error)) throw error;
+        result = toolErrorResult(error);
       }
       return notice ? prepend(notice, result) : result;
     },

@@ -1,3 +1,4 @@
+import { errorDetail } from '@agent-tools/core';
 import type { Kernel, KernelMessage, ServerConnection } from '@jupyterlab/services';
 import { EvalToolError } from '../errors.js';
 import type { KernelLanguage } from '../language.js';
@@ -90,7 +91,7 @@ export class KernelSession {
       startTimeoutMs,
       `the Jupyter server did not start the ${kernelName} kernel within ${startTimeoutMs / 1000} s`,
     ).catch((error: unknown) => {
-      throw new EvalToolError('kernel_start_failed', `Could not start the ${language} kernel "${kernelName}": ${describe(error)}`, {
+      throw new EvalToolError('kernel_start_failed', `Could not start the ${language} kernel "${kernelName}": ${errorDetail(error)}`, {
         cause: error,
       });
     });
@@ -116,7 +117,7 @@ export class KernelSession {
     } catch (error) {
       await session.shutdown();
       if (error instanceof EvalToolError) throw error;
-      throw new EvalToolError('kernel_start_failed', `Could not start the ${language} kernel "${kernelName}": ${describe(error)}`, {
+      throw new EvalToolError('kernel_start_failed', `Could not start the ${language} kernel "${kernelName}": ${errorDetail(error)}`, {
         cause: error,
       });
     }
@@ -291,9 +292,4 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, message: string)
     timer = setTimeout(() => reject(new Error(message)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function describe(error: unknown): string {
-  const e = error as { message?: string; response?: { status?: number } };
-  return (e?.message ?? String(error)).replace(/^\[agent-tools\/eval\] /, '');
 }

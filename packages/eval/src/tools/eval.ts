@@ -1,6 +1,5 @@
-import { defineTool, errorResult, textResult, type ToolResult } from '@agent-tools/core';
+import { defineTool, errorDetail, errorResult, textResult, type ToolResult } from '@agent-tools/core';
 import { z } from 'zod';
-import { plainMessage } from '../errors.js';
 import type { AcquiredKernel, KernelFactory } from '../jupyter/kernel-factory.js';
 import { LANGUAGES } from '../language.js';
 import { rewritePython, SUPPORTED_IDIOMS } from '../python/magics.js';
@@ -88,7 +87,7 @@ export function evalTool(factory: KernelFactory) {
       try {
         acquired = await factory.acquire(ctx.conversationId, language);
       } catch (error) {
-        return errorResult(`The ${language} kernel could not be started, so nothing was run: ${plainMessage(error)}`);
+        return errorResult(`The ${language} kernel could not be started, so nothing was run: ${errorDetail(error)}`);
       }
       if (acquired.lost) {
         before.push(

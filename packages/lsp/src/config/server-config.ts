@@ -66,6 +66,19 @@ export interface ServerConfig {
    */
   readonly readyPattern?: RegExp;
   readonly readyTimeoutMs?: number;
+  /**
+   * Characters the server counts as line breaks besides LSP's `\r\n`, `\n` and `\r` (tsserver: U+2028 and
+   * U+2029). Positions in files containing them are translated both ways, so answers and edits land where LSP says.
+   */
+  readonly extraLineBreaks?: string;
+  /**
+   * Whether answers depend on an index the server builds in the background after a file is opened, and the
+   * title of the work-done progress it reports meanwhile (clangd: `indexing`, when the root has a compilation
+   * database). Until that work has begun and ended, index-based answers are not complete.
+   */
+  readonly backgroundIndex?: (context: ServerContext) => { readonly title: RegExp } | undefined;
+  /** The most workspace symbols the server returns for one query; a list this long was cut by the server. */
+  readonly workspaceSymbolLimit?: number;
   /** How long a request may take before it is reported as hung (default: the supervisor's). */
   readonly requestTimeoutMs?: number;
   /** How long starting and initializing may take (default: the supervisor's). */

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { applyFileChanges, CoreError, type FileChangesOptions, resolveInside } from '@agent-tools/core';
 import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { LspError } from '../errors.js';
-import { displayPath, fromUri } from '../util/paths.js';
+import { displayPath, fromUri, relativeText } from '../util/paths.js';
 import { applyTextEdits } from './text-edits.js';
 
 /** One file's part of a planned edit. */
@@ -112,8 +112,27 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, cwd: string, open: OpenVe
   } else if (edit.changes) {
     for (const [uri, edits] of Object.entries(edit.changes)) textEdit(uri, edits, undefined);
   }
-  const changes = [...files].map(([path, v]) => ({ path, before: v.before, after: v.after, edits: v.edits }));
-  return { changes: changes.filter((c) => c.before !== c.after) };
+  const changes = [...files].map(([path, v]) => ({ path, before: v.before, after: v.after, edits: v.edits })).filter((c) => c.before !== c.after);
+  const readOnly = changes.filter((c) => c.before !== undefined && !writable(c.path));
+  if (readOnly.length > 0) {
+    const names = readOnly.map((c) => `${displayPath(c.path, cwd)} (mode ${(statSync(c.path).mode & 0o777).toString(8)})`).join(', ');
+    throw new LspError(
+      'edit_failed',
+      `The edit would change ${names}, which ${readOnly.length === 1 ? 'is' : 'are'} read-only; nothing was changed. Ask the user before making ${readOnly.length === 1 ? 'it' : 'them'} writable.`,
+    );
+  }
+  return { changes };
+}
+
+/** Whether a file may be written: its owner's write bit is set (root can write anything) and access allows it. */
+function writable(path: string): boolean {
+  try {
+    if ((statSync(path).mode & 0o200) === 0) return false;
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -130,5 +149,5 @@ export async function applyEditPlan(plan: EditPlan, cwd: string, options: FileCh
   }
   const lost = outcome.notRestored.map((path) => displayPath(path, cwd));
   const undone = lost.length ? `restoring failed for ${lost.join(', ')}` : 'every file was restored';
-  throw new LspError('edit_failed', `Applying the edit failed (${outcome.reason}); ${undone}.`);
+  throw new LspError('edit_failed', `Applying the edit failed (${relativeText(outcome.reason, cwd)}); ${undone}.`);
 }

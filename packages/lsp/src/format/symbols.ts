@@ -1,6 +1,11 @@
 import { capList } from '@agent-tools/core';
-import { type DocumentSymbol, type SymbolInformation, SymbolKind, type WorkspaceSymbol } from 'vscode-languageserver-protocol';
-import { displayPath, fromUri } from '../util/paths.js';
+import { type DocumentSymbol, type Range, type SymbolInformation, SymbolKind, type WorkspaceSymbol } from 'vscode-languageserver-protocol';
+import { displayPath, fromUri, isInside } from '../util/paths.js';
+
+/** Maps a server's range in a file to LSP's lines (identity for most servers). */
+export type RangeMapper = (path: string, range: Range) => Range;
+
+const identity: RangeMapper = (_path, range) => range;
 
 /** A symbol as programs receive it. */
 export interface SymbolData {
@@ -12,6 +17,8 @@ export interface SymbolData {
   readonly container?: string;
   /** Nesting depth in a document outline (0 at the top). */
   readonly depth?: number;
+  /** Set for symbols outside the working directory (a library, the standard library). */
+  readonly outside?: true;
 }
 
 const KIND_NAMES = new Map<number, string>(
@@ -26,7 +33,12 @@ export function kindName(kind: number): string {
 }
 
 /** Flattens a document's symbols into an outline in source order, with depths. */
-export function documentOutline(answer: Array<DocumentSymbol | SymbolInformation> | null | undefined, file: string): SymbolData[] {
+export function documentOutline(
+  answer: Array<DocumentSymbol | SymbolInformation> | null | undefined,
+  file: string,
+  path: string,
+  map: RangeMapper = identity,
+): SymbolData[] {
   const out: SymbolData[] = [];
   const visit = (symbols: readonly DocumentSymbol[], depth: number, container?: string): void => {
     for (const symbol of [...symbols].sort((a, b) => a.selectionRange.start.line - b.selectionRange.start.line)) {
@@ -34,7 +46,7 @@ export function documentOutline(answer: Array<DocumentSymbol | SymbolInformation
         name: symbol.name,
         kind: kindName(symbol.kind),
         file,
-        line: symbol.selectionRange.start.line + 1,
+        line: map(path, symbol.selectionRange).start.line + 1,
         depth,
         ...(container ? { container } : {}),
       });
@@ -49,7 +61,7 @@ export function documentOutline(answer: Array<DocumentSymbol | SymbolInformation
         name: symbol.name,
         kind: kindName(symbol.kind),
         file,
-        line: symbol.location.range.start.line + 1,
+        line: map(path, symbol.location.range).start.line + 1,
         depth: 0,
         ...(symbol.containerName ? { container: symbol.containerName } : {}),
       });
@@ -59,18 +71,23 @@ export function documentOutline(answer: Array<DocumentSymbol | SymbolInformation
 }
 
 /** Normalizes workspace symbols to data with workspace-relative paths. */
-export function workspaceSymbols(answer: Array<SymbolInformation | WorkspaceSymbol> | null | undefined, cwd: string): SymbolData[] {
+export function workspaceSymbols(
+  answer: Array<SymbolInformation | WorkspaceSymbol> | null | undefined,
+  cwd: string,
+  map: RangeMapper = identity,
+): SymbolData[] {
   const out: SymbolData[] = [];
   for (const symbol of answer ?? []) {
     const path = fromUri(symbol.location.uri);
     if (!path) continue;
-    const range = 'range' in symbol.location ? symbol.location.range : undefined;
+    const range = 'range' in symbol.location ? map(path, symbol.location.range) : undefined;
     out.push({
       name: symbol.name,
       kind: kindName(symbol.kind),
       file: displayPath(path, cwd),
       ...(range ? { line: range.start.line + 1 } : {}),
       ...(symbol.containerName ? { container: symbol.containerName } : {}),
+      ...(isInside(cwd, path) ? {} : { outside: true as const }),
     });
   }
   return out;
@@ -84,20 +101,34 @@ export function renderOutline(symbols: readonly SymbolData[], max: number): { te
   return { text: lines.join('\n'), note: capped.note, shown: capped.items };
 }
 
-/** Workspace symbols grouped by file, capped. */
-export function renderWorkspaceSymbols(symbols: readonly SymbolData[], max: number): { text: string; note: string; shown: readonly SymbolData[] } {
-  const sorted = [...symbols].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
+/**
+ * Workspace symbols grouped by file, capped: those inside the working directory first (exact name matches
+ * before partial ones), then those outside it, marked as such, so a library's symbols never push the project's
+ * own out of the list.
+ */
+export function renderWorkspaceSymbols(
+  symbols: readonly SymbolData[],
+  max: number,
+  query: string,
+): { text: string; note: string; shown: readonly SymbolData[] } {
+  const exact = (s: SymbolData): number => (s.name === query ? 0 : s.name.toLowerCase() === query.toLowerCase() ? 1 : 2);
+  const sorted = [...symbols].sort(
+    (a, b) => Number(a.outside ?? false) - Number(b.outside ?? false) || exact(a) - exact(b) || a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0),
+  );
   const capped = capList(sorted, max);
+  const shown = [...capped.items].sort(
+    (a, b) => Number(a.outside ?? false) - Number(b.outside ?? false) || a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0),
+  );
   const lines: string[] = [];
   let current: string | undefined;
-  for (const s of capped.items) {
+  for (const s of shown) {
     if (s.file !== current) {
-      lines.push(s.file);
+      lines.push(s.outside ? `${s.file} (outside the working directory)` : s.file);
       current = s.file;
     }
     const where = s.line === undefined ? '' : `${s.line}: `;
     lines.push(`  ${where}${s.kind} ${s.name}${s.container ? ` (in ${s.container})` : ''}`);
   }
   if (capped.note) lines.push(`(${capped.note}; refine the query to narrow it)`);
-  return { text: lines.join('\n'), note: capped.note, shown: capped.items };
+  return { text: lines.join('\n'), note: capped.note, shown };
 }

@@ -32,6 +32,7 @@ import { CLIENT_CAPABILITIES } from './client-capabilities.js';
 import { DocumentSync, type OpenDocument } from './documents.js';
 import { describeExit, type ExitInfo, ServerProcess } from './process.js';
 import { PublishedDiagnostics } from './published-diagnostics.js';
+import { PositionMapper } from '../position/position-mapper.js';
 import { answerServerRequest } from './server-requests.js';
 import { ServerDiagnostics } from './server-diagnostics.js';
 import { WorkProgress } from './work-progress.js';
@@ -87,6 +88,8 @@ export class LanguageServer {
   readonly diagnostics: ServerDiagnostics;
   /** The work it reports as in progress (indexing, loading packages). */
   readonly work = new WorkProgress();
+  /** Positions as this server counts lines, and back. */
+  readonly positions: PositionMapper;
   readonly #options: LanguageServerOptions;
   readonly #process: ServerProcess;
   readonly #connection: RpcConnection;
@@ -94,6 +97,7 @@ export class LanguageServer {
   readonly #log: ServerLogLine[] = [];
   readonly #malformed: number[] = [];
   #capabilities: ServerCapabilities = {};
+  #firstOpenAt: number | undefined;
   #loaded = false;
   #onLoaded: (() => void) | undefined;
   #state: ServerState = 'starting';
@@ -124,10 +128,12 @@ export class LanguageServer {
     });
     this.documents = new DocumentSync(
       {
-        open: (doc) =>
+        open: (doc) => {
+          this.#firstOpenAt ??= Date.now();
           this.notify(DidOpenTextDocumentNotification.type, {
             textDocument: { uri: doc.uri, languageId: doc.languageId, version: doc.version, text: doc.text },
-          }),
+          });
+        },
         change: (doc) =>
           this.notify(DidChangeTextDocumentNotification.type, {
             textDocument: { uri: doc.uri, version: doc.version },
@@ -148,7 +154,9 @@ export class LanguageServer {
       (path) => options.config.extensions[extname(path).toLowerCase()] ?? Object.values(options.config.extensions)[0] ?? 'plaintext',
       options.limits.maxOpenDocuments,
     );
+    this.positions = new PositionMapper(options.config.extraLineBreaks ?? '', (path) => this.documents.get(path)?.text);
     this.diagnostics = new ServerDiagnostics({
+      positions: this.positions,
       config: this.config,
       label: this.label,
       cwd: this.cwd,
@@ -207,6 +215,11 @@ export class LanguageServer {
 
   get capabilities(): ServerCapabilities {
     return this.#capabilities;
+  }
+
+  /** When the first document was opened with it (servers start indexing then). */
+  get firstOpenAt(): number | undefined {
+    return this.#firstOpenAt;
   }
 
   /** Why the server ended, once it has. */

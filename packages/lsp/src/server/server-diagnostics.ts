@@ -10,6 +10,7 @@ import type { ServerConfig } from '../config/server-config.js';
 import { LspError } from '../errors.js';
 import type { RequestTypeLike } from '../rpc/connection.js';
 import { displayPath, fromUri } from '../util/paths.js';
+import type { PositionMapper } from '../position/position-mapper.js';
 import type { OpenDocument } from './documents.js';
 import type { PublishedDiagnostics } from './published-diagnostics.js';
 
@@ -24,6 +25,7 @@ export interface DiagnosticsChannel {
   /** Dynamic registrations by id (pyright registers pull diagnostics this way). */
   readonly registrations: ReadonlyMap<string, { method: string; options: unknown }>;
   readonly published: PublishedDiagnostics;
+  readonly positions: PositionMapper;
   request<P, R>(type: RequestTypeLike<P, R>, params: P, options: { timeoutMs?: number; signal?: AbortSignal }): Promise<R>;
   executeCommand(command: string, args: readonly unknown[], timeoutMs?: number, signal?: AbortSignal): Promise<unknown>;
   /** Throws when the server is gone. */
@@ -65,6 +67,12 @@ export class ServerDiagnostics {
    * servers that do not say which version they checked). Rejects with `timeout` when `deadline` passes.
    */
   async of(doc: OpenDocument, deadline: number, signal?: AbortSignal): Promise<readonly LspDiagnostic[]> {
+    const list = await this.#fetch(doc, deadline, signal);
+    const positions = this.#channel.positions;
+    return positions.active ? list.map((d) => ({ ...d, range: positions.range(doc.path, d.range) })) : list;
+  }
+
+  async #fetch(doc: OpenDocument, deadline: number, signal?: AbortSignal): Promise<readonly LspDiagnostic[]> {
     const channel = this.#channel;
     const remaining = (): number => Math.max(1, deadline - Date.now());
     const puller = channel.config.pullDiagnostics;
@@ -103,7 +111,7 @@ export class ServerDiagnostics {
     const byFile = new Map<string, readonly LspDiagnostic[]>();
     for (const item of (report?.items ?? []) as WorkspaceDocumentDiagnosticReport[]) {
       const path = fromUri(item.uri);
-      if (path && item.kind === 'full') byFile.set(path, item.items);
+      if (path && item.kind === 'full') byFile.set(path, item.items.map((d) => ({ ...d, range: this.#channel.positions.range(path, d.range) })));
     }
     return byFile;
   }

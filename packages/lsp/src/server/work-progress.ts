@@ -19,6 +19,7 @@ export class WorkProgress {
   readonly #items = new Map<Token, ProgressItem>();
   #wake: Array<() => void> = [];
   #begun = 0;
+  readonly #titles = new Set<string>();
 
   /** Work in progress now, oldest first. */
   get active(): readonly ProgressItem[] {
@@ -28,6 +29,12 @@ export class WorkProgress {
   /** How many pieces of work have begun since the server started. */
   get begun(): number {
     return this.#begun;
+  }
+
+  /** Whether work with a matching title has begun since the server started. */
+  seen(title: RegExp): boolean {
+    for (const seen of this.#titles) if (title.test(seen)) return true;
+    return false;
   }
 
   /** Records one `$/progress` notification. */
@@ -41,6 +48,8 @@ export class WorkProgress {
     };
     if (value.kind === 'begin') {
       this.#begun++;
+      this.#titles.add(value.title ?? value.message ?? 'working');
+      if (this.#titles.size > MAX_ITEMS) this.#titles.delete(this.#titles.values().next().value as string);
       this.#items.set(token, { title: value.title ?? value.message ?? 'working', since: Date.now(), ...details });
       if (this.#items.size > MAX_ITEMS) this.#items.delete(this.#items.keys().next().value as Token);
     } else if (value.kind === 'report' && previous) {

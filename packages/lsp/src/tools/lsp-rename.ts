@@ -1,12 +1,13 @@
-import { appendText, defineTool, errorResult, type ToolResult } from '@agent-tools/core';
-import { FileChangeType, PrepareRenameRequest, RenameRequest, type WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { defineTool, errorResult, type ToolResult } from '@agent-tools/core';
+import { PrepareRenameRequest, RenameRequest, type WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
-import { applyEditPlan, type EditPlan, planWorkspaceEdit } from '../edits/workspace-edit.js';
+import { verifyRenameEdits } from '../edits/verify-rename.js';
+import { planWorkspaceEdit } from '../edits/workspace-edit.js';
 import { LspError } from '../errors.js';
-import type { LanguageServer } from '../server/language-server.js';
-import { displayPath, fromUri, toUri } from '../util/paths.js';
+import { fromUri } from '../util/paths.js';
 import { plural, splitLines } from '../util/text.js';
-import { failure, openTarget, type ToolEnv, withNotes } from './shared.js';
+import { applyAndReport } from './apply-plan.js';
+import { failure, openTarget, type ToolEnv, whenComplete, withNotes } from './shared.js';
 
 /** Parameters of `lsp_rename`. */
 export const lspRenameParameters = z.object({
@@ -55,16 +56,24 @@ async function rename(
   const newName = params.new_name.trim();
   if (/\s/.test(newName)) return errorResult(`"${params.new_name}" is not a valid name: it contains whitespace.`);
   const target = await openTarget(env, params, 'lsp_rename', ctx.signal);
-  const { server, doc, position } = target;
-  const oldName = position.lineText.slice(position.character, position.character + position.length);
+  const { server, doc, position, at, symbol: oldName } = target;
   const where = `\`${oldName}\` (${target.file}:${position.line + 1})`;
   const provider = server.capabilities.renameProvider;
   if (!provider) throw new LspError('unsupported', `${server.config.name} cannot rename symbols; nothing was changed.`);
-  const at = { textDocument: { uri: doc.uri }, position: { line: position.line, character: position.character } };
+  // A rename computed on a partial index edits some files and misses others: never apply one.
+  const completeness = await whenComplete(env, server, ctx.signal);
+  if (!completeness.complete) {
+    return errorResult(
+      `${completeness.reason}; a rename computed now could miss files, so nothing was changed. Call lsp_rename again in a moment.`,
+      { action: 'rename', error: 'incomplete_index' },
+    );
+  }
+  const request = { textDocument: { uri: doc.uri }, position: at };
   if (typeof provider === 'object' && provider.prepareProvider) {
-    const prepared = await server.request(PrepareRenameRequest.type, at, { signal: ctx.signal });
+    const prepared = await server.request(PrepareRenameRequest.type, request, { signal: ctx.signal });
     if (prepared === null) return errorResult(`${where} cannot be renamed: the server says there is no renameable symbol there.`);
-    const range = 'range' in prepared ? prepared.range : 'start' in prepared ? prepared : undefined;
+    const raw = 'range' in prepared ? prepared.range : 'start' in prepared ? prepared : undefined;
+    const range = raw ? server.positions.range(doc.path, raw) : undefined;
     if (range && !covers(range, position)) {
       const other = textOf(doc.text, range);
       return errorResult(
@@ -72,47 +81,28 @@ async function rename(
       );
     }
   }
-  const edit: WorkspaceEdit | null = await server.request(RenameRequest.type, { ...at, newName }, { signal: ctx.signal });
-  if (!edit || (!edit.changes && !edit.documentChanges)) {
+  const answer: WorkspaceEdit | null = await server.request(RenameRequest.type, { ...request, newName }, { signal: ctx.signal });
+  if (!answer || (!answer.changes && !answer.documentChanges)) {
     return errorResult(`The server returned no edit for renaming ${where}; nothing was changed.`);
   }
+  const edit = server.positions.workspaceEdit(answer);
   if (!editsPosition(edit, doc.uri, position)) {
     return errorResult(`The server's rename of ${where} does not change that position; nothing was changed. Address the symbol you mean to rename by its own name.`);
+  }
+  const check = verifyRenameEdits(edit, oldName, newName, env.cwd, (path) => server.documents.get(path)?.text);
+  if (!check.ok) {
+    const why = check.alias
+      ? `${server.config.name} would only add an alias instead of renaming the symbol (${check.reason})`
+      : `${check.reason}, which is not the old name; the server's positions do not match the file`;
+    return errorResult(`Renaming ${where} to \`${newName}\` was refused: ${why}. Nothing was changed.`, { action: 'rename', error: 'edit_mismatch' });
   }
   const plan = planWorkspaceEdit(edit, env.cwd, (path) => server.documents.get(path));
   if (plan.changes.length === 0) {
     return errorResult(`Renaming ${where} to \`${newName}\` changes nothing; nothing was written.`);
   }
-  const files = plan.changes.map((c) => c.path);
-  if (ctx.diagnostics.enabled) await ctx.diagnostics.beforeWrite(files, ctx.signal);
-  await applyEditPlan(plan, env.cwd);
-  syncServer(server, plan);
   const edits = plan.changes.reduce((sum, c) => sum + c.edits, 0);
-  const lines = [`Renamed ${where} to \`${newName}\`: ${plural(edits, 'edit')} in ${plural(plan.changes.length, 'file')}.`];
-  const changed = plan.changes.map((c) => {
-    const file = displayPath(c.path, env.cwd);
-    const what = c.before === undefined ? 'created' : c.after === undefined ? 'deleted' : plural(c.edits, 'edit');
-    lines.push(`  ${file} (${what})`);
-    return { file, edits: c.edits, ...(c.before === undefined ? { created: true } : {}), ...(c.after === undefined ? { deleted: true } : {}) };
-  });
-  const result: ToolResult = { content: [{ type: 'text', text: lines.join('\n') }], isError: false, structured: { action: 'rename', from: oldName, to: newName, edits, files: changed } };
-  if (!ctx.diagnostics.enabled) return result;
-  const report = await ctx.diagnostics.afterWrite(files, ctx.signal);
-  return report.text ? { ...appendText(result, report.text), structured: { ...(result.structured as object), diagnostics: report.files } } : result;
-}
-
-/** Tells the server what changed on disk: new versions of open documents, watched-file events for the rest. */
-function syncServer(server: LanguageServer, plan: EditPlan): void {
-  const events: Array<{ uri: string; type: FileChangeType }> = [];
-  for (const change of plan.changes) {
-    if (server.documents.get(change.path)) {
-      server.documents.sync(change.path);
-      continue;
-    }
-    const type = change.before === undefined ? FileChangeType.Created : change.after === undefined ? FileChangeType.Deleted : FileChangeType.Changed;
-    events.push({ uri: toUri(change.path), type });
-  }
-  if (events.length > 0) server.documents.watched(events);
+  const head = `Renamed ${where} to \`${newName}\`: ${plural(edits, 'edit')} in ${plural(plan.changes.length, 'file')}.`;
+  return applyAndReport(server, plan, env.cwd, ctx, head, { action: 'rename', from: oldName, to: newName, edits });
 }
 
 type Range = { readonly start: { line: number; character: number }; readonly end: { line: number; character: number } };

@@ -1,10 +1,11 @@
 import { CoreError, errorResult, resolveInside, type ToolResult, textResult } from '@agent-tools/core';
 import { detailOf, LspError } from '../errors.js';
-import type { ServerCapabilities } from 'vscode-languageserver-protocol';
+import type { Position, ServerCapabilities } from 'vscode-languageserver-protocol';
 import type { OpenDocument } from '../server/documents.js';
 import type { LanguageServer } from '../server/language-server.js';
 import type { LspSupervisor } from '../supervisor.js';
 import { locateSymbol, type SymbolPosition } from '../position/locate-symbol.js';
+import { awaitComplete, type Completeness } from '../server/readiness.js';
 
 /** What the tools share: the supervisor and the working directory. */
 export interface ToolEnv {
@@ -17,6 +18,10 @@ export interface Target {
   readonly server: LanguageServer;
   readonly doc: OpenDocument;
   readonly position: SymbolPosition;
+  /** The position as the server counts lines (differs from `position` only where the server breaks lines LSP does not). */
+  readonly at: Position;
+  /** The symbol as written there. */
+  readonly symbol: string;
   /** Workspace-relative path of the file. */
   readonly file: string;
   readonly path: string;
@@ -52,7 +57,22 @@ export async function openTarget(
   }
   const opened = await openFile(env, params.file, action, signal);
   const position = locateSymbol(opened.doc.text, params.line, params.symbol, params.occurrence, opened.file);
-  return { ...opened, position };
+  const at = opened.server.positions.toServer(opened.path, { line: position.line, character: position.character });
+  const symbol = position.lineText.slice(position.character, position.character + position.length);
+  return { ...opened, position, at, symbol };
+}
+
+/**
+ * Waits until the server has finished indexing or loading the workspace, within the supervisor's budget. The
+ * answer's first line must carry `incompleteLine` of what this returns when it is not complete.
+ */
+export function whenComplete(env: ToolEnv, server: LanguageServer, signal: AbortSignal): Promise<Completeness> {
+  return awaitComplete(server, env.supervisor.indexWaitMs, signal);
+}
+
+/** The first line of an answer computed before the server finished indexing. */
+export function incompleteLine(completeness: Completeness): string {
+  return completeness.complete ? '' : `INCOMPLETE: ${completeness.reason}; this answer may miss results. Call again in a moment for the complete answer.\n`;
 }
 
 /**

@@ -9,6 +9,18 @@ export function displayPath(file: string, cwd: string): string {
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
+/**
+ * A message as a model reads it: absolute paths inside the working directory made relative, and the temporary
+ * siblings of an all-or-nothing write named after the file they stand for.
+ */
+export function relativeText(text: string, cwd: string): string {
+  const prefix = cwd.endsWith(sep) ? cwd : `${cwd}${sep}`;
+  return text
+    .split(prefix)
+    .join('')
+    .replace(/(^|[\s'"(/])\.([^/\s'"]+)\.agent-tools-[0-9a-f]+\.tmp/g, '$1$2 (its temporary copy)');
+}
+
 /** Whether a path lies inside the working directory (lexically). */
 export function isInside(cwd: string, file: string): boolean {
   const rel = relative(cwd, file);

@@ -1,8 +1,8 @@
-import { capTextTail, defineTool, textResult } from '@agent-tools/core';
+import { capTextTail, defineTool, type ToolResult, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import { formatElapsed, statusPhrase, workerName } from '../format.js';
-import type { WorkerList } from '../worker-list.js';
-import { vibeErrorResult, workerIdParameter } from './shared.js';
+import type { WorkerList, WorkerSnapshot } from '../worker-list.js';
+import { workerIdParameter } from './shared.js';
 
 /** The parameters of `vibe_kill`. */
 export const vibeKillParameters = z.object({ worker_id: workerIdParameter });
@@ -17,24 +17,20 @@ export function vibeKillTool(workers: WorkerList) {
     description: DESCRIPTION,
     parameters: vibeKillParameters,
     parallelSafe: true,
-    async execute(params) {
-      try {
-        const { worker, wasRunning } = await workers.kill(params.worker_id);
-        if (!wasRunning) {
-          return textResult(`Worker ${workerName(worker)} had already ended (${statusPhrase(worker)}); nothing to stop.`, {
-            worker,
-            wasRunning,
-          });
-        }
-        const output = (worker.result?.output ?? '').trim();
-        const tail = output ? ` Its output before it was killed:\n${capTextTail(output, 2000)}` : '';
-        return textResult(`Killed worker ${workerName(worker)} after ${formatElapsed(worker.elapsedMs)}.${tail}`, {
+    async execute(params): Promise<ToolResult<{ worker: WorkerSnapshot; wasRunning: boolean }>> {
+      const { worker, wasRunning } = await workers.kill(params.worker_id);
+      if (!wasRunning) {
+        return textResult(`Worker ${workerName(worker)} had already ended (${statusPhrase(worker)}); nothing to stop.`, {
           worker,
           wasRunning,
         });
-      } catch (error) {
-        return vibeErrorResult(error);
       }
+      const output = (worker.result?.output ?? '').trim();
+      const tail = output ? ` Its output before it was killed:\n${capTextTail(output, 2000)}` : '';
+      return textResult(`Killed worker ${workerName(worker)} after ${formatElapsed(worker.elapsedMs)}.${tail}`, {
+        worker,
+        wasRunning,
+      });
     },
   });
 }

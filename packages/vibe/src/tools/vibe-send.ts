@@ -2,7 +2,7 @@ import { defineTool, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import { workerName } from '../format.js';
 import type { WorkerList } from '../worker-list.js';
-import { vibeErrorResult, workerIdParameter } from './shared.js';
+import { workerIdParameter } from './shared.js';
 
 /** The parameters of `vibe_send`. */
 export const vibeSendParameters = z.object({
@@ -27,16 +27,12 @@ export function vibeSendTool(workers: WorkerList) {
     parameters: vibeSendParameters,
     parallelSafe: true,
     async execute(params) {
-      try {
-        const worker = await workers.send(params.worker_id, params.message);
-        const messages = worker.messages === 1 ? '1 message' : `${worker.messages} messages`;
-        return textResult(
-          `Sent to ${workerName(worker)}: it restarted with your message appended to its brief (run ${worker.run}, ${messages} so far) and runs in the background. Call vibe_wait with worker_id "${worker.id}" for its result.`,
-          { worker },
-        );
-      } catch (error) {
-        return vibeErrorResult(error);
-      }
+      const worker = await workers.send(params.worker_id, params.message);
+      const messages = worker.messages === 1 ? '1 message' : `${worker.messages} messages`;
+      return textResult(
+        `Sent to ${workerName(worker)}: it restarted with your message appended to its brief (run ${worker.run}, ${messages} so far) and runs in the background. Call vibe_wait with worker_id "${worker.id}" for its result.`,
+        { worker },
+      );
     },
   });
 }

@@ -2,7 +2,6 @@ import { defineTool, errorResult, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import { workerName } from '../format.js';
 import type { WorkerList } from '../worker-list.js';
-import { vibeErrorResult } from './shared.js';
 
 /** The parameters of `vibe_spawn`. */
 export const vibeSpawnParameters = z.object({
@@ -38,12 +37,7 @@ export function vibeSpawnTool(workers: WorkerList) {
     parameters: vibeSpawnParameters,
     parallelSafe: true,
     async execute(params) {
-      let started: ReturnType<WorkerList['spawn']>;
-      try {
-        started = workers.spawn({ brief: params.brief, label: params.label, ...(params.tier ? { tier: params.tier } : {}) });
-      } catch (error) {
-        return vibeErrorResult(error);
-      }
+      const started = workers.spawn({ brief: params.brief, label: params.label, ...(params.tier ? { tier: params.tier } : {}) });
       // One turn of the event loop, so a worker that cannot start at all (no such command) is reported now. One
       // that started (has a pid) and failed quickly is the worker's own failure, reported by vibe_wait.
       await new Promise((resolve) => setImmediate(resolve));

@@ -1,8 +1,8 @@
 import { capTextTail, defineTool, errorResult, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import { formatElapsed, statusPhrase, workerName } from '../format.js';
-import type { WorkerList, WorkerSnapshot } from '../worker-list.js';
-import { vibeErrorResult, workerIdParameter } from './shared.js';
+import type { WorkerList } from '../worker-list.js';
+import { workerIdParameter } from './shared.js';
 
 /** The longest a single vibe_wait may block. */
 export const MAX_WAIT_SECONDS = 1800;
@@ -36,13 +36,7 @@ export function vibeWaitTool(workers: WorkerList) {
     // Bounded by timeout_seconds itself; the registry's default call timeout would cut a long wait short.
     timeoutMs: (MAX_WAIT_SECONDS + 30) * 1000,
     async execute(params, ctx) {
-      let waited: { worker: WorkerSnapshot; ended: boolean };
-      try {
-        waited = await workers.wait(params.worker_id, params.timeout_seconds * 1000, ctx.signal);
-      } catch (error) {
-        return vibeErrorResult(error);
-      }
-      const { worker, ended } = waited;
+      const { worker, ended } = await workers.wait(params.worker_id, params.timeout_seconds * 1000, ctx.signal);
       const structured = { worker, ended };
       if (!ended) {
         const output = worker.output.trim() ? `\nOutput so far:\n${capTextTail(worker.output.trim(), 1000)}` : '';

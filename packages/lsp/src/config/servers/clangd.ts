@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineServer } from '../server-config.js';
 
 /** Versioned names Debian and Ubuntu install clangd under, newest first. */
@@ -27,5 +29,12 @@ export const clangdServer = defineServer({
   },
   rootMarkers: ['compile_commands.json', 'compile_flags.txt', '.clangd', 'CMakeLists.txt', 'meson.build', 'Makefile'],
   binaries: ['clangd', ...VERSIONS],
-  args: ['--log=error'],
+  // Every reference, not the first 1000: the tool shows 50 and says how many there are.
+  args: ['--log=error', '--limit-references=0'],
+  // With a compilation database clangd indexes every file it lists, in the background, after the first file is
+  // opened; until then references, definitions in other files and workspace symbols come from open files only.
+  backgroundIndex: ({ root }) =>
+    ['compile_commands.json', 'build/compile_commands.json'].some((file) => existsSync(join(root, file))) ? { title: /^indexing/ } : undefined,
+  // --limit-results defaults to 100.
+  workspaceSymbolLimit: 100,
 });

@@ -12,4 +12,6 @@ export const goplsServer = defineServer({
   args: [],
   env: { GOTOOLCHAIN: 'local' },
   projectCheck: goVetChecker,
+  // gopls returns at most 100 workspace symbols.
+  workspaceSymbolLimit: 100,
 });

@@ -29,5 +29,6 @@ export const pyrightServer = defineServer({
   },
   projectCheck: pyrightChecker,
   // Until it has enumerated the workspace, references and renames cover only the open files.
-  readyPattern: /^(?:Found \d+ source files?|No source files found|No include entries specified)/m,
+  // ("No include entries specified" comes before the enumeration, not after it.)
+  readyPattern: /^(?:Found \d+ source files?|No source files found)/m,
 });

@@ -76,10 +76,13 @@ export const typescriptServer = defineServer({
     const fallbackPath = bundledTsserver();
     return {
       tsserver: { useSyntaxServer: 'never', ...(fallbackPath ? { fallbackPath } : {}) },
-      preferences: { includeCompletionsForModuleExports: false },
+      // Renaming at a use in an importing file must rename the symbol, not alias the import (`x as y`).
+      preferences: { includeCompletionsForModuleExports: false, providePrefixAndSuffixTextForRename: false },
     };
   },
   pullDiagnostics: tsserverDiagnostics,
+  // tsserver breaks lines at U+2028 and U+2029 too; LSP does not.
+  extraLineBreaks: '\u2028\u2029',
   projectCheck: tscChecker,
   // The first request waits for tsserver to load the whole project.
   requestTimeoutMs: 60_000,

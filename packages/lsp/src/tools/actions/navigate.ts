@@ -10,7 +10,7 @@ import {
 import { LineReader } from '../../format/line-reader.js';
 import { fileCount, renderLocations, toRawLocations } from '../../format/locations.js';
 import { plural } from '../../util/text.js';
-import { ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
+import { incompleteLine, ok, openTarget, requireCapability, type ToolEnv, whenComplete } from '../shared.js';
 import type { LspParams } from '../lsp-parameters.js';
 
 /** The navigation actions and what they ask. */
@@ -39,10 +39,10 @@ const EMPTY: Record<NavigationAction, string> = {
 /** definition, type_definition, implementation, references: locations grouped by file with their lines. */
 export async function navigate(env: ToolEnv, action: NavigationAction, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
   const target = await openTarget(env, params, action, signal);
-  const { server, doc, position } = target;
+  const { server, doc, position, at, symbol } = target;
   requireCapability(server, CAPABILITY[action], action, 'Try definition, references or hover instead.');
+  const completeness = await whenComplete(env, server, signal);
   const textDocument = { uri: doc.uri };
-  const at = { line: position.line, character: position.character };
   let answer: Location | Location[] | LocationLink[] | null;
   switch (action) {
     case 'definition':
@@ -58,22 +58,24 @@ export async function navigate(env: ToolEnv, action: NavigationAction, params: L
       answer = await server.request(ReferencesRequest.type, { textDocument, position: at, context: { includeDeclaration: true } }, { signal });
       break;
   }
-  const locations = toRawLocations(answer);
-  const symbol = position.lineText.slice(position.character, position.character + position.length);
+  const locations = toRawLocations(answer).map((l) => ({ path: l.path, range: server.positions.range(l.path, l.range) }));
+  const lead = incompleteLine(completeness);
+  const flags = completeness.complete ? {} : { incomplete: completeness.reason };
   const subject = `\`${symbol}\` (${target.file}:${position.line + 1})`;
   const [one, many] = NOUNS[action];
   if (locations.length === 0) {
-    return ok(`No ${many} ${action === 'references' ? 'to' : 'of'} ${subject}. ${EMPTY[action]}`, { action, symbol, total: 0, locations: [] });
+    return ok(`${lead}No ${many} ${action === 'references' ? 'to' : 'of'} ${subject}. ${EMPTY[action]}`, { action, symbol, total: 0, ...flags, locations: [] });
   }
   const reader = new LineReader(env.cwd, (path) => server.documents.get(path)?.text);
   const rendered = renderLocations(locations, { cwd: env.cwd, reader, max: CAPS[action], first: target.path });
   const files = fileCount(locations);
   const preposition = action === 'references' ? 'to' : 'of';
   const head = `${locations.length === 1 ? `1 ${one}` : `${locations.length} ${many}`} ${preposition} ${subject}${files > 1 ? ` in ${plural(files, 'file')}` : ''}:`;
-  return ok(`${head}\n${rendered.text}`, {
+  return ok(`${lead}${head}\n${rendered.text}`, {
     action,
     symbol,
     total: rendered.total,
+    ...flags,
     ...(rendered.note ? { note: rendered.note } : {}),
     locations: rendered.data,
   });

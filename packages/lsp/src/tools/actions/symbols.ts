@@ -8,7 +8,7 @@ import type { LanguageServer } from '../../server/language-server.js';
 import { displayPath } from '../../util/paths.js';
 import { plural } from '../../util/text.js';
 import type { LspParams } from '../lsp-parameters.js';
-import { ok, openFile, requireCapability, type ToolEnv } from '../shared.js';
+import { incompleteLine, ok, openFile, requireCapability, type ToolEnv, whenComplete } from '../shared.js';
 
 const OUTLINE_CAP = 200;
 const WORKSPACE_CAP = 100;
@@ -25,10 +25,10 @@ export async function symbols(env: ToolEnv, params: LspParams, signal: AbortSign
 }
 
 async function outline(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
-  const { server, doc, file } = await openFile(env, params.file, 'symbols', signal);
+  const { server, doc, file, path } = await openFile(env, params.file, 'symbols', signal);
   requireCapability(server, 'documentSymbolProvider', 'document symbols', 'Read the file instead.');
   const answer = await server.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } }, { signal });
-  let list = documentOutline(answer, file);
+  let list = documentOutline(answer, file, path, (p, r) => server.positions.range(p, r));
   const query = params.query?.trim().toLowerCase();
   if (query) list = list.filter((s) => s.name.toLowerCase().includes(query));
   if (list.length === 0) {
@@ -53,27 +53,42 @@ async function search(env: ToolEnv, query: string, signal: AbortSignal): Promise
   }
   const found: SymbolData[] = [];
   const failures: string[] = [...problems];
+  const incomplete: string[] = [];
+  const cut: string[] = [];
   await Promise.all(
     servers.map(async (server) => {
       try {
         if (!server.capabilities.workspaceSymbolProvider) throw new Error(`${server.config.name} does not offer a workspace symbol search.`);
         anchorProject(server);
+        const completeness = await whenComplete(env, server, signal);
+        if (!completeness.complete) incomplete.push(completeness.reason);
         const answer = await server.request(WorkspaceSymbolRequest.type, { query }, { signal });
-        found.push(...workspaceSymbols(answer, env.cwd));
+        const limit = server.config.workspaceSymbolLimit;
+        if (limit !== undefined && (answer?.length ?? 0) >= limit) cut.push(`${server.config.name} returned its maximum of ${limit}`);
+        found.push(...workspaceSymbols(answer, env.cwd, (p, r) => server.positions.range(p, r)));
       } catch (error) {
         failures.push(detailOf(error));
       }
     }),
   );
   const notes = failures.length ? `\n(Not searched: ${failures.join(' ')})` : '';
+  const lead = incompleteLine(incomplete.length ? { complete: false, reason: incomplete.join('; ') } : { complete: true });
+  const cutLine = cut.length ? `CUT BY THE SERVER: ${cut.join('; ')}, so other matches may exist; refine the query.\n` : '';
+  const flags = {
+    ...(incomplete.length ? { incomplete: incomplete.join('; ') } : {}),
+    ...(cut.length ? { truncatedByServer: true } : {}),
+  };
   if (found.length === 0) {
-    return ok(`No symbol matches "${query}".${notes}`, { action: 'symbols', query, total: 0, symbols: [] });
+    return ok(`${lead}No symbol matches "${query}".${notes}`, { action: 'symbols', query, total: 0, ...flags, symbols: [] });
   }
-  const rendered = renderWorkspaceSymbols(found, WORKSPACE_CAP);
-  return ok(`${plural(found.length, 'symbol')} matching "${query}":\n${rendered.text}${notes}`, {
+  const rendered = renderWorkspaceSymbols(found, WORKSPACE_CAP, query);
+  const outside = found.filter((s) => s.outside).length;
+  const split = outside > 0 ? ` (${found.length - outside} in the working directory, ${outside} outside it)` : '';
+  return ok(`${lead}${cutLine}${plural(found.length, 'symbol')} matching "${query}"${split}:\n${rendered.text}${notes}`, {
     action: 'symbols',
     query,
     total: found.length,
+    ...flags,
     ...(rendered.note ? { note: rendered.note } : {}),
     symbols: rendered.shown,
   });

@@ -1,0 +1,52 @@
+import type { ToolContext, ToolResult } from '@agent-tools/core';
+import { appendText } from '@agent-tools/core';
+import { FileChangeType } from 'vscode-languageserver-protocol';
+import { applyEditPlan, type EditPlan } from '../edits/workspace-edit.js';
+import type { LanguageServer } from '../server/language-server.js';
+import { displayPath, toUri } from '../util/paths.js';
+import { plural } from '../util/text.js';
+
+/**
+ * Applies a checked edit plan all or nothing, tells the server what changed, and answers with the files, their
+ * edit counts and the diagnostics the change introduced (through the run's diagnostics hook, as a write of the
+ * harness's own tools would). Every path in the answer, text and `structured`, is workspace-relative.
+ */
+export async function applyAndReport(
+  server: LanguageServer,
+  plan: EditPlan,
+  cwd: string,
+  ctx: ToolContext,
+  head: string,
+  structured: Record<string, unknown>,
+): Promise<ToolResult> {
+  const files = plan.changes.map((c) => c.path);
+  if (ctx.diagnostics.enabled) await ctx.diagnostics.beforeWrite(files, ctx.signal);
+  await applyEditPlan(plan, cwd);
+  syncServer(server, plan);
+  const lines = [head];
+  const changed = plan.changes.map((c) => {
+    const file = displayPath(c.path, cwd);
+    const what = c.before === undefined ? 'created' : c.after === undefined ? 'deleted' : plural(c.edits, 'edit');
+    lines.push(`  ${file} (${what})`);
+    return { file, edits: c.edits, ...(c.before === undefined ? { created: true } : {}), ...(c.after === undefined ? { deleted: true } : {}) };
+  });
+  const result: ToolResult = { content: [{ type: 'text', text: lines.join('\n') }], isError: false, structured: { ...structured, files: changed } };
+  if (!ctx.diagnostics.enabled) return result;
+  const report = await ctx.diagnostics.afterWrite(files, ctx.signal);
+  return report.text ? { ...appendText(result, report.text), structured: { ...(result.structured as object), diagnostics: report.files } } : result;
+}
+
+/** Tells the server what changed on disk: new versions of open documents, watched-file events for the rest. */
+export function syncServer(server: LanguageServer, plan: EditPlan): void {
+  const events: Array<{ uri: string; type: FileChangeType }> = [];
+  for (const change of plan.changes) {
+    if (server.documents.get(change.path)) {
+      server.documents.sync(change.path);
+      continue;
+    }
+    const type = change.before === undefined ? FileChangeType.Created : change.after === undefined ? FileChangeType.Deleted : FileChangeType.Changed;
+    events.push({ uri: toUri(change.path), type });
+  }
+  if (events.length > 0) server.documents.watched(events);
+}
+
