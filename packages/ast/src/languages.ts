@@ -41,8 +41,16 @@ export interface LanguageSpec {
   readonly aliases: readonly string[];
   /** File extensions searched for this language, without the dot. */
   readonly extensions: readonly string[];
-  /** The grammar's wasm name in `@cursorless/tree-sitter-wasms` (`tree-sitter-<grammar>.wasm`). */
+  /** The grammar's wasm name: the file is `tree-sitter-<grammar>.wasm`. */
   readonly grammar: string;
+  /**
+   * The npm package that ships the wasm file (see the README for why each language uses its package): a
+   * per-language `tree-sitter-*` package of the version ast-grep compiles in, or `@cursorless/tree-sitter-wasms`
+   * where no such package ships a wasm file web-tree-sitter loads.
+   */
+  readonly grammarPackage: string;
+  /** Where in that package the wasm file sits ('' for its root). */
+  readonly grammarPath: string;
   /**
    * The character that stands for `$` while the pattern is parsed, for grammars in which `$` cannot start an
    * identifier (ast-grep calls it the expando character). `µ` is a letter to every grammar here.
@@ -50,6 +58,18 @@ export interface LanguageSpec {
   readonly expando: string;
   /** The context ladder, tried in order; the first rung that parses without errors is used. */
   readonly contexts: readonly PatternContext[];
+  /**
+   * Statements end with `;`: a metavariable standing alone as a statement is tried with this text after it,
+   * marked virtual (see `withStatementSemicolons`).
+   */
+  readonly statementSemicolons?: string;
+  /**
+   * A second expando tried when no context accepts the pattern with the first (bash: `$$$` next to `;` reads as
+   * the shell's own `$$`, so `if $C; then $$$; fi` parses only with metavariables written as words).
+   */
+  readonly fallbackExpando?: string;
+  /** ast-grep's expando character where it differs from ours (C and C++: U+10000). */
+  readonly astGrepExpando?: string;
   /** Metavariables are written as string literals while parsing (JSON has no identifiers). */
   readonly quoteMetavariables?: boolean;
 }
@@ -83,7 +103,10 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: ['sh', 'shell', 'zsh'],
     extensions: ['sh', 'bash', 'zsh', 'ksh', 'bats'],
     grammar: 'bash',
+    grammarPackage: 'tree-sitter-bash',
+    grammarPath: '',
     expando: '$',
+    fallbackExpando: 'µ',
     contexts: [TOP, { name: 'statement', before: '__ag() {\n', after: '\n}' }],
   },
   {
@@ -91,7 +114,11 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: [],
     extensions: ['c', 'h'],
     grammar: 'c',
+    grammarPackage: 'tree-sitter-c',
+    grammarPath: '',
     expando: 'µ',
+    statementSemicolons: ';',
+    astGrepExpando: '\u{10000}',
     contexts: cLike('void __ag(void)', 'struct __AG'),
   },
   {
@@ -99,7 +126,11 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: ['c++', 'cc', 'cxx'],
     extensions: ['cc', 'cpp', 'cxx', 'c++', 'hpp', 'hh', 'hxx', 'h++', 'ino', 'cu'],
     grammar: 'cpp',
+    grammarPackage: 'tree-sitter-cpp',
+    grammarPath: '',
     expando: 'µ',
+    statementSemicolons: ';',
+    astGrepExpando: '\u{10000}',
     contexts: cLike('void __ag()', 'class __AG'),
   },
   {
@@ -107,7 +138,10 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: ['cs', 'c#'],
     extensions: ['cs'],
     grammar: 'c_sharp',
+    grammarPackage: 'tree-sitter-c-sharp',
+    grammarPath: '',
     expando: 'µ',
+    statementSemicolons: '();',
     contexts: [
       { name: 'statement', before: 'class __AG { void __ag() {\n', after: '\n} }' },
       { name: 'expression', before: 'class __AG { void __ag() {\n', after: '\n} }', tail: ';' },
@@ -120,7 +154,10 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: [],
     extensions: ['dart'],
     grammar: 'dart',
+    grammarPackage: '@cursorless/tree-sitter-wasms',
+    grammarPath: 'out',
     expando: '$',
+    statementSemicolons: ';',
     contexts: braces('void __ag()', 'class __AG', true),
   },
   {
@@ -128,6 +165,8 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: ['golang'],
     extensions: ['go'],
     grammar: 'go',
+    grammarPackage: 'tree-sitter-go',
+    grammarPath: '',
     expando: 'µ',
     contexts: [
       { name: 'statement', before: 'package __ag\nfunc __ag() {\n', after: '\n}' },
@@ -142,7 +181,10 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: [],
     extensions: ['java'],
     grammar: 'java',
+    grammarPackage: 'tree-sitter-java',
+    grammarPath: '',
     expando: '$',
+    statementSemicolons: ';',
     contexts: [
       { name: 'statement', before: 'class __AG { void __ag() {\n', after: '\n} }' },
       { name: 'expression', before: 'class __AG { void __ag() {\n', after: '\n} }', tail: ';' },
@@ -155,7 +197,10 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: ['js', 'jsx', 'node'],
     extensions: ['js', 'mjs', 'cjs', 'jsx'],
     grammar: 'javascript',
+    grammarPackage: 'tree-sitter-javascript',
+    grammarPath: '',
     expando: '$',
+    statementSemicolons: ';',
     contexts: JS_CONTEXTS,
   },
   {
@@ -163,6 +208,8 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: [],
     extensions: ['json'],
     grammar: 'json',
+    grammarPackage: 'tree-sitter-json',
+    grammarPath: '',
     expando: '$',
     contexts: [TOP],
     quoteMetavariables: true,
@@ -172,6 +219,8 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: ['kt'],
     extensions: ['kt', 'kts'],
     grammar: 'kotlin',
+    grammarPackage: '@cursorless/tree-sitter-wasms',
+    grammarPath: 'out',
     expando: 'µ',
     contexts: braces('fun __ag()', 'class __AG', false),
   },
@@ -180,14 +229,23 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: [],
     extensions: ['lua'],
     grammar: 'lua',
+    grammarPackage: '@tree-sitter-grammars/tree-sitter-lua',
+    grammarPath: '',
     expando: 'µ',
-    contexts: [{ name: 'statement', before: 'function __ag()\n', after: '\nend' }, TOP],
+    contexts: [
+      { name: 'statement', before: 'function __ag()\n', after: '\nend' },
+      // Lua has no expression statements: a literal or an operation alone only parses as a value.
+      { name: 'expression', before: 'local __ag = ', after: '' },
+      TOP,
+    ],
   },
   {
     id: 'python',
     aliases: ['py', 'python3'],
     extensions: ['py', 'pyi', 'pyw'],
     grammar: 'python',
+    grammarPackage: 'tree-sitter-python',
+    grammarPath: '',
     expando: 'µ',
     contexts: [
       { name: 'statement', before: 'def __ag():\n', after: '\n', indent: '    ' },
@@ -200,6 +258,8 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: ['rb'],
     extensions: ['rb', 'rake', 'gemspec', 'ru'],
     grammar: 'ruby',
+    grammarPackage: 'tree-sitter-ruby',
+    grammarPath: '',
     expando: 'µ',
     contexts: [
       { name: 'statement', before: 'def __ag\n', after: '\nend' },
@@ -212,6 +272,8 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: ['rs'],
     extensions: ['rs'],
     grammar: 'rust',
+    grammarPackage: 'tree-sitter-rust',
+    grammarPath: '',
     expando: 'µ',
     contexts: [
       { name: 'statement', before: 'fn __ag() {\n', after: '\n}' },
@@ -225,6 +287,8 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: [],
     extensions: ['swift'],
     grammar: 'swift',
+    grammarPackage: '@cursorless/tree-sitter-wasms',
+    grammarPath: 'out',
     expando: 'µ',
     contexts: braces('func __ag()', 'class __AG', false),
   },
@@ -233,7 +297,10 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: [],
     extensions: ['tsx'],
     grammar: 'tsx',
+    grammarPackage: 'tree-sitter-typescript',
+    grammarPath: '',
     expando: '$',
+    statementSemicolons: ';',
     contexts: JS_CONTEXTS,
   },
   {
@@ -241,7 +308,10 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: ['ts'],
     extensions: ['ts', 'mts', 'cts'],
     grammar: 'typescript',
+    grammarPackage: 'tree-sitter-typescript',
+    grammarPath: '',
     expando: '$',
+    statementSemicolons: ';',
     contexts: JS_CONTEXTS,
   },
 ];

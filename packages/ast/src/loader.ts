@@ -2,12 +2,12 @@ import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { FileSearcher, type FileOutcome } from './engine/file-search.js';
 import type { WorkerStats } from './engine/protocol.js';
-import { defaultGrammarDir, TreeSitterRuntime } from './engine/runtime.js';
+import { TreeSitterRuntime } from './engine/runtime.js';
 import { TreeCache } from './engine/tree-cache.js';
 import { WorkerPool } from './engine/worker-pool.js';
 import { AstError } from './errors.js';
 import type { LanguageSpec } from './languages.js';
-import { compilePattern } from './pattern/compile.js';
+import { type CompileOptions, compilePattern } from './pattern/compile.js';
 import type { CompiledPattern } from './pattern/pattern-node.js';
 
 /** How a {@link TreeSitterLoader} runs. */
@@ -19,7 +19,10 @@ export interface TreeSitterLoaderOptions {
   readonly workers?: number;
   /** Bytes of parsed trees and file texts kept between searches, all workers together. Default 512 MiB. */
   readonly cacheBytes?: number;
-  /** Where the `tree-sitter-<grammar>.wasm` files are. Default: `@cursorless/tree-sitter-wasms`. */
+  /**
+   * A directory holding every `tree-sitter-<grammar>.wasm` file, replacing the grammar packages this package
+   * depends on (see the README for which grammar each language uses).
+   */
   readonly grammarDir?: string;
   /** Files larger than this are skipped (and named in the result). Default 2 MiB. */
   readonly maxFileBytes?: number;
@@ -63,7 +66,7 @@ export class TreeSitterLoader implements AsyncDisposable {
   /** The calling thread's runtime (compiles patterns, checks rewritten files). */
   get runtime(): TreeSitterRuntime {
     this.#assertLive();
-    this.#runtime ??= new TreeSitterRuntime(this.#grammarDir());
+    this.#runtime ??= new TreeSitterRuntime(this.#options.grammarDir);
     return this.#runtime;
   }
 
@@ -85,9 +88,9 @@ export class TreeSitterLoader implements AsyncDisposable {
     }
   }
 
-  /** Compiles a pattern (see {@link compilePattern}). */
-  compile(spec: LanguageSpec, pattern: string): Promise<CompiledPattern> {
-    return compilePattern(this.runtime, spec, pattern);
+  /** Compiles a pattern (see {@link compilePattern}); `options` choose ast-grep's reading, for comparisons. */
+  compile(spec: LanguageSpec, pattern: string, options?: CompileOptions): Promise<CompiledPattern> {
+    return compilePattern(this.runtime, spec, pattern, options);
   }
 
   /** Searches files for a compiled pattern; the outcomes come back in no particular order. */
@@ -154,15 +157,10 @@ export class TreeSitterLoader implements AsyncDisposable {
 
   #poolOf(): WorkerPool {
     this.#pool ??= new WorkerPool(this.#options.workers, {
-      grammarDir: this.#grammarDir(),
+      grammarDir: this.#options.grammarDir,
       cacheBytes: Math.floor(this.#options.cacheBytes / this.#options.workers),
     });
     return this.#pool;
-  }
-
-  #grammarDir(): string {
-    this.#options.grammarDir ??= defaultGrammarDir();
-    return this.#options.grammarDir;
   }
 
   #assertLive(): void {

@@ -20,7 +20,7 @@ export function copyCorpus(
   from: string,
   to: string,
   accept: (name: string) => boolean,
-  { limit = Infinity, recursive = true }: { limit?: number; recursive?: boolean } = {},
+  { limit = Infinity, recursive = true, rename }: { limit?: number; recursive?: boolean; rename?: string } = {},
 ): string[] {
   if (!existsSync(from)) {
     throw new Error(`The agreement corpus ${from} is missing on this machine; install the package that provides it (see apt-packages.txt).`);
@@ -33,7 +33,7 @@ export function copyCorpus(
       if (entry.isDirectory()) {
         if (recursive && entry.name !== 'testdata' && !entry.name.startsWith('.') && entry.name !== 'node_modules') visit(full);
       } else if (entry.isFile() && accept(entry.name) && statSync(full).size < 512 * 1024) {
-        const target = join(to, relative(from, full));
+        const target = join(to, relative(from, full)) + (rename && !entry.name.endsWith(rename) ? rename : '');
         mkdirSync(dirname(target), { recursive: true });
         cpSync(full, target);
         copied.push(target);

@@ -92,7 +92,7 @@ describe('workspace search', () => {
     const { result, text } = await grep({ pattern: 'bar($A)', language: 'typescript', path: 'src' });
     expect(result.isError).toBe(false);
     expect(text).toContain('No match for `bar($A)` in 4 typescript files (.ts, .mts, .cts) under src/.');
-    expect(text).toContain('read as a statement whose root is call_expression');
+    expect(text).toContain('read as a fragment on its own whose root is call_expression');
     const none = await grep({ language: 'rust', path: 'src' });
     expect(none.text).toContain('No rust files (.rs) under src/, so nothing was searched.');
   });

@@ -3,7 +3,7 @@ import type { FileOutcome, SearchRequest } from './file-search.js';
 
 /** What a search worker is started with. */
 export interface WorkerConfig {
-  readonly grammarDir: string;
+  readonly grammarDir: string | undefined;
   readonly cacheBytes: number;
 }
 

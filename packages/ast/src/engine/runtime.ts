@@ -6,9 +6,11 @@ import type { LanguageSpec } from '../languages.js';
 
 const require = createRequire(import.meta.url);
 
-/** The directory holding the prebuilt grammars of `@cursorless/tree-sitter-wasms`. */
-export function defaultGrammarDir(): string {
-  return join(dirname(require.resolve('@cursorless/tree-sitter-wasms/package.json')), 'out');
+/** The wasm file of a language's grammar: in `grammarDir` when one is given, else in the language's npm package. */
+export function grammarFile(spec: LanguageSpec, grammarDir: string | undefined): string {
+  const name = `tree-sitter-${spec.grammar}.wasm`;
+  if (grammarDir) return join(grammarDir, name);
+  return join(dirname(require.resolve(`${spec.grammarPackage}/package.json`)), spec.grammarPath, name);
 }
 
 let initialized: Promise<void> | undefined;
@@ -27,11 +29,12 @@ const CHUNK = 4096;
  * inside, so one runtime serves one thread.
  */
 export class TreeSitterRuntime {
-  readonly #grammarDir: string;
+  readonly #grammarDir: string | undefined;
   readonly #languages = new Map<string, Promise<Language>>();
   readonly #parsers = new Map<string, Parser>();
 
-  constructor(grammarDir: string = defaultGrammarDir()) {
+  /** `grammarDir` replaces the npm packages as the place of every `tree-sitter-<grammar>.wasm`. */
+  constructor(grammarDir?: string) {
     this.#grammarDir = grammarDir;
   }
 
@@ -39,9 +42,12 @@ export class TreeSitterRuntime {
   async language(spec: LanguageSpec): Promise<Language> {
     let loading = this.#languages.get(spec.grammar);
     if (!loading) {
-      const file = join(this.#grammarDir, `tree-sitter-${spec.grammar}.wasm`);
+      let file = `tree-sitter-${spec.grammar}.wasm`;
       loading = initParser()
-        .then(() => Language.load(file))
+        .then(() => {
+          file = grammarFile(spec, this.#grammarDir);
+          return Language.load(file);
+        })
         .catch((error: unknown) => {
           this.#languages.delete(spec.grammar);
           throw new AstError('grammar_unavailable', `The ${spec.id} grammar could not be loaded from ${file}.`, {

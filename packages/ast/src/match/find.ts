@@ -9,7 +9,12 @@ export interface CaptureRecord {
   /** UTF-16 offsets into the file text. */
   readonly start: number;
   readonly end: number;
-  /** For a `$$$NAME` run: the texts of its named nodes, in order. */
+  /** 0-based rows and UTF-16 columns. */
+  readonly startRow: number;
+  readonly startColumn: number;
+  readonly endRow: number;
+  readonly endColumn: number;
+  /** For a `$$$` run: the texts of its named nodes, in order. */
   readonly items?: readonly string[];
 }
 
@@ -25,6 +30,8 @@ export interface MatchRecord {
   readonly endColumn: number;
   readonly text: string;
   readonly captures: Readonly<Record<string, CaptureRecord>>;
+  /** What each unnamed `$$$` of the pattern took, in the order they were matched. */
+  readonly anonymous: readonly CaptureRecord[];
 }
 
 /**
@@ -32,7 +39,7 @@ export interface MatchRecord {
  * CLI reports them). `stop` is polled between candidates.
  */
 export function findMatches(tree: Tree, src: string, pattern: CompiledPattern, stop?: () => boolean): MatchRecord[] {
-  const matcher = new Matcher(pattern.root, src);
+  const matcher = new Matcher(pattern.root, src, pattern.deviations);
   const out: MatchRecord[] = [];
   const root = pattern.root;
   const visit = (node: Node): void => {
@@ -116,19 +123,22 @@ function anchoredCandidates(top: Node, src: string, pattern: CompiledPattern): N
 function record(node: Node, src: string, matcher: Matcher): MatchRecord {
   const entries: [string, CaptureRecord][] = [];
   for (const [name, captured] of matcher.bindings.singles) {
-    entries.push([name, { text: textOf(captured, src), start: captured.startIndex, end: captured.endIndex }]);
-  }
-  for (const [name, nodes] of matcher.bindings.multis) {
-    const first = nodes[0];
-    const last = nodes[nodes.length - 1];
-    const items = nodes.filter((n) => n.isNamed).map((n) => textOf(n, src));
+    const start = captured.startPosition;
+    const end = captured.endPosition;
     entries.push([
       name,
-      first && last
-        ? { text: src.slice(first.startIndex, last.endIndex), start: first.startIndex, end: last.endIndex, items }
-        : { text: '', start: node.startIndex, end: node.startIndex, items },
+      {
+        text: textOf(captured, src),
+        start: captured.startIndex,
+        end: captured.endIndex,
+        startRow: start.row,
+        startColumn: start.column,
+        endRow: end.row,
+        endColumn: end.column,
+      },
     ]);
   }
+  for (const [name, nodes] of matcher.bindings.multis) entries.push([name, runRecord(nodes, node, src)]);
   // In the order they appear in the code.
   entries.sort((a, b) => a[1].start - b[1].start);
   const captures: Record<string, CaptureRecord> = Object.fromEntries(entries);
@@ -143,5 +153,27 @@ function record(node: Node, src: string, matcher: Matcher): MatchRecord {
     endColumn: end.column,
     text: textOf(node, src),
     captures,
+    anonymous: matcher.bindings.anonymous.map((nodes) => runRecord(nodes, node, src)),
+  };
+}
+
+/** A `$$$` run as plain data; an empty run sits where the match starts. */
+function runRecord(nodes: readonly Node[], match: Node, src: string): CaptureRecord {
+  const first = nodes[0];
+  const last = nodes[nodes.length - 1];
+  const items = nodes.filter((n) => n.isNamed).map((n) => textOf(n, src));
+  const from = first ?? match;
+  const to = last ?? match;
+  const start = from.startPosition;
+  const end = last ? to.endPosition : start;
+  return {
+    text: first && last ? src.slice(first.startIndex, last.endIndex) : '',
+    start: from.startIndex,
+    end: last ? last.endIndex : from.startIndex,
+    startRow: start.row,
+    startColumn: start.column,
+    endRow: end.row,
+    endColumn: end.column,
+    items,
   };
 }

@@ -1,5 +1,8 @@
 import type { Node } from 'web-tree-sitter';
-import { ERROR_KIND_ID, isEllipsis, isTrivial, type PatternNode } from '../pattern/pattern-node.js';
+import { type Deviations, ERROR_KIND_ID, isEllipsis, isTrivial, type PatternNode } from '../pattern/pattern-node.js';
+import { ownText, sameCode, textOf } from './same-code.js';
+
+export { textOf } from './same-code.js';
 
 /**
  * The metavariable bindings of one match attempt, with a trail so a failed branch of the `$$$` search can be
@@ -8,7 +11,14 @@ import { ERROR_KIND_ID, isEllipsis, isTrivial, type PatternNode } from '../patte
 export class Bindings {
   readonly singles = new Map<string, Node>();
   readonly multis = new Map<string, Node[]>();
-  readonly #trail: { multi: boolean; name: string }[] = [];
+  /** Unnamed `$$$` runs, in the order they were bound (their positions for `structured`). */
+  readonly anonymous: Node[][] = [];
+  readonly #trail: { kind: 'single' | 'multi' | 'anonymous'; name: string }[] = [];
+  readonly #ownText: boolean;
+
+  constructor(ownText: boolean) {
+    this.#ownText = ownText;
+  }
 
   get mark(): number {
     return this.#trail.length;
@@ -18,57 +28,44 @@ export class Bindings {
     while (this.#trail.length > mark) {
       const entry = this.#trail.pop();
       if (!entry) break;
-      (entry.multi ? this.multis : this.singles).delete(entry.name);
+      if (entry.kind === 'anonymous') this.anonymous.pop();
+      else (entry.kind === 'multi' ? this.multis : this.singles).delete(entry.name);
     }
   }
 
   clear(): void {
     this.singles.clear();
     this.multis.clear();
+    this.anonymous.length = 0;
     this.#trail.length = 0;
   }
 
   /** Binds a single metavariable; a name bound before must see the same code again. */
   bind(name: string, node: Node, src: string): boolean {
     const prior = this.singles.get(name);
-    if (prior) return sameCode(prior, node, src);
+    if (prior) return sameCode(prior, node, src, this.#ownText);
     this.singles.set(name, node);
-    this.#trail.push({ multi: false, name });
+    this.#trail.push({ kind: 'single', name });
     return true;
   }
 
-  bindMulti(name: string, nodes: Node[], src: string): boolean {
+  /** Binds a `$$$` run (unnamed runs are only recorded); a name bound before must see the same named nodes. */
+  bindMulti(name: string | undefined, nodes: Node[], src: string): boolean {
+    if (name === undefined) {
+      this.anonymous.push(nodes);
+      this.#trail.push({ kind: 'anonymous', name: '' });
+      return true;
+    }
     const prior = this.multis.get(name);
     if (prior) {
       const a = prior.filter((n) => n.isNamed);
       const b = nodes.filter((n) => n.isNamed);
-      return a.length === b.length && a.every((n, i) => sameCode(n, b[i] as Node, src));
+      return a.length === b.length && a.every((n, i) => sameCode(n, b[i] as Node, src, this.#ownText));
     }
     this.multis.set(name, nodes);
-    this.#trail.push({ multi: true, name });
+    this.#trail.push({ kind: 'multi', name });
     return true;
   }
-}
-
-/**
- * Whether two nodes are the same code: same kinds and children, leaves compared by text (ast-grep's rule for a
- * repeated metavariable, so `a+b` and `a + b` are the same code; `a` and `b` are not).
- */
-export function sameCode(a: Node, b: Node, src: string): boolean {
-  if (a.id === b.id && a.startIndex === b.startIndex) return true;
-  // ast-grep compares by text as soon as one side has no named children.
-  if (a.namedChildCount === 0 || b.namedChildCount === 0) return textOf(a, src) === textOf(b, src);
-  if (a.typeId !== b.typeId) return false;
-  const ac = a.children;
-  const bc = b.children;
-  if (ac.length !== bc.length) return false;
-  for (let i = 0; i < ac.length; i++) if (!sameCode(ac[i] as Node, bc[i] as Node, src)) return false;
-  return true;
-}
-
-/** The source text of a node (a slice of the file, not web-tree-sitter's chunked text callback). */
-export function textOf(node: Node, src: string): string {
-  return src.slice(node.startIndex, node.endIndex);
 }
 
 /** How one pattern node fared against one candidate node. */
@@ -79,21 +76,24 @@ type Outcome = (typeof Outcome)[keyof typeof Outcome];
 const STEP_BUDGET = 100_000;
 
 /**
- * Matches a compiled pattern against one candidate node under ast-grep's `smart` strictness: every node of the
- * pattern, unnamed tokens included, must match; unnamed tokens and comments of the candidate may be skipped;
- * trailing children of the candidate after the pattern's last child are allowed. Differences from ast-grep,
- * each deliberate: `$$$` backtracks (it is not lazy), `$$$` at the end of a list may match zero nodes, and a
- * comment between two nodes never blocks a match.
+ * Matches a compiled pattern against one candidate node. The algorithm is ast-grep's under its default `smart`
+ * strictness, step for step: every node of the pattern, unnamed tokens included, must match; unnamed tokens and
+ * comments of the candidate are skipped in front of a leaf or a metavariable; trailing children after the
+ * pattern's last are allowed; `$$$` takes candidates until the next pattern node fits. The {@link Deviations}
+ * switched on change that in the documented ways.
  */
 export class Matcher {
   readonly #root: PatternNode;
   readonly #src: string;
-  readonly bindings = new Bindings();
+  readonly #dev: Deviations;
+  readonly bindings: Bindings;
   #steps = 0;
 
-  constructor(root: PatternNode, src: string) {
+  constructor(root: PatternNode, src: string, deviations: Deviations) {
     this.#root = root;
     this.#src = src;
+    this.#dev = deviations;
+    this.bindings = new Bindings(deviations.ownText);
   }
 
   /** Whether the candidate matches; on success the bindings hold the captures. */
@@ -117,7 +117,7 @@ export class Matcher {
         const meta = goal.meta;
         if (meta.kind === 'multi') {
           // A $$$ reached as a single node (never at list level): it takes the one node.
-          return !meta.name || this.bindings.bindMulti(meta.name, [cand], this.#src) ? Outcome.Matched : Outcome.NoMatch;
+          return this.bindings.bindMulti(meta.name, [cand], this.#src) ? Outcome.Matched : Outcome.NoMatch;
         }
         if (meta.named && !cand.isNamed) return Outcome.NoMatch;
         if (meta.name && !this.bindings.bind(meta.name, cand, this.#src)) return Outcome.NoMatch;
@@ -131,79 +131,103 @@ export class Matcher {
       }
       case 'inner': {
         if (goal.kindId !== ERROR_KIND_ID && cand.typeId !== goal.kindId) {
-          return cand.isExtra ? Outcome.SkipCandidate : Outcome.NoMatch;
+          return this.#dev.comments && cand.isExtra ? Outcome.SkipCandidate : Outcome.NoMatch;
         }
         const children = cand.children;
         // ast-grep: a pattern node with children never matches a candidate without any.
         if (children.length === 0) return Outcome.NoMatch;
+        if (this.#dev.ownText && goal.kindId !== ERROR_KIND_ID && ownText(cand, this.#src, children) !== (goal.ownText ?? '')) {
+          return Outcome.NoMatch;
+        }
         return this.#list(goal.children, 0, children, 0) ? Outcome.Matched : Outcome.NoMatch;
       }
     }
   }
 
-  /** Matches goals[gi..] against cands[ci..], backtracking over the extent of every `$$$`. */
+  /** Matches goals[gi..] against cands[ci..] (ast-grep's `match_nodes_impl_recursive`, one loop turn per call). */
   #list(goals: readonly PatternNode[], gi: number, cands: readonly Node[], ci: number): boolean {
     for (;;) {
-      if (gi >= goals.length) return true; // trailing candidates are allowed
-      const goal = goals[gi] as PatternNode;
-      if (isEllipsis(goal)) return this.#ellipsis(goals, gi, cands, ci);
-      // Match one goal, skipping unnamed tokens and comments of the candidate before it.
+      if (gi >= goals.length) return true;
+      if (isEllipsis(goals[gi] as PatternNode)) return this.#ellipsis(goals, gi, cands, ci);
+      // One goal, skipping the candidate's unnamed tokens and comments in front of it.
       for (;;) {
         const cand = cands[ci];
+        // The goal here is never a `$$$`, so running out of candidates is a mismatch (as in ast-grep).
         if (!cand) return false;
-        const outcome = this.#node(goal, cand);
+        const outcome = this.#node(goals[gi] as PatternNode, cand);
         if (outcome === Outcome.Matched) break;
         if (outcome === Outcome.NoMatch) return false;
         ci++;
       }
       gi++;
       ci++;
+      if (gi >= goals.length) return true; // trailing candidates are allowed
+      if (ci >= cands.length) return this.#dev.emptyTrailing && this.#bindEmptyRuns(goals, gi);
     }
   }
 
-  #ellipsis(goals: readonly PatternNode[], gi: number, cands: readonly Node[], ci: number): boolean {
-    const goal = goals[gi] as PatternNode & { type: 'meta' };
+  /** Binds every `$$$` from goals[gi] on to nothing, when nothing but `$$$` runs is left. */
+  #bindEmptyRuns(goals: readonly PatternNode[], gi: number): boolean {
+    const mark = this.bindings.mark;
+    for (let i = gi; i < goals.length; i++) {
+      const goal = goals[i] as PatternNode;
+      if (goal.type !== 'meta' || goal.meta.kind !== 'multi' || !this.bindings.bindMulti(goal.meta.name, [], this.#src)) {
+        this.bindings.undo(mark);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  #ellipsis(goals: readonly PatternNode[], at: number, cands: readonly Node[], ci: number): boolean {
+    const goal = goals[at] as PatternNode & { type: 'meta' };
     const name = goal.meta.name;
-    // Unnamed tokens right after the run (the `,` of `$$$A, $B`) are absorbed by it, as in ast-grep.
-    let next = gi + 1;
-    let skipped = 0;
-    while (next < goals.length && isTrivial(goals[next] as PatternNode)) {
-      next++;
-      skipped++;
-    }
-    if (next >= goals.length) {
-      // The run is last: it takes every remaining candidate (zero or more).
-      const taken = cands.slice(ci);
-      return this.#bindRun(name, taken.slice(0, Math.max(0, taken.length - skipped)));
-    }
-    const following = goals[next] as PatternNode;
-    if (isEllipsis(following)) {
+    let gi = at + 1;
+    if (gi >= goals.length) return this.bindings.bindMulti(name, cands.slice(ci), this.#src);
+    // Unnamed tokens right after the run (the `,` of `$$$A, $B`) are not matched on their own, as in ast-grep.
+    const tokens: PatternNode[] = [];
+    while (gi < goals.length && isTrivial(goals[gi] as PatternNode)) tokens.push(goals[gi++] as PatternNode);
+    if (gi >= goals.length) return this.bindings.bindMulti(name, this.#withoutTokens(cands.slice(ci), tokens), this.#src);
+    if (isEllipsis(goals[gi] as PatternNode)) {
       // Two runs in a row: ast-grep gives the first exactly one node.
-      if (ci >= cands.length) return false;
+      if (ci + 1 >= cands.length) return false;
       const mark = this.bindings.mark;
-      const taken = [cands[ci] as Node];
-      if (this.#bindRun(name, taken.slice(0, Math.max(0, taken.length - skipped))) && this.#list(goals, next, cands, ci + 1)) {
+      if (this.bindings.bindMulti(name, this.#withoutTokens([cands[ci] as Node], tokens), this.#src) && this.#list(goals, gi, cands, ci + 1)) {
         return true;
       }
       this.bindings.undo(mark);
       return false;
     }
-    // Lazy first (ast-grep's choice), then longer runs: the next goal is tried at every later candidate.
+    // The run ends where the next goal first fits (ast-grep's lazy choice); with backtracking, later fits are
+    // tried when the rest of the pattern fails after the first.
+    const following = goals[gi] as PatternNode;
     for (let k = ci; k < cands.length; k++) {
       const mark = this.bindings.mark;
-      if (this.#node(following, cands[k] as Node) === Outcome.Matched) {
-        this.bindings.undo(mark);
-        const taken = cands.slice(ci, k);
-        if (this.#bindRun(name, taken.slice(0, Math.max(0, taken.length - skipped))) && this.#list(goals, next, cands, k)) {
-          return true;
-        }
+      const fits = this.#node(following, cands[k] as Node) === Outcome.Matched;
+      this.bindings.undo(mark);
+      if (!fits) continue;
+      if (this.bindings.bindMulti(name, this.#withoutTokens(cands.slice(ci, k), tokens), this.#src) && this.#list(goals, gi, cands, k)) {
+        return true;
       }
       this.bindings.undo(mark);
+      if (!this.#dev.backtrack) return false;
     }
     return false;
   }
 
-  #bindRun(name: string | undefined, nodes: Node[]): boolean {
-    return !name || this.bindings.bindMulti(name, nodes, this.#src);
+  /**
+   * A run's nodes without the tokens the pattern has right after it. ast-grep drops as many nodes from the end
+   * as there are such tokens, whatever they are (so `{ $$$B }` followed by a Go line break drops a statement);
+   * matching them drops only the candidate's own trailing tokens of those kinds.
+   */
+  #withoutTokens(nodes: Node[], tokens: readonly PatternNode[]): Node[] {
+    if (tokens.length === 0) return nodes;
+    if (!this.#dev.trailingTokens) return nodes.slice(0, Math.max(0, nodes.length - tokens.length));
+    let end = nodes.length;
+    for (let t = tokens.length - 1; t >= 0 && end > 0; t--) {
+      const token = tokens[t] as PatternNode & { type: 'leaf' };
+      if ((nodes[end - 1] as Node).typeId === token.kindId) end--;
+    }
+    return end === nodes.length ? nodes : nodes.slice(0, end);
   }
 }

@@ -2,8 +2,18 @@ import type { Node } from 'web-tree-sitter';
 import type { TreeSitterRuntime } from '../engine/runtime.js';
 import { AstError } from '../errors.js';
 import type { LanguageSpec, PatternContext } from '../languages.js';
+import { ownText } from '../match/same-code.js';
 import { metaVarOf, preprocessPattern } from './metavars.js';
-import { type CompiledPattern, ERROR_KIND_ID, type PatternNode } from './pattern-node.js';
+import { type CompiledPattern, type Deviations, ERROR_KIND_ID, PRODUCT, type PatternNode } from './pattern-node.js';
+import { withStatementSemicolons } from './semicolons.js';
+
+/** How a pattern is compiled: the product's context ladder, or exactly as ast-grep reads it (for the differential). */
+export interface CompileOptions {
+  /** `ladder` (default): the context ladder. `ast-grep`: parsed alone at top level, errors and comments kept. */
+  readonly style?: 'ladder' | 'ast-grep';
+  /** The matcher's deviations from ast-grep; default all on. */
+  readonly deviations?: Deviations;
+}
 
 /** Why one rung of the ladder refused the pattern, for the unparseable error. */
 interface Refusal {
@@ -23,48 +33,126 @@ export async function compilePattern(
   runtime: TreeSitterRuntime,
   spec: LanguageSpec,
   source: string,
+  options: CompileOptions = {},
 ): Promise<CompiledPattern> {
   const pattern = dedent(source);
   if (!pattern.trim()) {
     throw new AstError('invalid_pattern', 'The pattern is empty; pass a code fragment such as `foo($A)`.');
   }
-  const prepared = preprocessPattern(pattern, spec);
+  const deviations = options.deviations ?? PRODUCT;
   const parser = await runtime.parser(spec);
+  if (options.style === 'ast-grep') return compileAsAstGrep(runtime, parser, spec, source, deviations, 'any');
+  // Where ast-grep reads the fragment alone without a syntax error, that reading is the pattern: we agree with
+  // it. The ladder is for fragments that only parse in context (`errors.New($MSG)` in Go, `free($P)` in C).
+  const clean = await compileAsAstGrep(runtime, parser, spec, source, deviations, 'clean').catch(() => undefined);
+  if (clean) return clean;
   const refusals: Refusal[] = [];
+  for (const expando of spec.fallbackExpando ? [spec.expando, spec.fallbackExpando] : [spec.expando]) {
+    const found = await climbLadder(runtime, parser, { ...spec, expando }, source, pattern, deviations, refusals);
+    if (found) return found;
+  }
+  // Nothing in context parses, but ast-grep's reading steps over the error to a clean node (`static` in C).
+  const stepped = await compileAsAstGrep(runtime, parser, spec, source, deviations, 'clean-node').catch(() => undefined);
+  if (stepped) return stepped;
+  throw unparseable(spec, pattern, refusals);
+}
+
+/** The context ladder with one expando: the first rung that accepts the pattern, strictly, then leniently. */
+async function climbLadder(
+  runtime: TreeSitterRuntime,
+  parser: Awaited<ReturnType<TreeSitterRuntime['parser']>>,
+  spec: LanguageSpec,
+  source: string,
+  pattern: string,
+  deviations: Deviations,
+  refusals: Refusal[],
+): Promise<CompiledPattern | undefined> {
+  const prepared = preprocessPattern(pattern, spec);
+  const semicolons = spec.statementSemicolons ? withStatementSemicolons(prepared, spec.expando, spec.statementSemicolons) : undefined;
   // First every rung strictly (no syntax error at all); then, as ast-grep does, tolerating error nodes that a
   // metavariable explains (`switch $X { $$$ }` in Go: the grammar wants case clauses where $$$ stands).
   for (const lenient of [false, true]) {
     for (const context of spec.contexts) {
-      const { text, start, end } = scaffold(prepared, context);
-      const tree = runtime.parseWith(parser, text);
-      if (!tree) continue;
-      try {
-        const root = tree.rootNode;
-        if (root.hasError && !(lenient && explainedByMetavariables(root, text, spec))) {
-          if (!lenient) refusals.push(refusal(root, context, start, end, prepared));
-          continue;
+      // A statement rung is tried again with a `;` after each metavariable standing alone as a statement (`if ($C)
+      // $S` in C); those `;` are not the pattern's, so the metavariable matches any statement.
+      const variants = [{ body: prepared, virtual: [] as { start: number; end: number }[] }];
+      if (semicolons && context.name === 'statement') variants.push(semicolons);
+      for (const variant of variants) {
+        const { text, start, end } = scaffold(variant.body, context);
+        const tree = runtime.parseWith(parser, text);
+        if (!tree) continue;
+        try {
+          const root = tree.rootNode;
+          if (root.hasError && !(lenient && explainedByMetavariables(root, text, spec))) {
+            if (!lenient && variant.virtual.length === 0) refusals.push(refusal(root, context, start, end, prepared));
+            continue;
+          }
+          const node =
+            exactNode(root, start, end, text) ??
+            (context.tail ? exactNode(root, start, end + context.tail.length, text) : undefined);
+          // (`end` counts the suffixes added inside the fragment; a tail sits after it.)
+          if (!node) {
+            if (!lenient) refusals.push({ context: context.name, offset: pattern.length, reason: 'not a single node' });
+            continue;
+          }
+          const shift = start - (context.indent?.length ?? 0);
+          const virtual = variant.virtual.map((v) => ({ start: v.start + shift, end: v.end + shift }));
+          if (context.tail) virtual.push({ start: end, end: end + context.tail.length });
+          const compiled = convert(descend(node), text, spec, { virtual, comments: !deviations.comments });
+          // A pattern rooted in an error finds nothing meaningful: it is unparseable, not a silent empty search.
+          if (compiled.type === 'inner' && compiled.kindId === ERROR_KIND_ID) continue;
+          assertNotLoneRun(compiled);
+          const name = lenient ? `${context.name} (with a metavariable where the grammar expects other syntax)` : context.name;
+          return finish(spec, source, name, compiled, deviations);
+        } finally {
+          tree.delete();
         }
-        const node =
-          exactNode(root, start, end, text) ??
-          (context.tail ? exactNode(root, start, end + context.tail.length, text) : undefined);
-        if (!node) {
-          if (!lenient) refusals.push({ context: context.name, offset: pattern.length, reason: 'not a single node' });
-          continue;
-        }
-        const compiled = convert(descend(node), text, spec);
-        if (compiled.type === 'meta' && compiled.meta.kind === 'multi') {
-          throw new AstError(
-            'invalid_pattern',
-            `A pattern cannot be a lone $$$ run: it matches one node. Use $NAME, or put the $$$ run inside a larger fragment such as \`foo($$$ARGS)\`.`,
-          );
-        }
-        return finish(spec, source, lenient ? `${context.name} (with a metavariable where the grammar expects other syntax)` : context.name, compiled);
-      } finally {
-        tree.delete();
       }
     }
   }
-  throw unparseable(spec, pattern, refusals);
+  return undefined;
+}
+
+/**
+ * ast-grep's reading of a pattern: the fragment parsed alone, the root required to hold one node, descended while
+ * a node has a single child; errors and comments kept. Used to prove where our ladder and ast-grep part ways.
+ */
+async function compileAsAstGrep(
+  runtime: TreeSitterRuntime,
+  parser: Awaited<ReturnType<TreeSitterRuntime['parser']>>,
+  spec: LanguageSpec,
+  source: string,
+  deviations: Deviations,
+  accept: 'clean' | 'clean-node' | 'any',
+): Promise<CompiledPattern> {
+  const asAstGrep: LanguageSpec = { ...spec, quoteMetavariables: false, expando: spec.astGrepExpando ?? spec.expando };
+  const text = preprocessPattern(source, asAstGrep);
+  const tree = runtime.parseWith(parser, text);
+  if (!tree) throw new AstError('unparseable_pattern', 'The pattern could not be parsed.');
+  try {
+    const root = tree.rootNode;
+    if (root.childCount === 0 || !isSingle(root)) {
+      throw new AstError('unparseable_pattern', `ast-grep reads \`${source}\` as ${root.childCount === 0 ? 'no node' : 'several nodes'}.`);
+    }
+    const node = descend(root);
+    // An error the descent stepped over (ast-grep's `static`: an ERROR holding one specifier) does not matter.
+    const broken = accept === 'clean' ? root.hasError : accept === 'clean-node' && (node.hasError || node.isMissing);
+    if (broken) throw new AstError('unparseable_pattern', 'The fragment alone has a syntax error.');
+    const compiled = convert(node, text, asAstGrep, { virtual: [], comments: !deviations.comments });
+    assertNotLoneRun(compiled);
+    return finish(spec, source, accept === 'any' ? 'top level (as ast-grep reads it)' : 'fragment on its own', compiled, deviations);
+  } finally {
+    tree.delete();
+  }
+}
+
+function assertNotLoneRun(compiled: PatternNode): void {
+  if (compiled.type === 'meta' && compiled.meta.kind === 'multi') {
+    throw new AstError(
+      'invalid_pattern',
+      `A pattern cannot be a lone $$$ run: it matches one node. Use $NAME, or put the $$$ run inside a larger fragment such as \`foo($$$ARGS)\`.`,
+    );
+  }
 }
 
 function refusal(root: Node, context: PatternContext, start: number, end: number, prepared: string): Refusal {
@@ -103,7 +191,7 @@ function escapeRegExp(text: string): string {
 /** An operator token: two or more characters, none a letter, digit, underscore or space. */
 const OPERATOR = /^[^\w\s]{2,}$/;
 
-function finish(spec: LanguageSpec, source: string, context: string, root: PatternNode): CompiledPattern {
+function finish(spec: LanguageSpec, source: string, context: string, root: PatternNode, deviations: Deviations): CompiledPattern {
   const literals = new Set<string>();
   const singles = new Set<string>();
   const multis = new Set<string>();
@@ -133,6 +221,7 @@ function finish(spec: LanguageSpec, source: string, context: string, root: Patte
     context,
     literals: [...literals].sort((a, b) => b.length - a.length),
     ...(anchor ? { anchor } : {}),
+    deviations,
     singles: [...singles],
     multis: [...multis],
   };
@@ -215,32 +304,55 @@ function exactNode(root: Node, start: number, end: number, text: string): Node |
   return loose;
 }
 
+/** ast-grep's rule for a node with one child (or one and an empty or missing one after it). */
+function isSingle(node: Node): boolean {
+  const count = node.childCount;
+  if (count === 1) return true;
+  const second = count === 2 ? node.child(1) : null;
+  // web-tree-sitter names a symbol whose name is empty (Go's implicit end-of-file terminator) "ERROR".
+  return second !== null && (second.isMissing || (!second.isError && second.tree.language.types[second.typeId] === ''));
+}
+
 /** ast-grep's rule: a node with a single child stands for that child (an expression statement, its call). */
 function descend(node: Node): Node {
   let current = node;
-  for (;;) {
-    const count = current.childCount;
-    const second = count === 2 ? current.child(1) : null;
-    const single = count === 1 || (count === 2 && second !== null && (second.isMissing || second.type === ''));
-    const first = single ? current.child(0) : null;
-    if (!first) return current;
+  while (isSingle(current)) {
+    const first = current.child(0);
+    if (!first) break;
     current = first;
   }
+  return current;
 }
 
-function convert(node: Node, text: string, spec: LanguageSpec): PatternNode {
+interface ConvertOptions {
+  /** Text the compiler added (a rung's tail `;`, a statement metavariable's `;`): not the pattern's. */
+  readonly virtual: readonly { readonly start: number; readonly end: number }[];
+  /** Keep comments as pattern nodes (ast-grep does); otherwise they are not part of the shape. */
+  readonly comments: boolean;
+}
+
+function convert(node: Node, text: string, spec: LanguageSpec, options: ConvertOptions): PatternNode {
   const own = text.slice(node.startIndex, node.endIndex);
-  const meta = metaVarOf(own, spec);
+  // A metavariable standing alone as a statement, closed by text the compiler added: it is the statement.
+  const meta = metaVarOf(withoutVirtual(own, node.startIndex, options.virtual), spec);
   if (meta) return { type: 'meta', meta };
   if (node.childCount === 0) {
     return { type: 'leaf', kindId: node.typeId, kind: node.type, named: node.isNamed || node.isError, text: own };
   }
-  const children: PatternNode[] = [];
-  // Comments in a pattern are not part of its shape, just as comments in the code are not.
-  for (const child of node.children) {
-    if (!child.isMissing && (!child.isExtra || child.isError)) children.push(convert(child, text, spec));
+  const kept = node.children.filter((c) => !c.isMissing && (options.comments || !c.isExtra || c.isError));
+  const children = kept.map((child) => convert(child, text, spec, options));
+  const gaps = ownText(node, text);
+  return { type: 'inner', kindId: node.typeId, kind: node.type, children, ...(gaps ? { ownText: gaps } : {}) };
+}
+
+/** A node's text without the compiler's additions inside it. */
+function withoutVirtual(own: string, at: number, virtual: ConvertOptions['virtual']): string {
+  let out = own;
+  for (let i = virtual.length - 1; i >= 0; i--) {
+    const v = virtual[i] as { start: number; end: number };
+    if (v.start >= at && v.end <= at + own.length) out = out.slice(0, v.start - at) + out.slice(v.end - at);
   }
-  return { type: 'inner', kindId: node.typeId, kind: node.type, children };
+  return out;
 }
 
 function unparseable(spec: LanguageSpec, pattern: string, refusals: readonly Refusal[]): AstError {

@@ -8,7 +8,38 @@ import type { MetaVar } from './metavars.js';
 export type PatternNode =
   | { readonly type: 'meta'; readonly meta: MetaVar }
   | { readonly type: 'leaf'; readonly kindId: number; readonly kind: string; readonly named: boolean; readonly text: string }
-  | { readonly type: 'inner'; readonly kindId: number; readonly kind: string; readonly children: readonly PatternNode[] };
+  | {
+      readonly type: 'inner';
+      readonly kindId: number;
+      readonly kind: string;
+      readonly children: readonly PatternNode[];
+      /** Text of the node outside its children where it is more than whitespace (see `ownText`). */
+      readonly ownText?: string;
+    };
+
+/**
+ * Where our matcher deliberately differs from ast-grep. All true is the product; each can be turned off, and with
+ * all off the matcher reproduces ast-grep 0.51 (`smart` strictness) exactly, which is how the differential test
+ * proves the reason of every match only one side finds.
+ */
+export interface Deviations {
+  /** A comment between two nodes never blocks a match (ast-grep skips one only before a leaf or a metavariable). */
+  readonly comments: boolean;
+  /** `$$$` backtracks: `$F($$$A, $LAST)` binds the last argument (ast-grep's `$$$` stops at the first fit). */
+  readonly backtrack: boolean;
+  /** A `$$$` left at the end when the candidate's children run out matches nothing (`return $$$`: a bare `return`). */
+  readonly emptyTrailing: boolean;
+  /** Text between a node's children must match too (a string whose grammar has no node for its content). */
+  readonly ownText: boolean;
+  /** Tokens after a `$$$` are matched against the candidate's, not subtracted as a count of nodes from its run. */
+  readonly trailingTokens: boolean;
+}
+
+/** The product's matcher: every deviation on. */
+export const PRODUCT: Deviations = { comments: true, backtrack: true, emptyTrailing: true, ownText: true, trailingTokens: true };
+
+/** ast-grep 0.51's matcher, exactly. */
+export const AST_GREP: Deviations = { comments: false, backtrack: false, emptyTrailing: false, ownText: false, trailingTokens: false };
 
 /** A pattern compiled for one language. */
 export interface CompiledPattern {
@@ -29,6 +60,8 @@ export interface CompiledPattern {
    * walk over the whole tree.
    */
   readonly anchor?: { readonly text: string; readonly kindId: number; readonly depth: number };
+  /** How the matcher deviates from ast-grep (see {@link Deviations}). */
+  readonly deviations: Deviations;
   /** Names of the single and multi metavariables the pattern binds. */
   readonly singles: readonly string[];
   readonly multis: readonly string[];

@@ -5,6 +5,7 @@ import { AstError } from '../errors.js';
 import { hasExtensionOf, LANGUAGE_IDS, type LanguageSpec, languageOfFile, languageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';
 import type { MatchRecord } from '../match/find.js';
+import type { CompileOptions } from '../pattern/compile.js';
 import type { CompiledPattern } from '../pattern/pattern-node.js';
 import { walkFiles } from './walk.js';
 
@@ -57,6 +58,8 @@ export async function searchWorkspace(
   options: {
     wantText?: boolean;
     signal?: AbortSignal;
+    /** How to compile the pattern (the product's ladder by default; ast-grep's reading for comparisons). */
+    compile?: CompileOptions;
     /** Called with the compiled pattern before any file is searched; may throw to stop (a bad rewrite). */
     onCompiled?: (pattern: CompiledPattern) => void;
   } = {},
@@ -65,7 +68,7 @@ export async function searchWorkspace(
   const isFile = statSync(target.absolute).isFile();
   const spec = pickLanguage(params.language, target.relative, isFile);
   loader.prepare(spec);
-  const pattern = await loader.compile(spec, params.pattern);
+  const pattern = await loader.compile(spec, params.pattern, options.compile);
   options.onCompiled?.(pattern);
 
   let files: string[];

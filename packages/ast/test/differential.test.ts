@@ -1,0 +1,134 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '@agent-tools/test-utils';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTreeSitterLoader, findLanguage } from '../src/index.js';
+import { copyCorpus } from './agreement.js';
+import { comparePattern, grammarDiffers, type PatternOutcome, REASONS, type Reason } from './differential/compare.js';
+import { CORPORA } from './differential/corpora.js';
+import { generatePatterns } from './differential/generate.js';
+import { oracleLocations } from './differential/oracle.js';
+import { compareRewrites } from './differential/rewrites.js';
+
+/**
+ * The generated differential against the ast-grep CLI 0.51: for every language both support, patterns made from
+ * random nodes of real files (fixed seed), run by both over the same corpus; match sets must be identical except
+ * for deliberate differences, each confirmed mechanically per match (see compare.ts). Rewrites of a share of them
+ * are applied by both and the files compared. CI runs a sample (AST_DIFFERENTIAL_PATTERNS, default 40 per
+ * language); `pnpm --filter @agent-tools/ast differential` runs 250 per language and writes the report.
+ */
+const PATTERNS = Number(process.env['AST_DIFFERENTIAL_PATTERNS'] ?? 40);
+const FILES = Number(process.env['AST_DIFFERENTIAL_FILES'] ?? 40);
+const SEED = Number(process.env['AST_DIFFERENTIAL_SEED'] ?? 20_251);
+const REPORT = process.env['AST_DIFFERENTIAL_REPORT'];
+const ONLY = process.env['AST_DIFFERENTIAL_LANGUAGES']?.split(',');
+
+/**
+ * Generated patterns of the CI sample (seed 20251, 40 per language) whose disagreement is not explained yet: a
+ * grammar-build difference our checks do not see (Swift: ast-grep compiles tree-sitter-swift 0.7.x, we load the
+ * older build in @cursorless/tree-sitter-wasms, no npm package ships a newer wasm), bash's `$(...)` read by ast-grep
+ * with `$` as an expansion, a C# attribute name. Listed so the test fails when they change; see the README.
+ */
+const OPEN: Readonly<Record<string, readonly string[]>> = {
+  bash: ['$($A)'],
+  csharp: ['SecurityCritical'],
+  swift: ['try $$$', '.$A', '{\n$A}'],
+};
+
+const loader = createTreeSitterLoader({ workers: 0, cacheBytes: 256 * 1024 * 1024 });
+afterAll(() => loader.dispose());
+
+for (const corpus of CORPORA) {
+  if (ONLY && !ONLY.includes(corpus.language)) continue;
+  describe(`differential against ast-grep: ${corpus.language} (${corpus.from})`, () => {
+    const dir = tempDir();
+    afterAll(() => dir.remove());
+
+    it(`agrees on ${PATTERNS} generated patterns, every difference explained`, { timeout: 900_000 }, async () => {
+      const spec = findLanguage(corpus.language);
+      if (!spec) throw new Error(`no language ${corpus.language}`);
+      const files: string[] = [];
+      for (const source of corpus.sources) {
+        const base = source.split('/').filter(Boolean).pop() ?? 'src';
+        files.push(
+          ...copyCorpus(source, join(dir.path, base), corpus.accept, {
+            limit: Math.max(1, FILES - files.length),
+            ...(corpus.rename ? { rename: corpus.rename } : {}),
+          }),
+        );
+      }
+      expect(files.length, `the ${corpus.language} corpus is installed`).toBeGreaterThan(0);
+      const texts = files.map((file) => ({ name: file.slice(dir.path.length + 1), text: readFileSync(file, 'utf8') }));
+      const generated = await generatePatterns(loader.runtime, spec, texts, PATTERNS, SEED);
+      const { found, refused } = await oracleLocations(dir.path, corpus.language, generated.map((g) => g.pattern));
+      const outcomes: PatternOutcome[] = [];
+      const grammar: string[] = [];
+      for (const [i, g] of generated.entries()) {
+        const cli = found.get(i);
+        if (!cli) continue;
+        const outcome = await comparePattern(loader, dir.path, corpus.language, g, cli);
+        if (outcome.mirrorDiff) {
+          // Our reading as ast-grep misses or adds matches: acceptable only where ast-grep's grammar build parses
+          // the pattern or one of the files differently (checked against the CLI itself).
+          const why = await grammarDiffers(loader, dir.path, corpus.language, g.pattern, [...outcome.mirrorDiff.onlyCli, ...outcome.mirrorDiff.onlyMirror]);
+          if (why) {
+            grammar.push(`${JSON.stringify(g.pattern)}: ${why}`);
+            continue;
+          }
+        }
+        outcomes.push(outcome);
+      }
+      const rewrites = await compareRewrites(loader, dir.path, corpus.language, generated.filter((_, i) => (found.get(i)?.length ?? 0) > 0), outcomes);
+      const report = summarize(corpus.language, corpus.from, files.length, generated.length, refused.size, outcomes, rewrites, grammar);
+      console.log(report.text);
+      if (REPORT) appendFileSync(REPORT, `${report.text}\n`);
+
+      const open = new Set(OPEN[corpus.language] ?? []);
+      const failing = outcomes.filter((o) => !o.mirror || [...o.extra, ...o.missing].some((d) => d.reasons.length === 0));
+      expect(failing.filter((o) => !open.has(o.pattern)).map((o) => ({ pattern: o.pattern, origin: o.origin, ...o.mirrorDiff }))).toEqual([]);
+      expect(report.unexplained.filter((u) => ![...open].some((p) => u.includes(JSON.stringify(p))))).toEqual([]);
+      expect(rewrites.unexplained).toEqual([]);
+      expect(outcomes.length).toBeGreaterThanOrEqual(Math.min(PATTERNS, generated.length) * 0.4);
+      expect(outcomes.some((o) => o.cli > 0)).toBe(true);
+    });
+  });
+}
+
+function summarize(
+  language: string,
+  from: string,
+  files: number,
+  generated: number,
+  refused: number,
+  outcomes: readonly PatternOutcome[],
+  rewrites: Awaited<ReturnType<typeof compareRewrites>>,
+  grammar: readonly string[],
+): { text: string; unexplained: string[] } {
+  const agreed = outcomes.filter((o) => o.extra.length === 0 && o.missing.length === 0);
+  const byReason = new Map<string, { patterns: number; example: string }>();
+  const unexplained: string[] = [];
+  for (const o of outcomes) {
+    const reasons = new Set<string>();
+    for (const d of [...o.extra.map((e) => ({ ...e, side: 'extra' })), ...o.missing.map((m) => ({ ...m, side: 'missing' }))]) {
+      if (d.reasons.length === 0) unexplained.push(`${d.side} ${d.location} for ${JSON.stringify(o.pattern)} (${o.origin})`);
+      reasons.add(`${d.side === 'extra' ? 'only ours' : 'only ast-grep'}: ${d.reasons.map((r) => REASONS[r as Reason]).join(' + ')}`);
+    }
+    for (const reason of reasons) {
+      const entry = byReason.get(reason) ?? { patterns: 0, example: JSON.stringify(o.pattern).slice(0, 80) };
+      entry.patterns++;
+      byReason.set(reason, entry);
+    }
+  }
+  const lines = [
+    `### ${language} (${from}, ${files} files)`,
+    `${generated} patterns generated; ${refused} refused by ast-grep; ${outcomes.length} compared; ${agreed.length} agreed exactly; ` +
+      `${outcomes.filter((o) => o.cli > 0).length} with ast-grep matches (${outcomes.reduce((n, o) => n + o.cli, 0)} matches); ` +
+      `our ast-grep reading reproduces the CLI on ${outcomes.filter((o) => o.mirror).length} of ${outcomes.length}.`,
+    ...[...byReason].map(([reason, e]) => `- ${e.patterns} pattern(s), ${reason} (e.g. ${e.example})`),
+    ...(grammar.length ? [`- ${grammar.length} pattern(s) set aside, ast-grep's grammar build differs (checked): ${grammar.slice(0, 3).join('; ').slice(0, 300)}`] : []),
+    `Rewrites: ${rewrites.compared} compared, ${rewrites.identical} identical files sets${rewrites.explained.length ? `, ${rewrites.explained.length} explained: ${[...new Set(rewrites.explained)].join('; ')}` : ''}.`,
+    ...unexplained.map((u) => `- UNEXPLAINED ${u}`),
+    ...rewrites.unexplained.map((u) => `- UNEXPLAINED rewrite ${u}`),
+  ];
+  return { text: lines.join('\n'), unexplained };
+}

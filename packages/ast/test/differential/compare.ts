@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Node } from 'web-tree-sitter';
+import { AstError, findLanguage, type TreeSitterLoader } from '../../src/index.js';
+import type { CompileOptions } from '../../src/pattern/compile.js';
+import { AST_GREP, type Deviations, PRODUCT } from '../../src/pattern/pattern-node.js';
+import { searchWorkspace } from '../../src/workspace/search.js';
+import { type Location, oracleErrors, oracleShape } from './oracle.js';
+
+/** Why a match may be found by one side only: one of our deviations, or the context ladder. */
+export type Reason = keyof Deviations | 'ladder';
+
+/** The reasons, as the report states them. */
+export const REASONS: Readonly<Record<Reason, string>> = {
+  comments: 'a comment between two nodes does not block a match (ast-grep allows one only in front of a leaf or a metavariable)',
+  backtrack: '$$$ backtracks (ast-grep ends a run at the first node the next pattern node fits)',
+  emptyTrailing: 'a $$$ left at the end matches nothing when the children run out (ast-grep requires one more node)',
+  ownText: "text outside a node's children must match too (ast-grep compares the children only)",
+  trailingTokens: 'tokens after a $$$ are matched, not subtracted as a count',
+  ladder: "the context ladder reads the pattern as a different node than ast-grep's parse of the fragment alone",
+};
+
+const DEVIATIONS = Object.keys(PRODUCT) as (keyof Deviations)[];
+
+/** The outcome of one pattern. */
+export interface PatternOutcome {
+  readonly pattern: string;
+  readonly origin: string;
+  readonly cli: number;
+  readonly ours: number;
+  /** ast-grep's reading with every deviation off finds exactly what the CLI finds. */
+  readonly mirror: boolean;
+  readonly mirrorDiff?: { readonly onlyMirror: Location[]; readonly onlyCli: Location[] };
+  /** Matches only we find / only ast-grep finds, each with the reasons that were confirmed for it. */
+  readonly extra: readonly { readonly location: Location; readonly reasons: readonly Reason[] }[];
+  readonly missing: readonly { readonly location: Location; readonly reasons: readonly Reason[] }[];
+  /** We refuse the pattern as unparseable. */
+  readonly unparseable?: string;
+}
+
+/** Where our search finds a pattern, as UTF-8 byte ranges; `undefined` when the pattern does not compile. */
+export async function ourLocations(
+  loader: TreeSitterLoader,
+  dir: string,
+  language: string,
+  pattern: string,
+  compile: CompileOptions,
+): Promise<Set<Location> | undefined> {
+  let summary: Awaited<ReturnType<typeof searchWorkspace>>;
+  try {
+    summary = await searchWorkspace(loader, dir, { pattern, language }, { compile });
+  } catch (error) {
+    if (error instanceof AstError && (error.code === 'unparseable_pattern' || error.code === 'invalid_pattern')) return undefined;
+    throw error;
+  }
+  const out = new Set<Location>();
+  for (const result of summary.results) {
+    const text = readFileSync(result.absolute, 'utf8');
+    for (const match of result.matches) {
+      const start = Buffer.byteLength(text.slice(0, match.start));
+      out.add(`${result.file}@${start}-${start + Buffer.byteLength(match.text)}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Compares one pattern: the product against the CLI, every difference attributed mechanically. A match only we
+ * find is explained by a reason when turning that deviation off (or compiling as ast-grep does) removes it; a
+ * match only ast-grep finds, when doing so brings it back. Our own reading as ast-grep (every deviation off)
+ * must find exactly what the CLI finds.
+ */
+export async function comparePattern(
+  loader: TreeSitterLoader,
+  dir: string,
+  language: string,
+  generated: { readonly pattern: string; readonly origin: string },
+  cli: readonly Location[],
+): Promise<PatternOutcome> {
+  const { pattern, origin } = generated;
+  const locate = (compile: CompileOptions) => ourLocations(loader, dir, language, pattern, compile);
+  const theirs = new Set(cli);
+  const mirror = (await locate({ style: 'ast-grep', deviations: AST_GREP })) ?? new Set<Location>();
+  const onlyMirror = [...mirror].filter((l) => !theirs.has(l));
+  const onlyCli = cli.filter((l) => !mirror.has(l));
+  const product = await locate({ deviations: PRODUCT });
+  const ours = product ?? new Set<Location>();
+  const extra = [...ours].filter((l) => !theirs.has(l));
+  const missing = cli.filter((l) => !ours.has(l));
+  const base = {
+    pattern,
+    origin,
+    cli: cli.length,
+    ours: ours.size,
+    mirror: onlyMirror.length === 0 && onlyCli.length === 0,
+    ...(onlyMirror.length || onlyCli.length ? { mirrorDiff: { onlyMirror, onlyCli } } : {}),
+    ...(product ? {} : { unparseable: 'unparseable' }),
+  };
+  if (extra.length === 0 && missing.length === 0) return { ...base, extra: [], missing: [] };
+
+  // One configuration per reason: the product with that one deviation off, and the product compiled as ast-grep.
+  const variants = new Map<Reason, Set<Location>>();
+  for (const d of DEVIATIONS) {
+    const deviations: Deviations = { ...PRODUCT, [d]: false };
+    variants.set(d, (await locate({ deviations })) ?? new Set());
+  }
+  variants.set('ladder', (await locate({ style: 'ast-grep', deviations: PRODUCT })) ?? new Set());
+  const explain = (location: Location, present: boolean): Reason[] => {
+    const reasons = [...variants].filter(([, found]) => found.has(location) === present).map(([reason]) => reason);
+    // No single reason: several act together; every deviation off (the mirror) must then decide it.
+    if (reasons.length === 0 && mirror.has(location) === present) return [...variants.keys()].filter((r) => r !== 'trailingTokens');
+    return reasons;
+  };
+  return {
+    ...base,
+    extra: extra.map((location) => ({ location, reasons: explain(location, false) })),
+    missing: missing.map((location) => ({ location, reasons: explain(location, true) })),
+  };
+}
+
+/**
+ * Whether a disagreement of our ast-grep reading with the CLI comes from the grammar build, checked
+ * mechanically: the pattern parses into another tree (`--debug-query=cst` against ours), or one of the files
+ * involved has its syntax errors elsewhere (ast-grep's `kind: ERROR` against ours).
+ */
+export async function grammarDiffers(
+  loader: TreeSitterLoader,
+  dir: string,
+  language: string,
+  pattern: string,
+  locations: readonly Location[],
+): Promise<string | undefined> {
+  const spec = findLanguage(language);
+  if (!spec) return undefined;
+  const parser = await loader.runtime.parser(spec);
+  const ours: string[] = [];
+  const tree = loader.runtime.parseWith(parser, pattern);
+  if (tree) {
+    const walk = (node: Node, depth: number): void => {
+      ours.push(`${depth} ${node.isError ? 'ERROR' : (node.tree.language.types[node.typeId] ?? node.type)}`);
+      for (const child of node.children) walk(child, depth + 1);
+    };
+    walk(tree.rootNode, 0);
+    tree.delete();
+  }
+  const theirs = await oracleShape(language, pattern);
+  if (theirs.length > 0 && theirs.join('\n') !== ours.join('\n')) return 'the pattern parses into another tree in ast-grep\'s grammar build';
+  const files = [...new Set(locations.map((l) => l.slice(0, l.lastIndexOf('@'))))];
+  const cliErrors = await oracleErrors(dir, language, files);
+  for (const file of files) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    const fileTree = loader.runtime.parseWith(parser, text);
+    if (!fileTree) continue;
+    const mine = new Set<Location>();
+    for (const node of fileTree.rootNode.descendantsOfType('ERROR')) {
+      if (!node) continue;
+      const start = Buffer.byteLength(text.slice(0, node.startIndex));
+      mine.add(`${file}@${start}-${start + Buffer.byteLength(text.slice(node.startIndex, node.endIndex))}`);
+    }
+    fileTree.delete();
+    const theirsHere = [...cliErrors].filter((l) => l.startsWith(`${file}@`));
+    if (theirsHere.length !== mine.size || theirsHere.some((l) => !mine.has(l))) return `${file} has its syntax errors elsewhere in ast-grep's grammar build`;
+  }
+  return undefined;
+}

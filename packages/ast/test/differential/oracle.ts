@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { AST_GREP } from '../agreement.js';
+
+const run = promisify(execFile);
+
+/** ast-grep's language names for our ids (it knows most of ours by the same name). */
+export const CLI_LANGUAGE: Readonly<Record<string, string>> = { csharp: 'csharp', javascript: 'javascript', typescript: 'typescript' };
+
+async function cli(args: readonly string[], cwd: string): Promise<string> {
+  try {
+    const { stdout } = await run(AST_GREP, args, { cwd, maxBuffer: 512 * 1024 * 1024 });
+    return stdout;
+  } catch (error) {
+    // ast-grep exits with 1 when nothing matched.
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    if (failed.code === 1 && !failed.stderr?.trim()) return failed.stdout ?? '';
+    throw error;
+  }
+}
+
+/** A match location: `file@startByte-endByte`. */
+export type Location = string;
+
+/**
+ * Where ast-grep finds each pattern under `dir`, in one `ast-grep scan` with one inline rule per pattern. A
+ * pattern ast-grep refuses is left out (and named in `refused`), found by scanning the patterns one by one only
+ * when the whole scan is refused.
+ */
+export async function oracleLocations(
+  dir: string,
+  language: string,
+  patterns: readonly string[],
+): Promise<{ found: Map<number, Location[]>; refused: Set<number> }> {
+  const refused = new Set<number>();
+  const rule = (i: number): string =>
+    `id: p${i}\nlanguage: ${CLI_LANGUAGE[language] ?? language}\nrule:\n  pattern: ${JSON.stringify(patterns[i])}\n`;
+  const scan = (ids: number[]): Promise<string> =>
+    cli(['scan', '--inline-rules', ids.map(rule).join('---\n'), '--json=stream', '.'], dir);
+  let ids = patterns.map((_, i) => i);
+  let stdout: string;
+  try {
+    stdout = await scan(ids);
+  } catch {
+    for (const i of ids) await scan([i]).catch(() => refused.add(i));
+    ids = ids.filter((i) => !refused.has(i));
+    stdout = ids.length ? await scan(ids) : '';
+  }
+  const found = new Map<number, Location[]>(ids.map((i) => [i, []]));
+  for (const line of stdout.split('\n')) {
+    if (!line.trim()) continue;
+    const m = JSON.parse(line) as { file: string; ruleId: string; range: { byteOffset: { start: number; end: number } } };
+    found.get(Number(m.ruleId.slice(1)))?.push(`${m.file}@${m.range.byteOffset.start}-${m.range.byteOffset.end}`);
+  }
+  for (const list of found.values()) list.sort();
+  return { found, refused };
+}
+
+/** Applies `ast-grep run --pattern P --rewrite R --update-all` to every file of the language under `dir`. */
+export async function oracleRewrite(dir: string, language: string, pattern: string, rewrite: string): Promise<void> {
+  await cli(['run', '--pattern', pattern, '--rewrite', rewrite, '--lang', CLI_LANGUAGE[language] ?? language, '--update-all', '.'], dir);
+}
+
+/** The shape ast-grep's own build parses a pattern into: one `depth kind` line per node (`--debug-query=cst`). */
+export async function oracleShape(language: string, pattern: string): Promise<string[]> {
+  let out: string;
+  try {
+    out = await cli(['run', '--pattern', pattern, '--lang', CLI_LANGUAGE[language] ?? language, '--debug-query=cst', '/dev/null'], '/');
+  } catch (error) {
+    out = (error as { stdout?: string; stderr?: string }).stderr ?? '';
+  }
+  const shape: string[] = [];
+  for (const line of out.split('\n')) {
+    const m = /^( *)(?:[a-z_]+: )?(.*?) ?\(\d+,\d+\)-\(\d+,\d+\)$/.exec(line);
+    if (m) shape.push(`${(m[1] ?? '').length / 2} ${m[2]}`);
+  }
+  return shape;
+}
+
+/** Where ast-grep's build of the grammar puts ERROR and MISSING-free error nodes in the given files (`file@start-end`). */
+export async function oracleErrors(dir: string, language: string, files: readonly string[]): Promise<Set<Location>> {
+  const rule = `id: err\nlanguage: ${CLI_LANGUAGE[language] ?? language}\nrule:\n  kind: ERROR\n`;
+  const stdout = await cli(['scan', '--inline-rules', rule, '--json=stream', ...files], dir);
+  const out = new Set<Location>();
+  for (const line of stdout.split('\n')) {
+    if (!line.trim()) continue;
+    const m = JSON.parse(line) as { file: string; range: { byteOffset: { start: number; end: number } } };
+    out.add(`${m.file}@${m.range.byteOffset.start}-${m.range.byteOffset.end}`);
+  }
+  return out;
+}

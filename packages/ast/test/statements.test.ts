@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '@agent-tools/test-utils';
+import type { Node } from 'web-tree-sitter';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findLanguage } from '../src/index.js';
+import { searchWorkspace } from '../src/workspace/search.js';
+import { copyCorpus } from './agreement.js';
+import { CORPORA } from './differential/corpora.js';
+import { inlineLoader, texts } from './helpers.js';
+
+const loader = inlineLoader();
+afterAll(() => loader.dispose());
+
+/** Copies a language's corpus (see differential/corpora.ts) and counts the nodes of a kind in it. */
+async function corpusOf(language: string, limit: number) {
+  const corpus = CORPORA.find((c) => c.language === language);
+  const spec = findLanguage(language);
+  if (!corpus || !spec) throw new Error(language);
+  const dir = tempDir();
+  const files: string[] = [];
+  for (const source of corpus.sources) {
+    files.push(...copyCorpus(source, join(dir.path, `s${files.length}`), corpus.accept, { limit, ...(corpus.rename ? { rename: corpus.rename } : {}) }));
+  }
+  const parser = await loader.runtime.parser(spec);
+  const count = (kind: string, accept: (node: Node) => boolean = () => true): number => {
+    let n = 0;
+    for (const file of files) {
+      const tree = loader.runtime.parseWith(parser, readFileSync(file, 'utf8'));
+      if (!tree) continue;
+      n += tree.rootNode.descendantsOfType(kind).filter((node) => node && accept(node)).length;
+      tree.delete();
+    }
+    return n;
+  };
+  const search = async (pattern: string) => searchWorkspace(loader, dir.path, { pattern, language });
+  return { dir, count, search, [Symbol.asyncDispose]: async () => dir.remove() };
+}
+
+describe('a metavariable standing alone as a statement matches any statement, blocks included (real code)', () => {
+  for (const language of ['c', 'cpp', 'java', 'csharp', 'dart']) {
+    it(`${language}: if ($C) $S finds every if statement`, { timeout: 60_000 }, async () => {
+      await using corpus = await corpusOf(language, 40);
+      // Dart's grammar spells `a.b(c)` as sibling nodes (a name, then selectors), which one $C cannot span (as in
+      // ast-grep): only conditions that are one node count there.
+      const oneNode = (node: Node): boolean => language !== 'dart' || !node.children.some((c) => c?.type === 'selector');
+      const ifs = corpus.count('if_statement', oneNode);
+      expect(ifs).toBeGreaterThan(0);
+      const summary = await corpus.search('if ($C) $S');
+      expect(summary.totalMatches).toBe(ifs);
+      const blocks = summary.results.flatMap((r) => r.matches).filter((m) => m.captures['S']?.text.startsWith('{'));
+      expect(blocks.length, 'bodies in braces are among them').toBeGreaterThan(0);
+    });
+  }
+
+  it('cpp: { $$$ } finds every compound statement (not an initializer list)', { timeout: 60_000 }, async () => {
+    await using corpus = await corpusOf('cpp', 20);
+    const blocks = corpus.count('compound_statement');
+    expect(blocks).toBeGreaterThan(0);
+    expect((await corpus.search('{ $$$ }')).totalMatches).toBe(blocks);
+  });
+
+  it('c: for ($I = 0; $I < $N; ++$I) $$$ takes braced and bare bodies; do $B while ($C); compiles', async () => {
+    const code = 'void f(void) { for (i = 0; i < n; ++i) { a(); } for (i = 0; i < n; ++i) b(); do { a(); } while (x); do a(); while (y); }';
+    expect(await texts(loader, 'a.c', code, 'for ($I = 0; $I < $N; ++$I) $$$')).toHaveLength(2);
+    expect(await texts(loader, 'a.c', code, 'do $B while ($C);')).toEqual(['do { a(); } while (x);', 'do a(); while (y);']);
+  });
+
+  it('typescript and tsx: if ($C) $A else $B and do $B while ($C); compile as JavaScript does', async () => {
+    const code = 'function f() { if (a) b(); else c(); if (x) { y(); } else z(); do { y(); } while (x); }\n';
+    for (const file of ['a.ts', 'a.tsx', 'a.js']) {
+      expect(await texts(loader, file, code, 'if ($C) $A else $B')).toHaveLength(2);
+      expect(await texts(loader, file, code, 'do $B while ($C);')).toEqual(['do { y(); } while (x);']);
+    }
+  });
+
+  it('bash: if $C; then $$$; fi compiles and finds every if', { timeout: 60_000 }, async () => {
+    await using corpus = await corpusOf('bash', 30);
+    const ifs = corpus.count('if_statement');
+    expect(ifs).toBeGreaterThan(0);
+    expect((await corpus.search('if $C; then $$$; fi')).totalMatches).toBe(ifs);
+  });
+});
+
+describe('a trailing $$$ takes every node up to the end (go, real code)', () => {
+  it('func ($R *$T) Close() error { $$$BODY } captures the whole body, one line or many', { timeout: 60_000 }, async () => {
+    await using corpus = await corpusOf('go', 40);
+    const summary = await corpus.search('func ($R *$T) $M() error {\n\t$$$BODY\n}');
+    const matches = summary.results.flatMap((r) => r.matches);
+    expect(matches.length).toBeGreaterThan(3);
+    expect(matches.some((m) => !m.text.includes('\n')), 'one-line bodies are among them').toBe(true);
+    for (const m of matches) {
+      // The run is the block's statements; comments in front of the first are the block's own (and a rewrite
+      // that drops them says so, see edit.test.ts).
+      const body = m.text.slice(m.text.indexOf(') error {') + ') error {'.length, m.text.lastIndexOf('}')).trim().replace(/^(?:\/\/.*\n\s*)+/, '');
+      expect(m.captures['BODY']?.text, m.text).toBe(body);
+    }
+  });
+
+  it('if $C { $$$B } on a one-line block captures every statement; if $C { $S } matches multi-statement blocks', async () => {
+    const code = 'package p\nfunc f() {\n\tif x { a(); b() }\n\tif y { c() }\n}\n';
+    const found = await searchWorkspaceText('a.go', code, 'if $C {\n\t$$$B\n}');
+    expect(found.map((m) => m.captures['B']?.text)).toEqual(['a(); b()', 'c()']);
+    expect(await texts(loader, 'a.go', code, 'if $C { $S }')).toHaveLength(2);
+  });
+});
+
+async function searchWorkspaceText(file: string, code: string, pattern: string) {
+  await using dir = tempDir({ [file]: code });
+  const summary = await searchWorkspace(loader, dir.path, { pattern, path: file });
+  return summary.results.flatMap((r) => r.matches);
+}
