@@ -78,7 +78,13 @@ describe('lsp_fix applies a listed code action (typescript-language-server)', ()
       failureReason: 'This client applies edits only while lsp_fix runs a command of the server.',
     });
     let taken: unknown;
-    const accepting = { ...context, applyEdit: async (p: unknown) => ((taken = p), { applied: true }) };
+    const accepting = {
+      ...context,
+      applyEdit: async (p: unknown) => {
+        taken = p;
+        return { applied: true };
+      },
+    };
     expect(await answerServerRequest('workspace/applyEdit', params, accepting)).toEqual({ applied: true });
     expect(taken).toEqual(params);
   });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { defineTool, errorResult, type ToolContext, type ToolResult } from '@agent-tools/core';
+import { defineTool, errorDetail, errorResult, type ToolContext, type ToolResult } from '@agent-tools/core';
 import {
   type ApplyWorkspaceEditResult,
   type CodeAction,
@@ -10,7 +10,7 @@ import {
 } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { applyEditPlan, type EditPlan, type FileChange, planWorkspaceEdit } from '../edits/workspace-edit.js';
-import { detailOf, LspError } from '../errors.js';
+import { LspError } from '../errors.js';
 import type { LanguageServer } from '../server/language-server.js';
 import { plural } from '../util/text.js';
 import { applyAndReport, reportApplied, syncServer } from './apply-plan.js';
@@ -89,7 +89,7 @@ async function applyFix(env: ToolEnv, params: z.output<typeof lspFixParameters>,
       applied.push(...plan.changes);
       return { applied: true };
     } catch (error) {
-      return { applied: false, failureReason: detailOf(error) };
+      return { applied: false, failureReason: errorDetail(error) };
     }
   };
   await server.acceptingEdits(
