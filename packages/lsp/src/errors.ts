@@ -1,3 +1,5 @@
+import { AgentToolsError, type AgentToolsErrorOptions, isAgentToolsError } from '@agent-tools/core/errors';
+
 /** Machine-readable codes of {@link LspError}. */
 export type LspErrorCode =
   /** No configured server handles the file's extension. */
@@ -27,33 +29,31 @@ export type LspErrorCode =
   /** A workspace edit could not be applied as a whole. */
   | 'edit_failed';
 
+/** What to call next, per code, for the errors whose sentence does not say it. */
+const HINTS: Partial<Record<LspErrorCode, string>> = {
+  no_server: 'Call lsp with action "status" to see which servers exist.',
+  no_root: 'Call lsp with action "status" to see where servers can start.',
+  no_binary: 'Call lsp with action "status" to see every server and where it was looked for.',
+  start_failed: 'Call lsp with action "status" for details; call "reload" after fixing the cause.',
+  timeout: 'The server may still be loading the project: try again in a moment, or call lsp with action "reload" if it keeps hanging.',
+  server_exited: 'It will be restarted on the next call.',
+  request_failed: 'Try another position or action.',
+};
+
 /**
- * The one error class of `@agent-tools/lsp`. Its message names the package and says what to do next; `code`
- * lets programs branch without parsing text.
+ * The one error class of `@agent-tools/lsp`, on core's error base: `detail` says what went wrong, `hint` what to
+ * call next (by default the advice of its code), `message` adds the package's name; `code` lets programs branch
+ * without parsing text.
  */
-export class LspError extends Error {
+export class LspError extends AgentToolsError<LspErrorCode> {
   override readonly name = 'LspError';
-  readonly code: LspErrorCode;
 
-  constructor(code: LspErrorCode, message: string, options?: { cause?: unknown }) {
-    super(`[agent-tools/lsp] ${message}`, options);
-    this.code = code;
-  }
-
-  /** The message without the package prefix, for a sentence inside a longer tool result. */
-  get detail(): string {
-    return this.message.replace(/^\[agent-tools\/lsp\] /, '');
+  constructor(code: LspErrorCode, detail: string, options: AgentToolsErrorOptions = {}) {
+    super('lsp', code, detail, { hint: HINTS[code], ...options });
   }
 }
 
-/** Whether a thrown value is an {@link LspError}, optionally of one of the given codes. */
+/** Whether a thrown value is an {@link LspError} (from any copy of the package), optionally of one of the codes. */
 export function isLspError(error: unknown, ...codes: LspErrorCode[]): error is LspError {
-  return error instanceof LspError && (codes.length === 0 || codes.includes(error.code));
-}
-
-/** The model-facing text of any thrown value: an LspError without its prefix, anything else as its message. */
-export function detailOf(error: unknown): string {
-  if (error instanceof LspError) return error.detail;
-  if (error instanceof Error) return error.message;
-  return String(error);
+  return isAgentToolsError(error, 'lsp', ...codes);
 }

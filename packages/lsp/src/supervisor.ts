@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import type { CheckOptions, DiagnosticsSource, FileCheck } from '@agent-tools/core';
+import { type CheckOptions, type DiagnosticsSource, errorDetail, type FileCheck } from '@agent-tools/core';
 import { builtinServers } from './config/builtin-servers.js';
 import type { ServerConfig } from './config/server-config.js';
 import { type CheckHost, checkFiles } from './diagnostics/check-files.js';
@@ -277,7 +277,7 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
           await raceSignal(server.ready, signal);
           return { server: server.label, previousPid, pid: server.pid };
         } catch (error) {
-          return { server: server.label, previousPid, pid: undefined, error: (error as Error).message.replace(/^\[agent-tools\/lsp\] /, '') };
+          return { server: server.label, previousPid, pid: undefined, error: errorDetail(error) };
         }
       }),
     );
@@ -377,7 +377,7 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
       (error: unknown) => {
         if (entry.server !== server || this.disposed) return;
         entry.crashes.push(Date.now());
-        entry.lastFailure = (error as Error).message.replace(/^\[agent-tools\/lsp\] /, '');
+        entry.lastFailure = errorDetail(error);
       },
     );
     return server;

@@ -60,7 +60,8 @@ describe('lspTools', () => {
     expect(missingLine.isError).toBe(true);
     expect(missingLine.content[0]).toMatchObject({ text: 'The hover action needs "file", "line" (1-based) and "symbol" (the name as written on that line).' });
     const outside = await registry.call('lsp', { action: 'diagnostics', file: '../etc/passwd' });
-    expect(outside.content[0]).toMatchObject({ text: expect.stringContaining('is outside the working directory') });
+    expect(outside.content[0]).toMatchObject({ text: expect.stringMatching(/^The path "\.\.\/etc\/passwd" is outside the working directory/) });
+    expect(outside.structured).toEqual({ error: 'outside_workspace', action: 'diagnostics' });
     const noQuery = await registry.call('lsp', { action: 'symbols' });
     expect(noQuery.content[0]).toMatchObject({ text: 'The symbols action needs "query" (a name to search the workspace for) or "file" (for its outline).' });
   });

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
-import type { CheckOptions, Diagnostic, FileCheck } from '@agent-tools/core';
-import { detailOf } from '../errors.js';
+import { type CheckOptions, type Diagnostic, errorDetail, type FileCheck } from '@agent-tools/core';
 import type { ServerConfig } from '../config/server-config.js';
 import type { ResolvedCommand } from '../discovery/binary.js';
 import type { Resolution } from '../discovery/resolution.js';
@@ -70,7 +69,7 @@ export async function checkFiles(
             const diagnostics = await server.diagnostics.of(doc, lateDeadline, options.signal);
             return { ok: true, diagnostics: diagnostics.map((d) => fromLspDiagnostic(file, d)) };
           },
-        ).catch((error: unknown): Outcome => ({ ok: false, reason: detailOf(error) })),
+        ).catch((error: unknown): Outcome => ({ ok: false, reason: errorDetail(error) })),
       );
     }
   }

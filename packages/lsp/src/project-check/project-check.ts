@@ -1,9 +1,8 @@
-import type { Diagnostic } from '@agent-tools/core';
+import { type Diagnostic, errorDetail } from '@agent-tools/core';
 import type { ServerConfig } from '../config/server-config.js';
 import { fromLspDiagnostic } from '../diagnostics/convert.js';
 import { findBinary } from '../discovery/binary.js';
 import { discoverRoots, listSourceFiles } from '../discovery/root.js';
-import { detailOf } from '../errors.js';
 import type { LanguageServer } from '../server/language-server.js';
 import type { LspSupervisor } from '../supervisor.js';
 import { displayPath, isInside } from '../util/paths.js';
@@ -88,7 +87,7 @@ async function checkRoot(supervisor: LspSupervisor, config: ServerConfig, root: 
   try {
     server = await supervisor.serverForRoot(config, root, binary.found, signal);
   } catch (error) {
-    return { ...base, method: 'none', verified: false, reason: [unavailable, detailOf(error)].filter(Boolean).join('; '), diagnostics: [] };
+    return { ...base, method: 'none', verified: false, reason: [unavailable, errorDetail(error)].filter(Boolean).join('; '), diagnostics: [] };
   }
   if (server.diagnostics.workspace) return viaWorkspaceDiagnostics(server, base, supervisor, signal);
   return viaSweep(server, base, supervisor, unavailable, signal);
@@ -105,7 +104,7 @@ async function viaWorkspaceDiagnostics(
     const diagnostics = [...byFile].flatMap(([path, list]) => list.map((d) => fromLspDiagnostic(path, d)));
     return { ...base, method: 'workspace diagnostics of the server', verified: true, diagnostics };
   } catch (error) {
-    return { ...base, method: 'workspace diagnostics of the server', verified: false, reason: detailOf(error), diagnostics: [] };
+    return { ...base, method: 'workspace diagnostics of the server', verified: false, reason: errorDetail(error), diagnostics: [] };
   }
 }
 

@@ -1,4 +1,5 @@
 import { basename, extname } from 'node:path';
+import { errorDetail } from '@agent-tools/core';
 import {
   DidChangeConfigurationNotification,
   DidChangeTextDocumentNotification,
@@ -20,7 +21,7 @@ import {
 } from 'vscode-languageserver-protocol';
 import type { ServerConfig, ServerContext } from '../config/server-config.js';
 import type { ResolvedCommand } from '../discovery/binary.js';
-import { LspError } from '../errors.js';
+import { isLspError, LspError } from '../errors.js';
 import {
   type NotificationTypeLike,
   RpcConnection,
@@ -185,13 +186,13 @@ export class LanguageServer {
     } catch (error) {
       await this.#process.kill(200);
       const exit = this.#process.exit;
-      const timedOut = error instanceof LspError && error.code === 'timeout';
+      const timedOut = isLspError(error, 'timeout');
       const why =
         this.#state === 'stopped' || this.#state === 'stopping'
           ? 'it was stopped before it finished starting'
           : exit && !timedOut
             ? describeExit(exit, this.#process.stderrTail)
-            : (error as Error).message.replace(/^\[agent-tools\/lsp\] /, '');
+            : errorDetail(error);
       this.#endReason ??= why;
       throw new LspError('start_failed', `${this.label} could not be started: ${why}`, { cause: error });
     }

@@ -1,5 +1,5 @@
-import { CoreError, errorResult, resolveInside, type ToolResult, textResult } from '@agent-tools/core';
-import { detailOf, LspError } from '../errors.js';
+import { AgentToolsError, errorResult, messageOf, resolveInside, type ToolResult, textResult, toolErrorResult } from '@agent-tools/core';
+import { LspError } from '../errors.js';
 import type { Position, ServerCapabilities } from 'vscode-languageserver-protocol';
 import type { OpenDocument } from '../server/documents.js';
 import type { LanguageServer } from '../server/language-server.js';
@@ -91,22 +91,13 @@ export function withNotes(env: ToolEnv, result: ToolResult): ToolResult {
   return { ...result, content: [...result.content, { type: 'text', text: notes.map((n) => `Note: ${n}`).join('\n') }] };
 }
 
-/** Turns a thrown error into a result that says what to do next. */
+/**
+ * Turns a thrown error into a result that says what to do next: an AgentToolsError (lsp's or core's) as core
+ * renders it, with the action beside its code; anything else as a failed request.
+ */
 export function failure(error: unknown, structured?: Record<string, unknown>): ToolResult {
-  const text = detailOf(error);
-  if (error instanceof CoreError) return errorResult(text.replace(/^\[agent-tools\/core\] /, ''), structured);
-  if (!(error instanceof LspError)) return errorResult(`The language server request failed: ${text}`, structured);
-  const advice: Partial<Record<LspError['code'], string>> = {
-    no_server: 'Call lsp with action "status" to see which servers exist.',
-    no_root: 'Call lsp with action "status" to see where servers can start.',
-    no_binary: 'Call lsp with action "status" to see every server and where it was looked for.',
-    start_failed: 'Call lsp with action "status" for details; call "reload" after fixing the cause.',
-    timeout: 'The server may still be loading the project: try again in a moment, or call lsp with action "reload" if it keeps hanging.',
-    server_exited: 'It will be restarted on the next call.',
-    request_failed: 'Try another position or action.',
-  };
-  const extra = advice[error.code];
-  return errorResult(extra ? `${text} ${extra}` : text, { error: error.code, ...structured });
+  if (AgentToolsError.isInstance(error)) return toolErrorResult(error, structured);
+  return errorResult(`The language server request failed: ${messageOf(error)}`, structured);
 }
 
 /** A successful result with structured data. */

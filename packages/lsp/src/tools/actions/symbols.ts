@@ -1,8 +1,7 @@
-import { errorResult, type ToolResult } from '@agent-tools/core';
+import { errorDetail, errorResult, type ToolResult } from '@agent-tools/core';
 import { DocumentSymbolRequest, WorkspaceSymbolRequest } from 'vscode-languageserver-protocol';
 import { findBinary } from '../../discovery/binary.js';
 import { discoverRoots, listSourceFiles } from '../../discovery/root.js';
-import { detailOf } from '../../errors.js';
 import { documentOutline, renderOutline, renderWorkspaceSymbols, type SymbolData, workspaceSymbols } from '../../format/symbols.js';
 import type { LanguageServer } from '../../server/language-server.js';
 import { displayPath } from '../../util/paths.js';
@@ -67,7 +66,7 @@ async function search(env: ToolEnv, query: string, signal: AbortSignal): Promise
         if (limit !== undefined && (answer?.length ?? 0) >= limit) cut.push(`${server.config.name} returned its maximum of ${limit}`);
         found.push(...workspaceSymbols(answer, env.cwd, (p, r) => server.positions.range(p, r)));
       } catch (error) {
-        failures.push(detailOf(error));
+        failures.push(errorDetail(error));
       }
     }),
   );
@@ -123,7 +122,7 @@ async function workspaceServers(env: ToolEnv, signal: AbortSignal): Promise<{ se
         started++;
         servers.set(key, await env.supervisor.serverForRoot(config, root, binary.found, signal));
       } catch (error) {
-        problems.push(detailOf(error));
+        problems.push(errorDetail(error));
       }
     }
   }
