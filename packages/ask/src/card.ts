@@ -101,7 +101,7 @@ export interface QuestionPort {
   readonly attached: boolean;
   /** Why nobody is attached, when {@link attached} is false ("the terminal input ended"), for the model. */
   readonly detachedReason?: string;
-  /** Shows the card and resolves when it ends. Rejecting counts as `unavailable`. */
+  /** Shows the card and resolves when it ends. Rejecting counts as a failure: the model is told the question could not be asked. */
   ask(card: QuestionCard, options: AskOptions): Promise<CardOutcome>;
 }
 
