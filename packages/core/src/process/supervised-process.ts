@@ -6,8 +6,8 @@ import { type ExitKillable, registerLive, unregisterLive } from './live-trees.js
 import {
   descendantsOf,
   groupMembers,
-  hasProcFs,
   isLive,
+  isStillRunning,
   listProcesses,
   type ProcessEntry,
   readProcess,
@@ -15,6 +15,7 @@ import {
 } from './proc-table.js';
 import { preflight } from './preflight.js';
 import { TextTail } from './text-tail.js';
+import { TrackedProcesses } from './tracked-processes.js';
 
 /** What to start, and how to end it. */
 export interface SpawnOptions {
@@ -73,7 +74,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
   /** Every process seen in the tree, and every tracked one, by pid with its start time. */
   readonly #known = new Map<number, string>();
   /** Processes outside the tree that end with it. */
-  readonly #tracked = new Map<number, string>();
+  readonly #tracked = new TrackedProcesses();
   readonly #gone: Promise<void>;
   #pid: number | undefined;
   #contained = false;
@@ -185,10 +186,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
    * debuggee a debug adapter reports. Its start time is recorded now, so a later reuse of the pid is never hit.
    */
   track(pid: number | undefined): void {
-    if (!pid || pid <= 0 || this.#tracked.has(pid)) return;
-    const entry = readProcess(pid);
-    if (isLive(entry)) this.#tracked.set(pid, entry.startTime);
-    else if (!hasProcFs) this.#tracked.set(pid, '');
+    this.#tracked.track(pid);
   }
 
   /** The live processes of the tree and the tracked ones (not the keeper), read from /proc now. */
@@ -205,16 +203,40 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
       if (!this.#keeper) for (const entry of groupMembers(root, table)) add(entry);
     }
     const byPid = new Map(table.map((entry) => [entry.pid, entry]));
-    for (const [pid, startTime] of [...this.#known, ...this.#tracked]) {
+    for (const [pid, startTime] of this.#known) {
       const entry = byPid.get(pid);
       if (entry?.startTime === startTime) add(entry);
     }
+    for (const entry of this.#tracked.alive()) add(entry);
     // Only what runs now is remembered: a process seen once and re-parented away is still found by its pid.
     this.#known.clear();
     for (const entry of found.values()) {
       if (!this.#tracked.has(entry.pid)) this.#known.set(entry.pid, entry.startTime);
     }
     return [...found.values()];
+  }
+
+  /**
+   * The live processes whose parent died while they ran, with their descendants: under a keeper they were adopted
+   * by it (a debuggee's helper after the debuggee exited, a `cmd &` after its shell returned). Empty without one:
+   * such processes then belong to init and cannot be told apart.
+   */
+  orphans(): ProcessEntry[] {
+    const keeper = this.#keeper ? this.#child?.pid : undefined;
+    if (keeper === undefined || this.#treeGone) return [];
+    const table = listProcesses();
+    const adopted = table.filter((entry) => entry.ppid === keeper && entry.pid !== this.#pid && isLive(entry));
+    return adopted.flatMap((entry) => [entry, ...descendantsOf(entry.pid, table)]);
+  }
+
+  /** Ends the {@link orphans}: SIGTERM, then SIGKILL to what is left after `graceMs`. */
+  async endOrphans(graceMs = this.graceMs): Promise<void> {
+    const orphans = this.orphans();
+    if (orphans.length === 0) return;
+    for (const entry of orphans) signalProcess(entry, 'SIGTERM');
+    const deadline = Date.now() + graceMs;
+    while (orphans.some(isStillRunning) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    for (const entry of this.orphans()) signalProcess(entry, 'SIGKILL');
   }
 
   /** Sends a signal to every process of the tree (escaped descendants included) and to the tracked ones. */
@@ -293,15 +315,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
   }
 
   #signalTracked(signal: NodeJS.Signals): void {
-    for (const [pid, startTime] of this.#tracked) {
-      if (!startTime) {
-        try {
-          process.kill(pid, signal);
-        } catch {
-          this.#tracked.delete(pid);
-        }
-      } else if (!signalProcess({ pid, startTime }, signal)) this.#tracked.delete(pid);
-    }
+    this.#tracked.signal(signal);
   }
 
   /** Sends a command to the keeper; false when it cannot hear it any more. */

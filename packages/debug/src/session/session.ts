@@ -126,10 +126,7 @@ export class DebugSession {
    * outlive it.
    */
   processIds(): number[] {
-    const process = this.#process;
-    if (!process) return [];
-    process.snapshotTree();
-    return process.tracker.alive();
+    return this.#process?.processIds() ?? [];
   }
 
   /** Resolves with the end once the session is over (immediately when it is). */
@@ -356,7 +353,8 @@ export class DebugSession {
         break;
       case 'process':
         this.debuggeePid = event.body.systemProcessId;
-        this.#process?.tracker.track(event.body.systemProcessId);
+        // Only a launched debuggee ends with the session; an attached one was running before and is left running.
+        if (this.spec.mode === 'launch') this.#process?.track(event.body.systemProcessId);
         break;
       case 'thread':
         break;
