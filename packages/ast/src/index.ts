@@ -9,7 +9,7 @@ export type { AstGrepResult } from './tools/ast-grep.js';
 export { astGrepParameters } from './tools/ast-grep.js';
 export type { ResolveResult } from './tools/resolve.js';
 export { resolveParameters } from './tools/resolve.js';
-export type { MatchInfo } from './format/search-report.js';
+export type { CaptureInfo, MatchInfo } from './format/search-report.js';
 export {
   findLanguage,
   LANGUAGE_IDS,

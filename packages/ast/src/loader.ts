@@ -9,6 +9,7 @@ import { AstError } from './errors.js';
 import type { LanguageSpec } from './languages.js';
 import { type CompileOptions, compilePattern } from './pattern/compile.js';
 import type { CompiledPattern } from './pattern/pattern-node.js';
+import type { Node } from 'web-tree-sitter';
 
 /** How a {@link TreeSitterLoader} runs. */
 export interface TreeSitterLoaderOptions {
@@ -118,19 +119,24 @@ export class TreeSitterLoader implements AsyncDisposable {
     return out;
   }
 
-  /** Parses text on the calling thread; returns the 1-based line of its first syntax error, if any. */
-  async firstSyntaxError(spec: LanguageSpec, text: string): Promise<number | undefined> {
+  /**
+   * Parses text on the calling thread and returns the 1-based lines of its syntax errors (each outermost error or
+   * missing node once), in order; empty when it parses cleanly.
+   */
+  async syntaxErrorLines(spec: LanguageSpec, text: string): Promise<number[]> {
     const tree = await this.runtime.parse(spec, text, { deadline: Date.now() + this.#options.parseTimeoutMs });
-    if (!tree) return undefined;
+    if (!tree) return [];
     try {
-      if (!tree.rootNode.hasError) return undefined;
-      let node = tree.rootNode;
-      for (;;) {
-        if (node.isError || node.isMissing) return node.startPosition.row + 1;
-        const child = node.children.find((c) => c.isError || c.isMissing || c.hasError);
-        if (!child) return node.startPosition.row + 1;
-        node = child;
-      }
+      const lines: number[] = [];
+      const visit = (node: Node): void => {
+        if (node.isError || node.isMissing) {
+          lines.push(node.startPosition.row + 1);
+          return;
+        }
+        for (const child of node.children) if (child.hasError || child.isMissing || child.isError) visit(child);
+      };
+      if (tree.rootNode.hasError) visit(tree.rootNode);
+      return lines;
     } finally {
       tree.delete();
     }

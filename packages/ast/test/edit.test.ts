@@ -147,7 +147,7 @@ describe('ast_edit', () => {
   it('warns when the rewrite leaves a file that no longer parses', async () => {
     await using t = setup({ 'a.py': 'x = f(1)\n' });
     const result = await t.call('ast_edit', { pattern: 'f($A)', rewrite: 'f($A', path: 'a.py' });
-    expect(resultText(result)).toContain('Warning: after this rewrite a.py no longer parses (first syntax error at line 1)');
+    expect(resultText(result)).toContain('Warning: after this rewrite a.py has 1 syntax error (0 before), at line 1.');
   });
 
   it('refuses a rewrite using metavariables the pattern does not capture', async () => {

@@ -41,7 +41,7 @@ describe('workspace search', () => {
   it('walks the workspace honouring .gitignore (nested negations too) and skipping node_modules, hidden and binary files', async () => {
     const { result, data, text } = await grep({ language: 'typescript' });
     expect(result.isError).toBe(false);
-    expect(data?.matches.map((m) => `${m.file}:${m.captures['A']}`)).toEqual([
+    expect(data?.matches.map((m) => `${m.file}:${m.captures['A']?.text}`)).toEqual([
       'src/a.ts:1',
       'src/b.ts:2',
       'src/broken.ts:3',
@@ -75,7 +75,8 @@ describe('workspace search', () => {
       startColumn: 18,
       endColumn: 24,
       text: 'foo(2)',
-      captures: { A: '2' },
+      captures: { A: { text: '2', startLine: 1, startColumn: 22, endLine: 1, endColumn: 23 } },
+      anonymous: [],
     });
   });
 

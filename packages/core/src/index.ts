@@ -4,6 +4,7 @@
  */
 export { type ApprovalCallback, type ApprovalDecision, type ApprovalRequest, approveAll } from './approval.js';
 export { type Capped, capList, capText, capTextTail } from './caps.js';
+export { collapseCarriageReturns } from './terminal-text.js';
 export type {
   CheckOptions,
   Diagnostic,

@@ -27,3 +27,4 @@ export {
 } from './process/proc-table.js';
 export { type ProcessExit, type SpawnOptions, SupervisedProcess, spawnSupervised } from './process/supervised-process.js';
 export { TextTail } from './process/text-tail.js';
+export { TrackedProcesses } from './process/tracked-processes.js';

@@ -22,6 +22,6 @@ export { DapConnection, type DapConnectionOptions, type RequestOptions } from '.
 export type { DapCommand, DapEventName, DapEvents, DapRequests } from './dap/protocol.js';
 export { DebugError, type DebugErrorCode, isDebugError } from './errors.js';
 export { debugTools } from './factory.js';
-export type { EndInfo, SessionState, StopInfo } from './session/session.js';
+export type { EndInfo, SessionState, StopInfo } from './session/types.js';
 export { createDebugSupervisor, DebugSupervisor, type DebugSupervisorOptions } from './supervisor.js';
 export { DEBUG_ACTIONS, type DebugParams, debugParameters, debugTool } from './tools/debug.js';

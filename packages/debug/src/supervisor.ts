@@ -3,7 +3,7 @@ import { mergeAdapters } from './adapters/builtin.js';
 import { type Clock, systemClock } from './clock.js';
 import { DebugError } from './errors.js';
 import { ConversationDebugger } from './session/conversation.js';
-import type { SessionTimeouts } from './session/session.js';
+import type { SessionTimeouts } from './session/types.js';
 
 /** How a {@link DebugSupervisor} behaves. Every field has a default. */
 export interface DebugSupervisorOptions {

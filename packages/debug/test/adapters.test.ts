@@ -3,6 +3,7 @@ import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import { dartAdapter, debugpyAdapter, delveAdapter, lldbAdapter } from '../src/index.js';
 import { debugRig } from './helpers.js';
+import { DEBUGPY_ADAPTER_MAIN } from '../src/adapters/debugpy-launcher.js';
 
 /** A folder of fake executables (shell scripts) to put on PATH. */
 function binDir(scripts: Record<string, string>) {
@@ -41,7 +42,7 @@ describe('adapter lookup', () => {
     const result = await debugpyAdapter().locate({ root: project.path, cwd: project.path, env: { PATH: '/usr/bin' } });
     expect(result).toMatchObject({
       found: true,
-      command: { command: project.join('.venv/bin/python3'), args: ['-m', 'debugpy.adapter'] },
+      command: { command: project.join('.venv/bin/python3'), args: ['-c', DEBUGPY_ADAPTER_MAIN] },
       summary: '.venv/bin/python3 -m debugpy.adapter (debugpy 9.9.9)',
       hints: { python: project.join('.venv/bin/python3') },
     });

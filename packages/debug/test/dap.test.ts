@@ -1,32 +1,8 @@
 import { PassThrough } from 'node:stream';
+import { ContentLengthReader, encodeContentLength } from '@agent-tools/core/process';
 import { describe, expect, it } from 'vitest';
 import { DapConnection, isDebugError } from '../src/index.js';
 import { type CloseReason, describeAdapterClose, describeClose } from '../src/dap/close-reason.js';
-import { encodeMessage, MessageReader } from '../src/dap/framing.js';
-
-describe('DAP framing', () => {
-  it('splits messages cut anywhere, counts bytes not characters, and reads several per chunk', () => {
-    const seen: unknown[] = [];
-    const reader = new MessageReader((m) => seen.push(m), (e) => seen.push(e));
-    const one = encodeMessage({ seq: 1, type: 'event' });
-    const two = encodeMessage({ seq: 2, type: 'event', event: 'output', body: { output: 'héllo → ✓' } } as never);
-    const all = Buffer.concat([one, two, one]);
-    for (let i = 0; i < all.length; i += 7) reader.push(all.subarray(i, i + 7));
-    expect(seen).toEqual([
-      { seq: 1, type: 'event' },
-      { seq: 2, type: 'event', event: 'output', body: { output: 'héllo → ✓' } },
-      { seq: 1, type: 'event' },
-    ]);
-  });
-
-  it('reports a header without Content-Length once and stops', () => {
-    const errors: Error[] = [];
-    const reader = new MessageReader(() => undefined, (e) => errors.push(e));
-    reader.push(Buffer.from('Content-Type: x\r\n\r\n{}'));
-    reader.push(encodeMessage({ seq: 1, type: 'event' }));
-    expect(errors.map((e) => e.message)).toEqual(['DAP header without Content-Length: "Content-Type: x"']);
-  });
-});
 
 /** A connection wired to a scripted adapter on the other end of two pipes. */
 function pair(requestTimeoutMs = 1000) {
@@ -34,9 +10,9 @@ function pair(requestTimeoutMs = 1000) {
   const fromAdapter = new PassThrough();
   const connection = new DapConnection(fromAdapter, toAdapter, { name: 'scripted', requestTimeoutMs });
   const received: { seq: number; command?: string; type: string; success?: boolean; message?: string }[] = [];
-  const reader = new MessageReader((m) => received.push(m as never), () => undefined);
+  const reader = new ContentLengthReader({ message: (m) => received.push(m as never), malformed: () => undefined });
   toAdapter.on('data', (chunk: Buffer) => reader.push(chunk));
-  const send = (message: object) => fromAdapter.write(encodeMessage(message as never));
+  const send = (message: object) => fromAdapter.write(encodeContentLength(message));
   return { connection, received, send, fromAdapter };
 }
 
@@ -122,6 +98,29 @@ describe('DapConnection', () => {
       'the debugpy adapter exited with code 1',
       'the session was ended',
     ]);
+  });
+
+  it('survives an adapter that prints stray lines and a header without a length: the session goes on', async () => {
+    const { connection, send, fromAdapter } = pair();
+    const events: string[] = [];
+    connection.onEvent((e) => events.push(e.event));
+    const threads = connection.request('threads', undefined);
+    await tick();
+    fromAdapter.write('adapter: loading symbols...\n');
+    send({ seq: 1, type: 'event', event: 'output', body: { output: 'x' } });
+    fromAdapter.write('Content-Type: text/plain\r\n\r\nnot framed\n');
+    send({ seq: 2, type: 'response', request_seq: 1, command: 'threads', success: true, body: { threads: [] } });
+    expect(await threads).toEqual({ threads: [] });
+    expect(events).toEqual(['output']);
+    expect(connection.closeReason).toBeUndefined();
+  });
+
+  it('ends the connection on a framed body that is not JSON: the adapter itself is broken', async () => {
+    const { connection, fromAdapter } = pair();
+    const pending = connection.request('threads', undefined);
+    fromAdapter.write('Content-Length: 5\r\n\r\n{oops');
+    await expect(pending).rejects.toThrow(/The scripted adapter cannot answer "threads": it sent a malformed message \(a message body is not JSON/);
+    expect(connection.closeReason?.kind).toBe('malformed');
   });
 
   it('declines reverse requests instead of leaving the adapter waiting', async () => {

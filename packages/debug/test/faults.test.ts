@@ -91,12 +91,12 @@ describe('faults (scriptable fake adapter: real adapters cannot crash or hang on
     await using rig = debugRig(files, { adapters: [fakeAdapter('loud')] });
     await rig.call({ action: 'breakpoints', file: 'prog.fake', lines: [1] });
     const launched = await rig.call({ action: 'launch', program: 'prog.fake' });
-    expect(launched.text).toContain('Program output since the last answer (last 1980 of 9021 characters; call output for up to 4000):\n  | line 235 ');
+    expect(launched.text).toContain('Program output since the last answer (the newest 1980 of 9021 characters printed; call output for up to 4000):\n  | line 235 ');
     expect(launched.text).toContain('Stopped at a breakpoint in main (no source), thread 1.');
     expect(launched.text).toContain('line 300 ....................');
     expect(launched.text).not.toContain('line 001');
     const output = await rig.call({ action: 'output' });
-    expect(output.text).toMatch(/^Program output \(the newest 3990 of 9021 characters\):\nline 168 /);
+    expect(output.text).toMatch(/^Program output \(the newest 3990 of 9021 characters printed\):\nline 168 /);
     expect(output.text.endsWith('line 300 ....................\n')).toBe(true);
     const again = await rig.call({ action: 'stack' });
     expect(again.text).not.toContain('Program output');

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { approveAll, createRegistry, type Registry, resultText } from '@agent-tools/core';
-import { tempDir, type TempDir } from '@agent-tools/test-utils';
+import { descendantsOf, type ProcessInfo, tempDir, type TempDir } from '@agent-tools/test-utils';
 import { type AdapterConfig, type Clock, createDebugSupervisor, type DebugSupervisor, type DebugSupervisorOptions, debugTools } from '../src/index.js';
 
 /** What one debug call answered. */
@@ -129,4 +129,18 @@ export function freePort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
+}
+
+/**
+ * Waits until this test process has no child left that belongs to the rig: an adapter (debugpy, lldb-dap, dlv) or
+ * anything running from the rig's directory. Returns the survivors (none, when all is well).
+ */
+export async function strays(rig: DebugRig, ms = 10_000): Promise<ProcessInfo[]> {
+  const ours = (p: ProcessInfo): boolean => p.command.includes(rig.dir.path) || /debugpy|lldb-dap|\bdlv\b/.test(p.command);
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const left = descendantsOf(process.pid).filter(ours);
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -67,7 +67,7 @@ describe('debug with lldb-dap on C built with gcc -g (real adapter)', () => {
     await rig.call({ action: 'launch', program: 'app' });
     const ret = lineOf(C_APP, '@c-return');
     const added = await rig.call({ action: 'breakpoints', file: 'app.c', lines: [ret] });
-    expect(added.text).toContain('sent to the running lldb session');
+    expect(added.text).toContain('Sent to the running lldb session:\nBreakpoints in app.c:');
     expect(added.text).toContain(`line ${ret}: verified`);
     const next = await rig.call({ action: 'continue' });
     expect(next.text).toContain(`Stopped at a breakpoint in main at app.c:${ret}`);

@@ -31,11 +31,11 @@ describe('the debug tool', () => {
     const before = new Set(descendantsOf(process.pid).map((p) => p.pid));
     const launching = registry.call('debug', { action: 'launch', program: 'app.py' });
     let started: { pid: number; command: string }[] = [];
-    for (let i = 0; i < 200 && !started.some((p) => p.command.includes('-m debugpy.adapter')); i++) {
+    for (let i = 0; i < 200 && !started.some((p) => p.command.includes('debugpy.adapter')); i++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
       started = descendantsOf(process.pid).filter((p) => !before.has(p.pid) && /debugpy/.test(p.command));
     }
-    expect(started.some((p) => p.command.includes('-m debugpy.adapter'))).toBe(true);
+    expect(started.some((p) => p.command.includes('debugpy.adapter'))).toBe(true);
     await registry.dispose();
     const answer = await launching;
     expect(answer.isError).toBe(true);

@@ -1,12 +1,13 @@
 import { randomFillSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
+import { collapseCarriageReturns } from '@agent-tools/core';
 import { describe, expect, it } from 'vitest';
 import { CAPS, htmlTableToMarkdown } from '../src/index.js';
 import type { CellOutput } from '../src/jupyter/kernel-session.js';
 import { renderCell } from '../src/render/cell-result.js';
 import { preparePng } from '../src/render/png.js';
-import { applyCarriageReturns, capMiddle, stripAnsi } from '../src/render/text.js';
+import { capMiddle, stripAnsi } from '../src/render/text.js';
 import { shortenPythonTraceback } from '../src/render/traceback.js';
 
 const frames = JSON.parse(readFileSync(new URL('./fixtures/pandas-html.json', import.meta.url), 'utf8')) as Record<string, string>;
@@ -110,7 +111,7 @@ describe('text helpers', () => {
   });
 
   it('shows what a terminal shows of carriage returns', () => {
-    expect(applyCarriageReturns('10%\r50%\r100%\ndone\r\n')).toBe('100%\ndone\n');
+    expect(collapseCarriageReturns('10%\r50%\r100%\ndone\r\n')).toBe('100%\ndone\n');
   });
 
   it('cuts the middle and counts what it cut', () => {

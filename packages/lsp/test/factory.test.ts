@@ -19,7 +19,7 @@ function resources() {
 
 factoryContract({
   factory: lspTools,
-  tools: { lsp: 'read', lsp_rename: 'write' },
+  tools: { lsp: 'read', lsp_rename: 'write', lsp_fix: 'write' },
   resources,
   warmUp: {
     tool: 'lsp',

@@ -1,10 +1,16 @@
 import { VibeError } from './errors.js';
 
-/** The placeholders a command template may use, each replaced inside the argument it appears in. */
-export const PLACEHOLDERS = ['brief', 'tier', 'label', 'id', 'run'] as const;
+/**
+ * The placeholders a command template may use, each replaced inside the argument it appears in: `{surface}` is the
+ * name of the surface the run was started from, `{session}` the agent session the run starts or resumes.
+ */
+export const PLACEHOLDERS = ['brief', 'tier', 'label', 'id', 'run', 'surface', 'session'] as const;
 
-/** The values placeholders are replaced with. */
-export type TemplateValues = Readonly<Record<(typeof PLACEHOLDERS)[number], string>>;
+const PLACEHOLDER = new RegExp(`\\{(${PLACEHOLDERS.join('|')})\\}`, 'g');
+
+/** The values placeholders are replaced with; a missing `surface` or `session` becomes an empty string. */
+export type TemplateValues = Readonly<Record<'brief' | 'tier' | 'label' | 'id' | 'run', string>> &
+  Readonly<Partial<Record<'surface' | 'session', string>>>;
 
 /**
  * Splits a command line into arguments the way a POSIX shell would for plain words: whitespace separates,
@@ -56,7 +62,12 @@ export function templateArgs(command: string | readonly string[]): string[] {
 
 /** Whether a template passes the brief as an argument (it has a `{brief}` placeholder). */
 export function takesBriefArgument(args: readonly string[]): boolean {
-  return args.some((arg) => arg.includes('{brief}'));
+  return uses(args, 'brief');
+}
+
+/** Whether a template uses a placeholder. */
+export function uses(args: readonly string[], name: (typeof PLACEHOLDERS)[number]): boolean {
+  return args.some((arg) => arg.includes(`{${name}}`));
 }
 
 /**
@@ -73,7 +84,7 @@ export function expandTemplate(args: readonly string[], values: TemplateValues, 
       spliced = true;
       continue;
     }
-    expanded.push(arg.replace(/\{(brief|tier|label|id|run)\}/g, (_, name: keyof TemplateValues) => values[name]));
+    expanded.push(arg.replace(PLACEHOLDER, (_, name: keyof TemplateValues) => values[name] ?? ''));
   }
   if (!spliced) expanded.push(...tierArgs);
   return expanded;

@@ -4,6 +4,11 @@ import { AgentToolsError, type AgentToolsErrorOptions } from '@agent-tools/core/
 export type VibeErrorCode =
   /** Too many workers are running. */
   | 'limit'
+  /**
+   * Refused because of the calling surface: the runner cannot hold a worker to it (no read-only command), or the
+   * worker was started with more than it admits.
+   */
+  | 'surface'
   /** No worker has that id (or label). */
   | 'unknown_worker'
   /** The process runner's command template is unusable. */

@@ -1,4 +1,5 @@
 import { defineFactory } from '@agent-tools/core';
+import { endNotice } from './notice.js';
 import { vibeKillTool } from './tools/vibe-kill.js';
 import { vibeListTool } from './tools/vibe-list.js';
 import { vibeSendTool } from './tools/vibe-send.js';
@@ -15,17 +16,24 @@ declare module '@agent-tools/core' {
 
 /**
  * The factory of @agent-tools/vibe. It registers vibe_spawn, vibe_send, vibe_wait, vibe_kill and vibe_list (all read
- * tier: the gate belongs to the workers' own tools, where the edits happen) when the run has a `workerList`, which
- * a harness provides only when vibe mode is on.
+ * tier: the gate belongs to the workers' own tools, which run with the surface of the call that started them) when
+ * the run has a `workerList`, which a harness provides only when vibe mode is on. When a worker ends, a notice is
+ * appended to the model's next tool result.
  */
 export const vibeTools = defineFactory({
   name: '@agent-tools/vibe',
   needs: ['workerList'],
-  create: ({ workerList }) => [
-    vibeSpawnTool(workerList),
-    vibeSendTool(workerList),
-    vibeWaitTool(workerList),
-    vibeKillTool(workerList),
-    vibeListTool(workerList),
-  ],
+  create: ({ workerList }, run) => {
+    const stop = run ? workerList.onEnd((worker) => run.notices.post(endNotice(worker))) : () => {};
+    return {
+      tools: [
+        vibeSpawnTool(workerList),
+        vibeSendTool(workerList),
+        vibeWaitTool(workerList),
+        vibeKillTool(workerList),
+        vibeListTool(workerList),
+      ],
+      dispose: () => void stop(),
+    };
+  },
 });

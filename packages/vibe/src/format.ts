@@ -1,5 +1,6 @@
 import { capTextTail } from '@agent-tools/core';
-import type { WorkerSnapshot } from './worker-list.js';
+import { admitsEverything, surfacePhrase } from './surface-policy.js';
+import type { WorkerSnapshot } from './worker-state.js';
 
 /** A duration as a person reads it: "450 ms", "12 s", "3 min 5 s", "1 h 2 min". */
 export function formatElapsed(ms: number): string {
@@ -20,7 +21,8 @@ export function workerName(worker: WorkerSnapshot): string {
 function runNote(worker: WorkerSnapshot): string {
   if (worker.run <= 1 && worker.messages === 0) return '';
   const messages = worker.messages === 1 ? '1 message' : `${worker.messages} messages`;
-  return ` · run ${worker.run} (${messages})`;
+  const how = worker.began === 'resumed' ? ', session continued' : worker.began === 'restarted' ? ', restarted' : '';
+  return ` · run ${worker.run} (${messages}${how})`;
 }
 
 /** Status and time in a few words: "running for 12 s", "finished in 40 s", "failed after 3 s (exit code 2)", "killed after 5 s". */
@@ -40,7 +42,8 @@ export function statusPhrase(worker: WorkerSnapshot): string {
 
 /** One worker in a listing: name, tier, status and time, then its latest output or result, capped. */
 export function listEntry(worker: WorkerSnapshot, resultChars: number): string {
-  const head = `- ${workerName(worker)} · ${worker.tier} · ${statusPhrase(worker)}${runNote(worker)}`;
+  const limited = admitsEverything(worker.surface) ? '' : ` · from ${surfacePhrase(worker.surface)}`;
+  const head = `- ${workerName(worker)} · ${worker.tier} · ${statusPhrase(worker)}${runNote(worker)}${limited}`;
   const running = worker.status === 'running';
   const text = (running ? worker.output : (worker.result?.output ?? '')).trim();
   const label = { running: 'output so far', finished: 'result', failed: 'output', killed: 'output before it was killed' }[worker.status];

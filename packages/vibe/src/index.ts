@@ -7,7 +7,16 @@ export { VibeError, type VibeErrorCode } from './errors.js';
 export { vibeTools } from './factory.js';
 export { formatElapsed } from './format.js';
 export { type ProcessRunnerOptions, processRunner, type TierMapping } from './process-runner.js';
-export { WORKER_TIERS, type WorkerResult, type WorkerRunner, type WorkerTask, type WorkerTier } from './runner.js';
+export {
+  WORKER_TIERS,
+  type WorkerResult,
+  type WorkerResume,
+  type WorkerRun,
+  type WorkerRunner,
+  type WorkerRunnerSpec,
+  type WorkerTask,
+  type WorkerTier,
+} from './runner.js';
 export { vibeKillParameters, vibeKillTool } from './tools/vibe-kill.js';
 export { vibeListParameters, vibeListTool } from './tools/vibe-list.js';
 export { vibeSendParameters, vibeSendTool } from './tools/vibe-send.js';
@@ -15,9 +24,10 @@ export { vibeSpawnParameters, vibeSpawnTool } from './tools/vibe-spawn.js';
 export { MAX_WAIT_SECONDS, vibeWaitParameters, vibeWaitTool } from './tools/vibe-wait.js';
 export {
   DEFAULT_TIER,
+  type SendOptions,
   type SpawnSpec,
+  type WorkerEndListener,
   WorkerList,
   type WorkerListOptions,
-  type WorkerSnapshot,
-  type WorkerStatus,
 } from './worker-list.js';
+export type { RunStart, WorkerSnapshot, WorkerStatus } from './worker-state.js';

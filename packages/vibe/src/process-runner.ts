@@ -1,7 +1,9 @@
 import { capTextTail } from '@agent-tools/core';
 import { type SupervisedProcess, spawnSupervised } from '@agent-tools/core/process';
-import { expandTemplate, takesBriefArgument, templateArgs } from './command-template.js';
-import type { WorkerResult, WorkerRunner, WorkerTier } from './runner.js';
+import { type CommandTemplate, ProcessCommands, type ResumeOptions } from './process-commands.js';
+import type { WorkerResult, WorkerRunnerSpec, WorkerTier } from './runner.js';
+import { SessionScanner } from './session-scanner.js';
+import { tiersValue } from './surface-policy.js';
 
 /** How a tier reaches the agent: extra arguments, extra environment. */
 export interface TierMapping {
@@ -12,12 +14,25 @@ export interface TierMapping {
 /** How {@link processRunner} starts a command-line agent. */
 export interface ProcessRunnerOptions {
   /**
-   * The command: an argument list, or a command line split like a shell would split plain words (no shell runs).
-   * Placeholders `{brief}`, `{tier}`, `{label}`, `{id}`, `{run}` are replaced inside each argument; an argument
-   * that is exactly `{tier_args}` receives the tier's arguments (else they go at the end).
-   * Example: `my-agent --model {tier} -p {brief}`.
+   * The command for workers started from a surface that admits write and exec: an argument list, or a command line
+   * split like a shell would split plain words (no shell runs). Placeholders `{brief}`, `{tier}`, `{label}`, `{id}`,
+   * `{run}`, `{surface}`, `{session}` are replaced inside each argument; an argument that is exactly `{tier_args}`
+   * receives the tier's arguments (else they go at the end). Example: `my-agent --model {tier} -p {brief}`.
    */
-  readonly command: string | readonly string[];
+  readonly command: CommandTemplate;
+  /**
+   * The command for workers started from a surface that admits less (plan mode, a read-only subagent): the agent's
+   * own read-only or plan mode, or a sandbox that makes the working copy read-only. Without it, vibe_spawn and
+   * vibe_send are refused on such surfaces. The guarantee is exactly as strong as this command.
+   */
+  readonly readOnlyCommand?: CommandTemplate;
+  /** How vibe_send continues a worker's session (`my-agent --resume {session} -p {brief}`); without it, it restarts. */
+  readonly resume?: ResumeOptions;
+  /**
+   * What the harness's user would configure to allow workers on read-only surfaces, for the refusal the model
+   * reads (default: names `readOnlyCommand`).
+   */
+  readonly readOnlyHint?: string;
   /** How the brief reaches the agent; default `argument` when the template has `{brief}`, else `stdin`. */
   readonly briefVia?: 'stdin' | 'argument';
   /** Per-tier arguments and environment (`{ fast: { args: ['--model', 'small'] } }`). */
@@ -33,31 +48,28 @@ export interface ProcessRunnerOptions {
 }
 
 /**
- * A runner that starts any command-line agent as a child process: the brief on standard input or as an argument,
- * the tier mapped to arguments and environment (`VIBE_TIER`, `VIBE_WORKER_ID`, `VIBE_LABEL`, `VIBE_RUN` are always
- * set), standard output collected as the result. Each worker runs under core's process supervisor in its own process
+ * A runner that starts any command-line agent as a child process: the surface's command (`command`, or
+ * `readOnlyCommand` for a surface that does not admit write and exec), the brief on standard input or as an
+ * argument, the tier mapped to arguments and environment (`VIBE_TIER`, `VIBE_WORKER_ID`, `VIBE_LABEL`, `VIBE_RUN`,
+ * `AGENT_TOOLS_SURFACE`, `AGENT_TOOLS_TIERS` are always set, `VIBE_SESSION` when a session is known), standard output
+ * collected as the result. With `resume`, a message continues the worker's session. Each worker runs under core's process supervisor in its own process
  * group; stopping it, and its normal end, end everything it started, also what left the group with `setsid`
  * (SIGTERM, then SIGKILL after the grace period), so nothing it started lingers, even when the harness is killed.
  */
-export function processRunner(options: ProcessRunnerOptions): WorkerRunner {
-  const template = templateArgs(options.command);
-  const briefVia = options.briefVia ?? (takesBriefArgument(template) ? 'argument' : 'stdin');
+export function processRunner(options: ProcessRunnerOptions): WorkerRunnerSpec {
+  const commands = new ProcessCommands(options);
   const graceMs = options.killGraceMs ?? 3000;
   const maxChars = options.maxOutputChars ?? 1_000_000;
 
-  return (task) =>
+  const run: WorkerRunnerSpec['run'] = (task) =>
     new Promise<WorkerResult>((resolve, reject) => {
       const tier = options.tiers?.[task.tier];
-      const values = {
-        brief: briefVia === 'argument' ? task.brief : '',
-        tier: task.tier,
-        label: task.label,
-        id: task.workerId,
-        run: String(task.run),
-      };
-      const [program, ...args] = expandTemplate(template, values, tier?.args ?? []);
+      const { program, args, stdin, session } = commands.plan(task, tier?.args ?? []);
+      if (session) task.session(session);
+      const known = session ?? task.resume?.session;
+      const scanner = commands.sessionPattern ? new SessionScanner(commands.sessionPattern, (id) => task.session(id)) : undefined;
       const worker = spawnSupervised({
-        command: program as string,
+        command: program,
         args,
         cwd: options.cwd ?? task.cwd ?? process.cwd(),
         env: {
@@ -68,6 +80,9 @@ export function processRunner(options: ProcessRunnerOptions): WorkerRunner {
           VIBE_WORKER_ID: task.workerId,
           VIBE_LABEL: task.label,
           VIBE_RUN: String(task.run),
+          ...(known ? { VIBE_SESSION: known } : {}),
+          AGENT_TOOLS_SURFACE: task.surface.name,
+          AGENT_TOOLS_TIERS: tiersValue(task.surface),
         },
         graceMs,
         stderrTail: 0,
@@ -76,13 +91,15 @@ export function processRunner(options: ProcessRunnerOptions): WorkerRunner {
       let stderr = '';
       worker.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
         stdout = keepTail(stdout + chunk, maxChars);
+        scanner?.push('stdout', chunk);
         task.output(chunk);
       });
       worker.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
         stderr = keepTail(stderr + chunk, maxChars);
+        scanner?.push('stderr', chunk);
       });
       // An agent that exits without reading its brief closes the pipe; that is its business, not a crash.
-      worker.stdin?.end(briefVia === 'stdin' ? task.brief : '');
+      worker.stdin?.end(stdin);
 
       const onAbort = (): void => void worker.stop();
       void worker.started.then((pid) => {
@@ -108,6 +125,13 @@ export function processRunner(options: ProcessRunnerOptions): WorkerRunner {
         resolve({ ok: false, output: withErr, detail });
       });
     });
+
+  return {
+    run,
+    canRun: (surface) => commands.canRun(surface),
+    canResume: (surface) => commands.canResume(surface),
+    ...(options.readOnlyHint ? { readOnlyHint: options.readOnlyHint } : {}),
+  };
 }
 
 function keepTail(text: string, max: number): string {

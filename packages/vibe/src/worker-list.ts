@@ -1,32 +1,17 @@
+import { defaultSurface, type Surface } from '@agent-tools/core';
+import { fullBrief, resumeMessage } from './brief.js';
 import { VibeError } from './errors.js';
-import { runOnce, type WorkerResult, type WorkerRunner, type WorkerTask, type WorkerTier } from './runner.js';
-
-/** Where a worker is: running (also while it restarts), or how its last run ended. */
-export type WorkerStatus = 'running' | 'finished' | 'failed' | 'killed';
-
-/** A worker as tools and harness UIs see it: a copy, safe to keep. */
-export interface WorkerSnapshot {
-  readonly id: string;
-  readonly label: string;
-  readonly tier: WorkerTier;
-  readonly status: WorkerStatus;
-  /** How many times it has started: 1, then one more per message sent. */
-  readonly run: number;
-  /** How many messages were appended to its brief. */
-  readonly messages: number;
-  /** The process id of the current or last run, when the runner reported one. */
-  readonly pid: number | undefined;
-  readonly spawnedAt: number;
-  /** When the current or last run started. */
-  readonly runStartedAt: number;
-  readonly endedAt: number | undefined;
-  /** How long the current run has taken so far, or how long the last run took. */
-  readonly elapsedMs: number;
-  /** The result of the last run that ended (kept while a restarted run works). */
-  readonly result: WorkerResult | undefined;
-  /** What the current run has printed so far (the end of it). */
-  readonly output: string;
-}
+import { capabilities, type RunnerCapabilities, runOnce, type WorkerRunner, type WorkerTask, type WorkerTier } from './runner.js';
+import { surfacePhrase, widens } from './surface-policy.js';
+import {
+  deferred,
+  describe,
+  type Run,
+  raceChange,
+  snapshot,
+  type Worker,
+  type WorkerSnapshot,
+} from './worker-state.js';
 
 /** How a {@link WorkerList} runs its workers. */
 export interface WorkerListOptions {
@@ -42,6 +27,8 @@ export interface WorkerListOptions {
   readonly stopTimeoutMs?: number;
   /** How much of a running worker's output is kept for listings (default 4,000 characters, from the end). */
   readonly liveOutputChars?: number;
+  /** Told of an unexpected throw by an `onEnd` listener, for the harness's logs. */
+  readonly onError?: (error: unknown) => void;
 }
 
 /** What {@link WorkerList.spawn} needs. */
@@ -49,64 +36,42 @@ export interface SpawnSpec {
   readonly brief: string;
   readonly label: string;
   readonly tier?: WorkerTier;
+  /** The surface of the call that spawns it (default: the default surface, every tier). */
+  readonly surface?: Surface;
 }
+
+/** What {@link WorkerList.send} needs beside the worker and the message. */
+export interface SendOptions {
+  /** The surface of the call that sends (default: the default surface, every tier). */
+  readonly surface?: Surface;
+}
+
+/** Told when a worker's run ends (finished, failed or killed); not when a message restarts it. */
+export type WorkerEndListener = (worker: WorkerSnapshot) => void;
 
 /** The tier a worker gets when none is named: the careful one, since a wrong `fast` costs quality silently. */
 export const DEFAULT_TIER: WorkerTier = 'good';
 
-interface Run {
-  readonly n: number;
-  readonly controller: AbortController;
-  settled: Promise<void>;
-  stopFor?: 'kill' | 'restart';
-}
-
-interface Worker {
-  readonly id: string;
-  readonly label: string;
-  readonly tier: WorkerTier;
-  readonly brief: string;
-  readonly messages: string[];
-  status: WorkerStatus;
-  runs: number;
-  current: Run | undefined;
-  restartPending: boolean;
-  pid: number | undefined;
-  readonly spawnedAt: number;
-  runStartedAt: number;
-  endedAt: number | undefined;
-  result: WorkerResult | undefined;
-  output: string;
-  changed: Deferred;
-}
-
-interface Deferred {
-  readonly promise: Promise<void>;
-  readonly resolve: () => void;
-}
-
-function deferred(): Deferred {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
-
 /**
- * The background workers of one run, and their lifecycle: spawn returns at once; a message is appended to the
- * brief and restarts the worker (never dropped); wait blocks until the worker ends or a timeout; kill stops it;
- * disposing the list kills every worker. This is the `workerList` resource; vibe mode is on when a run has one.
+ * The background workers of one run, and their lifecycle: spawn returns at once; a message continues the worker's
+ * session when the runner can resume one, else restarts it with the message appended to its brief (never dropped);
+ * wait blocks until the worker ends or a timeout; kill stops it; disposing the list kills every worker. Each run
+ * carries the surface of the call that started it, and a surface may neither start a worker its runner cannot hold
+ * to that surface, nor steer a worker started with more power than it has. This is the `workerList` resource;
+ * vibe mode is on when a run has one.
  */
 export class WorkerList implements AsyncDisposable {
   readonly maxRunning: number;
   readonly #options: WorkerListOptions;
+  readonly #runner: RunnerCapabilities;
   readonly #workers = new Map<string, Worker>();
+  readonly #listeners = new Set<WorkerEndListener>();
   #seq = 0;
   #disposing: Promise<void> | undefined;
 
   constructor(options: WorkerListOptions) {
     this.#options = options;
+    this.#runner = capabilities(options.runner);
     this.maxRunning = Math.max(1, options.maxRunning ?? 4);
   }
 
@@ -115,9 +80,19 @@ export class WorkerList implements AsyncDisposable {
     return [...this.#workers.values()].filter((w) => w.status === 'running').length;
   }
 
-  /** Starts a worker and returns at once. Throws {@link VibeError} `limit` past `maxRunning`. */
+  /** Whether the runner can start workers for a surface (false: spawns and sends from there are refused). */
+  canRunOn(surface: Surface): boolean {
+    return this.#runner.canRun(surface);
+  }
+
+  /**
+   * Starts a worker and returns at once. Throws {@link VibeError} `limit` past `maxRunning`, and `surface` when
+   * the runner cannot hold a worker to what the spawning surface admits.
+   */
   spawn(spec: SpawnSpec): WorkerSnapshot {
     this.#checkOpen();
+    const surface = spec.surface ?? defaultSurface;
+    this.#checkRunner(surface, `A worker cannot start from ${surfacePhrase(surface)}`);
     if (this.running >= this.maxRunning) throw this.#limitError(`Cannot start "${spec.label}"`);
     const now = Date.now();
     const worker: Worker = {
@@ -126,10 +101,16 @@ export class WorkerList implements AsyncDisposable {
       tier: spec.tier ?? DEFAULT_TIER,
       brief: spec.brief,
       messages: [],
+      delivered: 0,
       status: 'running',
+      surface,
+      began: 'spawned',
+      restartReason: undefined,
+      session: undefined,
       runs: 0,
       current: undefined,
       restartPending: false,
+      restarting: undefined,
       pid: undefined,
       spawnedAt: now,
       runStartedAt: now,
@@ -145,30 +126,58 @@ export class WorkerList implements AsyncDisposable {
   }
 
   /**
-   * Appends a message to a worker's brief and restarts it with the whole brief (a running worker is stopped
-   * first; an ended one starts again). Messages sent while a restart is pending join it. Throws `limit` when an
-   * ended worker cannot start again because too many run; the message is then not appended.
+   * Sends a worker a message and runs it again (a running worker is stopped first; an ended one starts again):
+   * continuing its session with the message when the runner can resume it, else from scratch with the message
+   * appended to its brief (`began` and `restartReason` of the answer say which). Messages sent while a restart is
+   * pending join it. Throws, without delivering the message: `limit` when an ended worker cannot start again
+   * because too many run; `surface` when the sending surface admits less than the worker's run had, or the runner
+   * cannot hold a worker to it.
    */
-  async send(idOrLabel: string, message: string): Promise<WorkerSnapshot> {
+  async send(idOrLabel: string, message: string, options: SendOptions = {}): Promise<WorkerSnapshot> {
     this.#checkOpen();
     const worker = this.#find(idOrLabel);
+    const surface = options.surface ?? defaultSurface;
+    if (widens(surface, worker.surface)) {
+      throw new VibeError(
+        'surface',
+        `Worker ${worker.id} "${worker.label}" was started from ${surfacePhrase(worker.surface)} and cannot be sent new work from ${surfacePhrase(surface)}: it would carry the work out with more than this surface allows.`,
+        { hint: 'From here you can still wait for it (vibe_wait), list it (vibe_list) or stop it (vibe_kill).' },
+      );
+    }
+    this.#checkRunner(surface, `Worker ${worker.id} "${worker.label}" cannot be sent work from ${surfacePhrase(surface)}`);
     if (worker.status !== 'running' && this.running >= this.maxRunning) {
       throw this.#limitError(`Cannot restart ${worker.id} "${worker.label}" with your message, so it was not delivered`);
     }
     worker.messages.push(message);
-    if (worker.restartPending) return snapshot(worker);
+    // A later send decides the surface of the next run; the check above held it within the caller's.
+    worker.surface = surface;
+    if (worker.restarting) {
+      await worker.restarting;
+      return snapshot(worker);
+    }
     const old = worker.current;
     if (worker.status === 'running' && old) {
       old.stopFor = 'restart';
       worker.restartPending = true;
       old.controller.abort();
-      await this.#settledWithin(old);
-      // A kill or the end of the run while it stopped cancels the restart; the message stays in the brief.
-      if (!worker.restartPending) return snapshot(worker);
-      worker.restartPending = false;
+      worker.restarting = this.#settledWithin(old).then(() => {
+        worker.restarting = undefined;
+        // A kill or the end of the run while it stopped cancels the restart; the message stays with the worker.
+        if (!worker.restartPending) return;
+        worker.restartPending = false;
+        this.#start(worker, true);
+      });
+      await worker.restarting;
+      return snapshot(worker);
     }
     this.#start(worker);
     return snapshot(worker);
+  }
+
+  /** Tells `listener` whenever a worker's run ends; returns the function that stops telling it. */
+  onEnd(listener: WorkerEndListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Waits until the worker ends, `timeoutMs` pass, or `signal` aborts; `ended` says which. */
@@ -214,19 +223,33 @@ export class WorkerList implements AsyncDisposable {
     return this.dispose();
   }
 
-  #start(worker: Worker): void {
+  /** Starts the worker's next run: its first, a resumed session, or a fresh start with the whole brief. */
+  #start(worker: Worker, interrupted = false): void {
     const run: Run = { n: ++worker.runs, controller: new AbortController(), settled: Promise.resolve() };
+    const fresh = worker.messages.slice(worker.delivered);
+    worker.delivered = worker.messages.length;
     worker.current = run;
     worker.status = 'running';
     worker.runStartedAt = Date.now();
     worker.endedAt = undefined;
     worker.output = '';
     worker.pid = undefined;
+    const resumable = run.n > 1 && this.#runner.canResume(worker.surface);
+    const resume = resumable && worker.session !== undefined ? { session: worker.session, message: resumeMessage(fresh, interrupted) } : undefined;
+    worker.began = run.n === 1 ? 'spawned' : resume ? 'resumed' : 'restarted';
+    worker.restartReason =
+      worker.began !== 'restarted'
+        ? undefined
+        : resumable
+          ? 'its earlier run reported no session to continue'
+          : 'this worker runner cannot continue a session';
     const keep = this.#options.liveOutputChars ?? 4000;
     const task: WorkerTask = {
       workerId: worker.id,
       label: worker.label,
-      brief: fullBrief(worker),
+      brief: fullBrief(worker.brief, worker.messages),
+      ...(resume ? { resume } : {}),
+      surface: worker.surface,
       tier: worker.tier,
       run: run.n,
       cwd: this.#options.cwd,
@@ -239,14 +262,18 @@ export class WorkerList implements AsyncDisposable {
       started: ({ pid }) => {
         if (worker.current === run) worker.pid = pid;
       },
+      session: (id) => {
+        if (worker.current === run && id) worker.session = id;
+      },
     };
-    run.settled = runOnce(this.#options.runner, task).then((result) => {
+    run.settled = runOnce(this.#runner.run, task).then((result) => {
+      if (worker.current === run && result.session) worker.session = result.session;
       // A run stopped for a restart hands over to the next run; one replaced after a stop timeout is forgotten.
       if (worker.current !== run || run.stopFor === 'restart') return;
       worker.status = run.stopFor === 'kill' ? 'killed' : result.ok ? 'finished' : 'failed';
       worker.result = result;
       worker.endedAt = Date.now();
-      this.#notify(worker);
+      this.#ended(worker);
       this.#evict();
     });
     this.#notify(worker);
@@ -267,8 +294,35 @@ export class WorkerList implements AsyncDisposable {
       worker.endedAt = Date.now();
       const detail = confirmed ? 'stopped' : 'the runner did not confirm that it stopped';
       worker.result = { ok: false, output: worker.output, detail };
-      this.#notify(worker);
+      this.#ended(worker);
     }
+  }
+
+  /** A run has ended: waiters wake, listeners hear of it. */
+  #ended(worker: Worker): void {
+    this.#notify(worker);
+    const ended = snapshot(worker);
+    for (const listener of this.#listeners) {
+      try {
+        listener(ended);
+      } catch (error) {
+        this.#options.onError?.(error);
+      }
+    }
+  }
+
+  #checkRunner(surface: Surface, what: string): void {
+    if (this.#runner.canRun(surface)) return;
+    const hint =
+      this.#runner.readOnlyHint ??
+      'give its worker runner a read-only command (the process runner\'s readOnlyCommand, such as the agent\'s own plan or read-only mode)';
+    throw new VibeError(
+      'surface',
+      `${what}: a worker is another agent with tools of its own, and this harness has configured no way to hold one to what this surface allows, so it could change files or run commands from here.`,
+      {
+        hint: `Continue with the tools this surface has, or ask the user to leave this mode. To allow workers here, the harness must ${hint.replace(/\.$/, '')}.`,
+      },
+    );
   }
 
   #settledWithin(run: Run): Promise<boolean> {
@@ -319,52 +373,4 @@ export class WorkerList implements AsyncDisposable {
     const ended = [...this.#workers.values()].filter((w) => w.status !== 'running');
     for (const worker of ended.slice(0, Math.max(0, ended.length - max))) this.#workers.delete(worker.id);
   }
-}
-
-function describe(worker: WorkerSnapshot): string {
-  return `${worker.id} "${worker.label}" (${worker.status})`;
-}
-
-/** The brief a run receives: the original, then each message with a note that earlier work may be on disk. */
-function fullBrief(worker: Worker): string {
-  if (worker.messages.length === 0) return worker.brief;
-  const parts = worker.messages.map(
-    (message, i) =>
-      `--- Message ${i + 1} from the lead ---\n(You were restarted to take it into account; files may already hold changes from your earlier run.)\n${message}`,
-  );
-  return [worker.brief, ...parts].join('\n\n');
-}
-
-function snapshot(worker: Worker): WorkerSnapshot {
-  const end = worker.status === 'running' ? Date.now() : (worker.endedAt ?? Date.now());
-  return {
-    id: worker.id,
-    label: worker.label,
-    tier: worker.tier,
-    status: worker.status,
-    run: worker.runs,
-    messages: worker.messages.length,
-    pid: worker.pid,
-    spawnedAt: worker.spawnedAt,
-    runStartedAt: worker.runStartedAt,
-    endedAt: worker.status === 'running' ? undefined : worker.endedAt,
-    elapsedMs: end - worker.runStartedAt,
-    result: worker.result,
-    output: worker.output,
-  };
-}
-
-/** Resolves true when `changed` fires, false on timeout or abort. */
-function raceChange(changed: Promise<void>, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => finish(false), ms);
-    const onAbort = (): void => finish(false);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    void changed.then(() => finish(true));
-    function finish(value: boolean): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve(value);
-    }
-  });
 }

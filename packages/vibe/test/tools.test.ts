@@ -49,7 +49,7 @@ describe('vibe tools end to end with real scripts', () => {
     await using _ = registry;
     const spawned = await registry.call('vibe_spawn', { brief: 'never ends', label: 'hang', tier: 'fast' });
     expect(resultText(spawned)).toBe(
-      'Started worker w1 "hang" (tier fast). It runs in the background; carry on with other work. Call vibe_wait with worker_id "w1" for its result, vibe_send to add instructions, vibe_kill to stop it. Running now: 1 of 4.',
+      'Started worker w1 "hang" (tier fast). It runs in the background; carry on with other work: you will be told on a later tool result when it ends. Call vibe_wait with worker_id "w1" to block for its result, vibe_send to add instructions, vibe_kill to stop it. Running now: 1 of 4.',
     );
     await registry.call('vibe_spawn', { brief: 'b', label: 'finish' });
     await registry.call('vibe_wait', { worker_id: 'w2' });
@@ -94,11 +94,11 @@ describe('vibe tools end to end with real scripts', () => {
     const failed = await registry.call('vibe_wait', { worker_id: 'fail' });
     expect(failed.isError).toBe(true);
     expect(resultText(failed)).toMatch(
-      /^Worker w2 "fail" failed after \d+ (ms|s) \(exit code 3\)\. Its output:\npartial work on fail\nstderr:\nboom: cannot parse src\/a\.ts\nRead what went wrong, then vibe_send a correction \(the worker restarts with it\) or do the task yourself\.$/,
+      /^Worker w2 "fail" failed after \d+ (ms|s) \(exit code 3\)\. Its output:\npartial work on fail\nstderr:\nboom: cannot parse src\/a\.ts\nRead what went wrong, then vibe_send a correction or do the task yourself\.$/,
     );
   });
 
-  it('send appends to the brief and restarts the worker', async () => {
+  it('send appends to the brief and restarts a worker whose runner cannot resume, and says so', async () => {
     const { registry, workerList } = run();
     await using _ = registry;
     await registry.call('vibe_spawn', { brief: 'first', label: 'hang' });
@@ -106,12 +106,12 @@ describe('vibe tools end to end with real scripts', () => {
     const firstPid = workerList.get('w1').pid as number;
     const sent = await registry.call('vibe_send', { worker_id: 'w1', message: 'use tabs' });
     expect(resultText(sent)).toBe(
-      'Sent to w1 "hang": it restarted with your message appended to its brief (run 2, 1 message so far) and runs in the background. Call vibe_wait with worker_id "w1" for its result.',
+      'Sent to w1 "hang" (run 2, 1 message so far): it restarted from scratch with your message appended to its brief, because this worker runner cannot continue a session. It runs in the background; call vibe_wait with worker_id "w1" for its result.',
     );
     expect(groupMembers(firstPid)).toEqual([]);
     await until(() => workerList.get('w1').output.includes('working'));
     expect(workerList.get('w1').output).toContain('use tabs');
-    expect(resultText(await registry.call('vibe_list', {}))).toMatch(/- w1 "hang" · good · running for \d+ (ms|s) · run 2 \(1 message\)/);
+    expect(resultText(await registry.call('vibe_list', {}))).toMatch(/- w1 "hang" · good · running for \d+ (ms|s) · run 2 \(1 message, restarted\)/);
   });
 
   it('refuses a spawn past the limit, naming the running workers and what to do', async () => {

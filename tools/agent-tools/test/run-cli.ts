@@ -16,12 +16,16 @@ export interface Run {
 }
 
 /** Runs a script of the harness as a real process, with optional standard input, and a hard timeout. */
-export function run(script: string, args: readonly string[], options: { input?: string; timeoutMs?: number; cwd?: string } = {}): Promise<Run> {
+export function run(
+  script: string,
+  args: readonly string[],
+  options: { input?: string; timeoutMs?: number; cwd?: string; env?: Readonly<Record<string, string>> } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       cwd: options.cwd ?? root,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, AGENT_TOOLS_DEBUG: '' },
+      env: { ...process.env, AGENT_TOOLS_DEBUG: '', ...options.env },
     });
     let stdout = '';
     let stderr = '';
@@ -45,6 +49,9 @@ export function run(script: string, args: readonly string[], options: { input?: 
 }
 
 /** Runs the CLI. */
-export function cli(args: readonly string[], options: { input?: string; timeoutMs?: number } = {}): Promise<Run> {
+export function cli(
+  args: readonly string[],
+  options: { input?: string; timeoutMs?: number; env?: Readonly<Record<string, string>> } = {},
+): Promise<Run> {
   return run(CLI, args, options);
 }

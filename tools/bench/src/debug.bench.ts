@@ -4,15 +4,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approveAll, createRegistry, type Registry, resultText } from '@agent-tools/core';
 import { createDebugSupervisor, type DebugSupervisor, debugTools } from '@agent-tools/debug';
-import { measure, type Timing, timingTable } from './measure.js';
+import { type Timing, timingTable } from './measure.js';
 
 /**
  * debug: the time from `launch` to the answer at the first breakpoint (adapter start, configuration, run to the
- * breakpoint, snapshot), and of a `step_over` round trip (step plus the snapshot: threads, stack, scopes,
- * locals), for debugpy on Python and lldb-dap on C built with gcc -g. The reference row under each step is the
- * bare DAP round trip on the same session (`next`, then the `stopped` event; no snapshot), so the difference is
- * what the snapshot costs.
+ * breakpoint, snapshot), and of a `step_over` round trip (step plus the snapshot: stack, scopes, locals, source),
+ * for debugpy on Python and lldb-dap on C built with gcc -g. The reference row under each step is the bare DAP
+ * round trip on the same session (`next`, then the `stopped` event; no snapshot), measured side by side: each run
+ * does one of each, so both see the same machine load. Last, the harness's CPU time for a debuggee printing
+ * 32 MiB with `\r` line endings against the same bytes with `\n`: output handling must be linear whatever the
+ * line endings.
  */
+/** Prints `size` characters of progress ending in `\r` (or `\n`), with no other newline. */
+const FLOOD = `import sys
+size, end = int(sys.argv[1]), sys.argv[2] == "n" and "\\n" or "\\r"
+piece = "progress " + "x" * 40 + end
+for _ in range(size // len(piece)):
+    sys.stdout.write(piece)
+sys.stdout.flush()
+`;
+
 const PY = `def work(n):
     total = 0
     for i in range(n):
@@ -52,6 +63,7 @@ const cDir = join(root, 'c');
 execFileSync('mkdir', ['-p', pyDir, cDir]);
 writeFileSync(join(pyDir, 'pyproject.toml'), '[project]\nname = "bench"\n');
 writeFileSync(join(pyDir, 'work.py'), PY);
+writeFileSync(join(pyDir, 'flood.py'), FLOOD);
 writeFileSync(join(cDir, 'CMakeLists.txt'), 'project(bench C)\n');
 writeFileSync(join(cDir, 'work.c'), C);
 execFileSync('gcc', ['-g', '-O0', '-o', join(cDir, 'work'), join(cDir, 'work.c')]);
@@ -75,6 +87,27 @@ async function call(registry: Registry, args: object, expect: string): Promise<v
   const result = await registry.call('debug', args);
   const text = resultText(result);
   if (result.isError || !text.includes(expect)) throw new Error(`unexpected answer to ${JSON.stringify(args)}: ${text}`);
+}
+
+/** A timing row from samples already taken. */
+function summarize(label: string, samples: number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return { label, runs: sorted.length, medianMs: median, minMs: sorted[0] as number, maxMs: sorted.at(-1) as number };
+}
+
+/** The harness's CPU milliseconds (this process, not the debuggee) for launching a program that prints and exits. */
+async function outputCpu(dir: string, program: string, args: string[]): Promise<number> {
+  const { registry } = rig(dir);
+  try {
+    const before = process.cpuUsage();
+    await call(registry, { action: 'launch', program, args }, 'The program exited with code 0.');
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000;
+  } finally {
+    await registry.dispose();
+  }
 }
 
 /** Like `measure`, but only the part of each run wrapped in `timed` counts (setup and teardown do not). */
@@ -113,24 +146,32 @@ try {
       );
       await call(registry, { action: 'launch', program: c.program }, 'Stopped at a breakpoint');
       await call(registry, { action: 'breakpoints', file: c.file, lines: [] }, 'Cleared');
-      timings.push(await measure(`${c.name}: step_over round trip (with snapshot)`, () => call(registry, { action: 'step_over' }, 'Stopped after the step'), 21, 3));
       const session = supervisor.conversation('bench').session;
       if (!session) throw new Error('no session');
-      timings.push(
-        await measure(
-          `${c.name}: reference: bare DAP next → stopped, same session`,
-          async () => {
-            await session.resume('next', session.lastThreadId ?? 1);
-            if ((await session.settle(10_000)) !== 'stopped') throw new Error('did not stop');
-          },
-          21,
-          3,
-        ),
-      );
+      const steps: number[] = [];
+      const bare: number[] = [];
+      for (let i = 0; i < 3 + 21; i++) {
+        let start = performance.now();
+        await call(registry, { action: 'step_over' }, 'Stopped after the step');
+        if (i >= 3) steps.push(performance.now() - start);
+        start = performance.now();
+        await session.resume('next', session.lastThreadId ?? 1);
+        if ((await session.settle(10_000)) !== 'stopped') throw new Error('did not stop');
+        if (i >= 3) bare.push(performance.now() - start);
+      }
+      timings.push(summarize(`${c.name}: step_over round trip (with snapshot)`, steps));
+      timings.push(summarize(`${c.name}: reference: bare DAP next → stopped, same session, side by side`, bare));
     } finally {
       await registry.dispose();
     }
   }
+  const flood = String(32 * 1024 * 1024);
+  const cpu: Record<string, number[]> = { r: [], n: [] };
+  for (let i = 0; i < 5; i++) {
+    for (const end of ['r', 'n'] as const) cpu[end]?.push(await outputCpu(pyDir, 'flood.py', [flood, end]));
+  }
+  timings.push(summarize('debugpy: harness CPU ms for 32 MiB of output ending in \\r (no newline at all)', cpu.r ?? []));
+  timings.push(summarize('debugpy: reference: harness CPU ms for the same 32 MiB ending in \\n', cpu.n ?? []));
   console.log(timingTable(timings));
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 /**
  * A stand-in harness for the factory contract, run as a child process: it loads a package's harness module (an
- * ES module exporting `factory` and `resources(dir)`), assembles a registry, makes one call, prints one JSON line,
- * and then either exits without disposing when a line arrives on stdin (`exit`) or waits to be killed (`wait`).
+ * ES module exporting `factory` and `resources(dir)`), assembles a registry, makes one call, prints its answer as
+ * one JSON line and then `ready`, and waits: to be killed, or (`exit`) for SIGUSR2, on which it exits without
+ * disposing.
  *
  * Usage: node contract-harness.js <module-url> <dir> <tool> <args-json> <exit|wait>
  */
@@ -15,7 +16,7 @@ if (!moduleUrl || !dir || !tool || !argsJson || (mode !== 'exit' && mode !== 'wa
 const fixture = (await import(moduleUrl)) as { factory: never; resources(dir: string): never };
 const registry = createRegistry({ resources: await fixture.resources(dir), factories: [fixture.factory], approve: approveAll });
 const result = await registry.call(tool, JSON.parse(argsJson) as unknown);
-process.stdout.write(`${JSON.stringify({ pid: process.pid, isError: result.isError, text: resultText(result).slice(0, 2000) })}\n`);
 // Neither path disposes: that is the point.
-if (mode === 'exit') process.stdin.once('data', () => process.exit(0));
+if (mode === 'exit') process.once('SIGUSR2', () => process.exit(0));
+process.stdout.write(`${JSON.stringify({ isError: result.isError, text: resultText(result).slice(0, 2000) })}\nready\n`);
 setInterval(() => registry.runId, 60_000);

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { ContractCall } from './contract-checks.js';
+import { startHarnessProcess } from './harness-process.js';
 import { envMarker, markedProcesses, type ProcessInfo, waitForNoMarked } from './processes.js';
 
 /** How a stand-in harness ends without disposing its registry. */
@@ -27,27 +27,19 @@ export async function harnessDeath(options: {
   readonly call: ContractCall;
   readonly death: HarnessDeath;
   readonly budgetMs: number;
-  readonly readyTimeoutMs?: number;
 }): Promise<HarnessDeathOutcome> {
   const marker = envMarker();
-  const driver = driverPath();
   const moduleUrl = typeof options.module === 'string' ? options.module : options.module.href;
   const mode = options.death === 'exit' ? 'exit' : 'wait';
-  const child = spawn(process.execPath, [driver, moduleUrl, options.dir, options.call.tool, JSON.stringify(options.call.args), mode], {
-    env: marker.env,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr = (stderr + chunk).slice(-4000);
-  });
+  const args = [moduleUrl, options.dir, options.call.tool, JSON.stringify(options.call.args), mode];
+  const harness = startHarnessProcess(driverPath(), args, marker.env);
+  const { child } = harness;
   try {
-    const line = await firstLine(child, options.readyTimeoutMs ?? 60_000, () => stderr);
-    const answer = JSON.parse(line) as { isError: boolean; text: string };
+    await harness.said('ready');
+    const answer = JSON.parse(harness.output.split('\n')[0] ?? '{}') as HarnessDeathOutcome['answer'];
     const started = markedProcesses(marker).filter((p) => p.pid !== child.pid).length;
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    if (options.death === 'exit') child.stdin?.end('exit\n');
-    else child.kill('SIGKILL');
+    child.kill(options.death === 'exit' ? 'SIGUSR2' : 'SIGKILL');
     await exited;
     const survivors = await waitForNoMarked(marker, options.budgetMs);
     return { answer, started, survivors };
@@ -67,23 +59,4 @@ export async function harnessDeath(options: {
 function driverPath(): string {
   const beside = new URL('./contract-harness.js', import.meta.url).pathname;
   return existsSync(beside) ? beside : new URL('../dist/contract-harness.js', import.meta.url).pathname;
-}
-
-function firstLine(child: ReturnType<typeof spawn>, timeoutMs: number, stderr: () => string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`the stand-in harness printed nothing within ${timeoutMs} ms; stderr: ${stderr()}`)), timeoutMs);
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
-      const end = text.indexOf('\n');
-      if (end >= 0) {
-        clearTimeout(timer);
-        resolve(text.slice(0, end));
-      }
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the stand-in harness ended (${signal ?? code}) before it answered; stderr: ${stderr()}`));
-    });
-  });
 }

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Node, Tree } from 'web-tree-sitter';
 import { type LanguageSpec, languageSpec } from '../languages.js';
 import { findMatches, type MatchRecord } from '../match/find.js';
+import { stringLineStarts } from '../match/regions.js';
 import type { CompiledPattern } from '../pattern/pattern-node.js';
 import type { TreeSitterRuntime } from './runtime.js';
 import type { TreeCache } from './tree-cache.js';
@@ -21,6 +22,8 @@ export interface FileOutcome {
   readonly reason?: string;
   /** The text the matches refer to, when asked for (edits) and there are matches. */
   readonly text?: string;
+  /** Offsets of line starts inside multi-line string literals (edits only): a rewrite leaves those lines alone. */
+  readonly stringLines?: readonly number[];
   /** Whether the file was skipped because it lacks a literal of the pattern (never parsed). */
   readonly prefiltered?: boolean;
 }
@@ -126,13 +129,14 @@ export class FileSearcher {
       owned = !this.#cache.put(key, { size, mtimeMs, text: source, tree, errorRow });
     }
     try {
-      const matches = findMatches(tree, source, pattern, stop);
+      const forEdit = request.wantText;
+      const matches = findMatches(tree, source, pattern, stop, { comments: forEdit });
       return {
         file,
         status: 'searched',
         matches,
         ...(errorRow !== undefined ? { errorRow } : {}),
-        ...(request.wantText && matches.length > 0 ? { text: source } : {}),
+        ...(forEdit && matches.length > 0 ? { text: source, stringLines: stringLineStarts(tree, source) } : {}),
       };
     } finally {
       if (owned) tree.delete();

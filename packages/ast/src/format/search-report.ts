@@ -9,8 +9,32 @@ export interface MatchInfo {
   readonly startColumn: number;
   readonly endColumn: number;
   readonly text: string;
-  /** `$NAME` → its text; `$$$NAME` → the texts of its nodes. */
-  readonly captures: Readonly<Record<string, string | readonly string[]>>;
+  /** Each metavariable's capture: its text and place (a `$$$NAME` run also lists the texts of its nodes). */
+  readonly captures: Readonly<Record<string, CaptureInfo>>;
+  /** What each unnamed `$$$` took, in the order they were matched. */
+  readonly anonymous: readonly CaptureInfo[];
+}
+
+/** A capture as `structured` gives it: text and place (1-based lines and columns, end column exclusive). */
+export interface CaptureInfo {
+  readonly text: string;
+  readonly startLine: number;
+  readonly startColumn: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+  /** For a `$$$` run: the texts of its named nodes. */
+  readonly items?: readonly string[];
+}
+
+function captureInfo(capture: CaptureRecord): CaptureInfo {
+  return {
+    text: capture.text,
+    startLine: capture.startRow + 1,
+    startColumn: capture.startColumn + 1,
+    endLine: capture.endRow + 1,
+    endColumn: capture.endColumn + 1,
+    ...(capture.items ? { items: capture.items } : {}),
+  };
 }
 
 /** Lines of a matched text shown before the rest is counted. */
@@ -24,8 +48,8 @@ const MAX_NAMED = 5;
 
 /** `structured` match data of a search: every match, 1-based. */
 export function matchInfo(file: string, match: MatchRecord): MatchInfo {
-  const captures: Record<string, string | readonly string[]> = {};
-  for (const [name, capture] of Object.entries(match.captures)) captures[name] = capture.items ?? capture.text;
+  const captures: Record<string, CaptureInfo> = {};
+  for (const [name, capture] of Object.entries(match.captures)) captures[name] = captureInfo(capture);
   return {
     file,
     startLine: match.startRow + 1,
@@ -34,6 +58,7 @@ export function matchInfo(file: string, match: MatchRecord): MatchInfo {
     endColumn: match.endColumn + 1,
     text: match.text,
     captures,
+    anonymous: match.anonymous.map(captureInfo),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { type CompiledPattern, ERROR_KIND_ID } from '../pattern/pattern-node.js';
 import { Matcher, textOf } from './matcher.js';
+import { type CommentRecord, commentsIn } from './regions.js';
 
 /** What a metavariable captured, as plain data. */
 export interface CaptureRecord {
@@ -32,18 +33,28 @@ export interface MatchRecord {
   readonly captures: Readonly<Record<string, CaptureRecord>>;
   /** What each unnamed `$$$` of the pattern took, in the order they were matched. */
   readonly anonymous: readonly CaptureRecord[];
+  /** The comments inside the match (searches for edits only). */
+  readonly comments?: readonly CommentRecord[];
 }
 
 /**
  * Every match of a compiled pattern in a tree, in document order, nested matches included (as the ast-grep
- * CLI reports them). `stop` is polled between candidates.
+ * CLI reports them). `stop` is polled between candidates; `comments` records the comments inside each match.
  */
-export function findMatches(tree: Tree, src: string, pattern: CompiledPattern, stop?: () => boolean): MatchRecord[] {
+export function findMatches(
+  tree: Tree,
+  src: string,
+  pattern: CompiledPattern,
+  stop?: () => boolean,
+  options: { readonly comments?: boolean } = {},
+): MatchRecord[] {
   const matcher = new Matcher(pattern.root, src, pattern.deviations);
   const out: MatchRecord[] = [];
   const root = pattern.root;
   const visit = (node: Node): void => {
-    if (matcher.match(node)) out.push(record(node, src, matcher));
+    if (!matcher.match(node)) return;
+    const found = record(node, src, matcher);
+    out.push(options.comments ? { ...found, comments: commentsIn(node, src) } : found);
   };
   if (root.type === 'meta' || root.kindId === ERROR_KIND_ID) {
     // Any node is a candidate: walk the whole tree (rare, and slow in wasm).

@@ -1,6 +1,6 @@
 import { defineTool, textResult } from '@agent-tools/core';
 import { z } from 'zod';
-import { caveats, list, noMatchText, plural } from '../format/search-report.js';
+import { caveats, list, noMatchText, oneLine, plural } from '../format/search-report.js';
 import type { TreeSitterLoader } from '../loader.js';
 import { unifiedDiff } from '../rewrite/diff.js';
 import { prepareRewrite, type RewriteTemplate } from '../rewrite/template.js';
@@ -27,9 +27,15 @@ export interface AstEditResult {
   readonly replacements: number;
   readonly files: readonly { readonly file: string; readonly replacements: number }[];
   readonly innerMatchesLeft: number;
-  readonly breaksSyntax: readonly { readonly file: string; readonly line: number }[];
+  /** Files left with more syntax errors than before: the first error's line, every error's line, the count before. */
+  readonly breaksSyntax: readonly { readonly file: string; readonly line: number; readonly lines: readonly number[]; readonly before: number }[];
+  /** Comments inside replaced code that the rewrite deletes (1-based lines). */
+  readonly droppedComments: readonly { readonly file: string; readonly line: number; readonly text: string }[];
   readonly diff: string;
 }
+
+/** Dropped comments named in the text before the rest is counted. */
+const MAX_COMMENTS = 10;
 
 /** Diff lines shown in the result before the rest is counted. */
 const MAX_DIFF_LINES = 150;
@@ -60,12 +66,11 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
         },
       });
       if (!template) throw new Error('the rewrite was not prepared');
-      const empty: AstEditResult = { replacements: 0, files: [], innerMatchesLeft: 0, breaksSyntax: [], diff: '' };
+      const empty: AstEditResult = { replacements: 0, files: [], innerMatchesLeft: 0, breaksSyntax: [], droppedComments: [], diff: '' };
       if (summary.totalMatches === 0) {
         return textResult([`Nothing to edit. ${noMatchText(summary)}`, ...caveats(summary)].join('\n'), empty);
       }
-      const broken = new Set(summary.syntaxErrors.map((e) => e.file));
-      const proposal = await propose(loader, summary.spec, summary.results, template, (file) => !broken.has(file));
+      const proposal = await propose(loader, summary.spec, summary.results, template);
       const notes: string[] = [];
       if (proposal.unstable.length) {
         notes.push(`Left out because they changed during the search or are not valid UTF-8: ${list(proposal.unstable)}.`);
@@ -90,7 +95,19 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
         );
       }
       for (const b of proposal.breaks) {
-        lines.push(`Warning: after this rewrite ${b.file} no longer parses (first syntax error at line ${b.line}). Check the rewrite before accepting.`);
+        const where = b.lines.slice(0, 5).join(', ') + (b.lines.length > 5 ? ` and ${b.lines.length - 5} more` : '');
+        lines.push(
+          `Warning: after this rewrite ${b.file} has ${plural(b.lines.length, 'syntax error')} (${b.before} before), at line${b.lines.length === 1 ? '' : 's'} ${where}. Check the rewrite before accepting.`,
+        );
+      }
+      if (proposal.droppedComments.length > 0) {
+        const shown = proposal.droppedComments.slice(0, MAX_COMMENTS).map((c) => `  ${c.file}:${c.line}: ${oneLine(c.text)}`);
+        const more = proposal.droppedComments.length - shown.length;
+        lines.push(
+          `Warning: the rewrite deletes ${plural(proposal.droppedComments.length, 'comment')} inside the replaced code (outside every metavariable the rewrite uses); put a metavariable around them or accept losing them:`,
+          ...shown,
+          ...(more > 0 ? [`  … and ${more} more (structured.droppedComments lists all)`] : []),
+        );
       }
       lines.push(...notes, ...caveats(summary));
       const diff = proposal.files.map((f) => unifiedDiff(f.file, f.original, f.updated)).join('\n');
@@ -104,7 +121,8 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
         replacements: proposal.replacements,
         files: proposal.files.map((f) => ({ file: f.file, replacements: f.replacements })),
         innerMatchesLeft: proposal.innerLeft,
-        breaksSyntax: proposal.breaks,
+        breaksSyntax: proposal.breaks.map((b) => ({ file: b.file, line: b.lines[0] ?? 1, lines: b.lines, before: b.before })),
+        droppedComments: proposal.droppedComments,
         diff,
       };
       return textResult(lines.join('\n'), structured);

@@ -1,4 +1,4 @@
-import { capList, defineTool, textResult } from '@agent-tools/core';
+import { defineTool, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import {
   caveats,
@@ -27,6 +27,12 @@ export const astGrepParameters = z.object({
     .max(500)
     .default(50)
     .describe('Matches shown (default 50); the total is always counted.'),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe('Matches to skip first (default 0), in the stable order of the answer (by file path, then position): a long result is read whole by calling again with the offset the answer names.'),
 });
 
 /** The `structured` part of an `ast_grep` result. */
@@ -36,6 +42,10 @@ export interface AstGrepResult {
   readonly matches: readonly MatchInfo[];
   readonly totalMatches: number;
   readonly shownMatches: number;
+  /** Matches skipped before the first shown (the `offset` asked for). */
+  readonly offset: number;
+  /** The offset that shows the next matches, when there are more. */
+  readonly nextOffset?: number;
   readonly filesWithMatches: number;
   readonly filesSearched: number;
   readonly filesWithSyntaxErrors: readonly string[];
@@ -60,20 +70,23 @@ export function createAstGrepTool(loader: TreeSitterLoader, cwd: string) {
     parallelSafe: true,
     async execute(params, ctx) {
       const summary = await searchWorkspace(loader, ctx.cwd ?? cwd, params, { signal: ctx.signal });
-      return report(summary, params.max_results);
+      return report(summary, params.max_results, params.offset);
     },
   });
 }
 
-function report(summary: SearchSummary, maxResults: number) {
+function report(summary: SearchSummary, maxResults: number, offset: number) {
   const all = summary.results.flatMap((r) => r.matches.map((m) => ({ file: r.file, match: m })));
-  const shown = capList(all, maxResults);
+  const items = all.slice(offset, offset + maxResults);
+  const next = offset + items.length < all.length ? offset + items.length : undefined;
   const structured: AstGrepResult = {
     language: summary.spec.id,
     path: summary.scope,
-    matches: shown.items.map(({ file, match }) => matchInfo(file, match)),
+    matches: items.map(({ file, match }) => matchInfo(file, match)),
     totalMatches: summary.totalMatches,
-    shownMatches: shown.items.length,
+    shownMatches: items.length,
+    offset,
+    ...(next !== undefined ? { nextOffset: next } : {}),
     filesWithMatches: summary.results.length,
     filesSearched: summary.filesSearched,
     filesWithSyntaxErrors: summary.syntaxErrors.map((e) => e.file),
@@ -82,11 +95,13 @@ function report(summary: SearchSummary, maxResults: number) {
   if (summary.totalMatches === 0) {
     return textResult([noMatchText(summary), ...caveats(summary)].join('\n'), structured);
   }
-  const lines = [
-    `${plural(summary.totalMatches, 'match')} of \`${oneLine(summary.pattern.source)}\` in ${plural(summary.results.length, 'file')} (searched ${scopeText(summary)}).`,
-  ];
+  const head = `${plural(summary.totalMatches, 'match')} of \`${oneLine(summary.pattern.source)}\` in ${plural(summary.results.length, 'file')} (searched ${scopeText(summary)})`;
+  // An answer that shows only part of the matches says so in its first line, with how to read on.
+  const range = items.length === all.length ? '' : items.length === 0 ? `; none shown: offset ${offset} is past the last match` : `; ${offset + 1}-${offset + items.length} shown`;
+  const more = next !== undefined ? `; continue with offset ${next}` : '';
+  const lines = [`${head}${range}${more}.`];
   let current = '';
-  for (const { file, match } of shown.items) {
+  for (const { file, match } of items) {
     if (file !== current) {
       current = file;
       const count = summary.results.find((r) => r.file === file)?.matches.length ?? 0;
@@ -99,8 +114,8 @@ function report(summary: SearchSummary, maxResults: number) {
     for (const line of rest) lines.push(pad + line);
     for (const capture of shownCaptures(match)) lines.push(`${pad}${capture}`);
   }
-  if (shown.note) {
-    lines.push('', `${shown.note}; narrow \`path\` or the pattern, or raise max_results, to see the rest.`);
+  if (next !== undefined) {
+    lines.push('', `${items.length} of ${all.length} shown (from match ${offset + 1}); continue with offset ${next}, or narrow \`path\` or the pattern.`);
   }
   const notes = caveats(summary);
   if (notes.length) lines.push('', ...notes);

@@ -24,6 +24,8 @@ export interface FileMatches {
   readonly matches: readonly MatchRecord[];
   /** The text the matches refer to (edits only). */
   readonly text?: string;
+  /** Offsets of line starts inside multi-line string literals (edits only). */
+  readonly stringLines?: readonly number[];
 }
 
 /** Everything a search found and everything it could not look at. */
@@ -108,6 +110,7 @@ export async function searchWorkspace(
             absolute: outcome.file,
             matches: outcome.matches,
             ...(outcome.text !== undefined ? { text: outcome.text } : {}),
+            ...(outcome.stringLines ? { stringLines: outcome.stringLines } : {}),
           });
         }
         break;

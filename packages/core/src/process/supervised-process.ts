@@ -6,7 +6,6 @@ import { type ExitKillable, registerLive, unregisterLive } from './live-trees.js
 import {
   descendantsOf,
   groupMembers,
-  hasProcFs,
   isLive,
   listProcesses,
   type ProcessEntry,
@@ -15,6 +14,7 @@ import {
 } from './proc-table.js';
 import { preflight } from './preflight.js';
 import { TextTail } from './text-tail.js';
+import { TrackedProcesses } from './tracked-processes.js';
 
 /** What to start, and how to end it. */
 export interface SpawnOptions {
@@ -73,7 +73,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
   /** Every process seen in the tree, and every tracked one, by pid with its start time. */
   readonly #known = new Map<number, string>();
   /** Processes outside the tree that end with it. */
-  readonly #tracked = new Map<number, string>();
+  readonly #tracked = new TrackedProcesses();
   readonly #gone: Promise<void>;
   #pid: number | undefined;
   #contained = false;
@@ -185,10 +185,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
    * debuggee a debug adapter reports. Its start time is recorded now, so a later reuse of the pid is never hit.
    */
   track(pid: number | undefined): void {
-    if (!pid || pid <= 0 || this.#tracked.has(pid)) return;
-    const entry = readProcess(pid);
-    if (isLive(entry)) this.#tracked.set(pid, entry.startTime);
-    else if (!hasProcFs) this.#tracked.set(pid, '');
+    this.#tracked.track(pid);
   }
 
   /** The live processes of the tree and the tracked ones (not the keeper), read from /proc now. */
@@ -205,10 +202,11 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
       if (!this.#keeper) for (const entry of groupMembers(root, table)) add(entry);
     }
     const byPid = new Map(table.map((entry) => [entry.pid, entry]));
-    for (const [pid, startTime] of [...this.#known, ...this.#tracked]) {
+    for (const [pid, startTime] of this.#known) {
       const entry = byPid.get(pid);
       if (entry?.startTime === startTime) add(entry);
     }
+    for (const entry of this.#tracked.alive()) add(entry);
     // Only what runs now is remembered: a process seen once and re-parented away is still found by its pid.
     this.#known.clear();
     for (const entry of found.values()) {
@@ -293,15 +291,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
   }
 
   #signalTracked(signal: NodeJS.Signals): void {
-    for (const [pid, startTime] of this.#tracked) {
-      if (!startTime) {
-        try {
-          process.kill(pid, signal);
-        } catch {
-          this.#tracked.delete(pid);
-        }
-      } else if (!signalProcess({ pid, startTime }, signal)) this.#tracked.delete(pid);
-    }
+    this.#tracked.signal(signal);
   }
 
   /** Sends a command to the keeper; false when it cannot hear it any more. */

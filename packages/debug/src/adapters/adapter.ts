@@ -87,6 +87,11 @@ export interface AdapterConfig {
   readonly adapterId?: string;
   /** The `context` of evaluate requests: lldb-dap treats `repl` input as debugger commands, so it uses `watch`. */
   readonly evaluateContext?: 'repl' | 'watch' | 'hover';
+  /**
+   * Where the program stops on errors without exception filters, for answers about an adapter that offers
+   * none or no "uncaught" one ("delve stops on an unrecovered panic by itself").
+   */
+  readonly exceptionNote?: string;
   /** Finds the binary, project-local first. Cheap: called by `adapters` for every configuration. */
   locate(context: LocateContext): Promise<LocateResult>;
   /** The `launch` request's arguments. */

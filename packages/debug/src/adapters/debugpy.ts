@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path';
 import type { AdapterConfig, LocateContext, LocateResult } from './adapter.js';
+import { DEBUGPY_ADAPTER_MAIN } from './debugpy-launcher.js';
 import { findIn, isExecutable, pathDirs, probe, tildify } from './locate.js';
 
 const CHECK_TTL_MS = 30_000;
@@ -48,7 +49,7 @@ export function debugpyAdapter(): AdapterConfig {
         const runs = debuggee === python ? '' : `; the program runs under ${show(debuggee)}`;
         return {
           found: true,
-          command: { command: python, args: ['-m', 'debugpy.adapter'] },
+          command: { command: python, args: ['-c', DEBUGPY_ADAPTER_MAIN] },
           summary: `${show(python)} -m debugpy.adapter (debugpy ${version})${runs}`,
           hints: { python: debuggee },
         };

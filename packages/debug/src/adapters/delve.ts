@@ -16,6 +16,7 @@ export function delveAdapter(): AdapterConfig {
     rootMarkers: ['go.mod'],
     transport: { kind: 'tcp', listening: /listening at:\s*\S*?:(\d+)/ },
     adapterId: 'go',
+    exceptionNote: 'it stops on an unrecovered panic and on a fatal runtime error by itself',
     async locate(ctx) {
       const home = ctx.env['HOME'];
       const gopath = ctx.env['GOPATH'];

@@ -22,6 +22,7 @@ export function lldbAdapter(options: { readonly llvmDirs?: boolean } = {}): Adap
     transport: { kind: 'stdio' },
     adapterId: 'lldb-dap',
     evaluateContext: 'watch',
+    exceptionNote: 'a crash, a signal or an uncaught C++ exception (which aborts) stops the program by itself',
     async locate(ctx) {
       // $PATH first (what the user chose), then the LLVM install folders.
       const found =

@@ -1,8 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
+import { ContentLengthReader, encodeContentLength } from '@agent-tools/core/process';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DebugError } from '../errors.js';
 import { type CloseReason, describeClose } from './close-reason.js';
-import { encodeMessage, MessageReader } from './framing.js';
 import type { DapCommand, DapEvent, DapRequests } from './protocol.js';
 
 /** How a {@link DapConnection} names its adapter and bounds its requests. */
@@ -27,7 +27,8 @@ interface Pending {
 
 /**
  * A DAP client over a pair of streams (an adapter's stdio, or a TCP socket): typed requests with timeouts,
- * events, and answers to the adapter's reverse requests. When the streams close every pending request fails
+ * events, and answers to the adapter's reverse requests. Framing is core's `ContentLengthReader`, so a line an
+ * adapter prints to stdout is skipped instead of ending the session. When the streams close every pending request fails
  * with an `adapter_exited` error, so no caller waits forever on a dead adapter.
  */
 export class DapConnection {
@@ -42,10 +43,14 @@ export class DapConnection {
   constructor(input: Readable, output: Writable, options: DapConnectionOptions) {
     this.#output = output;
     this.#options = options;
-    const reader = new MessageReader(
-      (message) => this.#dispatch(message),
-      (error) => this.close({ kind: 'malformed', detail: error.message }),
-    );
+    const reader = new ContentLengthReader({
+      message: (message) => this.#dispatch(message as DebugProtocol.ProtocolMessage),
+      // Stray output (an adapter's log line on stdout) and unusable headers are skipped and the stream stays in
+      // step: they must not end the session. A framed body that is not JSON means the adapter itself is broken.
+      malformed: (reason, kind) => {
+        if (kind === 'bad-body') this.close({ kind: 'malformed', detail: reason });
+      },
+    });
     input.on('data', (chunk: Buffer) => reader.push(chunk));
     input.on('end', () => this.close({ kind: 'eof' }));
     input.on('close', () => this.close({ kind: 'eof' }));
@@ -136,7 +141,7 @@ export class DapConnection {
 
   #write(message: DebugProtocol.ProtocolMessage): void {
     if (this.#closeReason !== undefined || this.#output.destroyed) return;
-    this.#output.write(encodeMessage(message));
+    this.#output.write(encodeContentLength(message));
   }
 
   #dispatch(message: DebugProtocol.ProtocolMessage): void {

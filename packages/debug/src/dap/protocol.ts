@@ -10,6 +10,7 @@ export interface DapRequests {
   attach: { args: P.AttachRequestArguments; body: undefined };
   configurationDone: { args: P.ConfigurationDoneArguments; body: undefined };
   setBreakpoints: { args: P.SetBreakpointsArguments; body: P.SetBreakpointsResponse['body'] };
+  setFunctionBreakpoints: { args: P.SetFunctionBreakpointsArguments; body: P.SetFunctionBreakpointsResponse['body'] };
   setExceptionBreakpoints: {
     args: P.SetExceptionBreakpointsArguments;
     body: P.SetExceptionBreakpointsResponse['body'] | undefined;

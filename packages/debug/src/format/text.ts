@@ -1,7 +1,6 @@
 import { relative } from 'node:path';
 import { isWithin } from '@agent-tools/core';
-import type { BreakpointEntry } from '../session/breakpoints.js';
-import type { FrameView, SourceWindow, VariablesView, VariableView } from '../session/inspect.js';
+import type { FrameView, SourceWindow, VariablesView, VariableView } from '../session/views.js';
 
 /** A path as the model should see it: workspace-relative inside the working directory, absolute outside. */
 export function showPath(path: string | undefined, cwd: string): string {
@@ -45,18 +44,6 @@ export function variableLines(view: VariablesView, reference: number, indent = '
 /** One frame per line, with its id. */
 export function frameLine(frame: FrameView, cwd: string): string {
   return `  frame ${frame.id}: ${frame.name} — ${location(frame, cwd)}`;
-}
-
-/** How one breakpoint stands, never "set" for one the adapter did not bind. */
-export function breakpointLine(entry: BreakpointEntry): string {
-  switch (entry.state) {
-    case 'pending':
-      return `  line ${entry.line}: pending (sent to the adapter at launch)`;
-    case 'verified':
-      return `  line ${entry.line}: verified${entry.actualLine ? ` (the adapter moved it to line ${entry.actualLine})` : ''}`;
-    case 'unverified':
-      return `  line ${entry.line}: NOT verified${entry.message ? ` — ${entry.message}` : ''} (the program will not stop here${entry.actualLine ? `; the adapter points at line ${entry.actualLine}` : ''})`;
-  }
 }
 
 /** A duration for humans: "42 s", "3 min". */

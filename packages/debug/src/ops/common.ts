@@ -1,9 +1,13 @@
 import { capTextTail, errorResult, textResult, type ToolResult } from '@agent-tools/core';
 import { DebugError } from '../errors.js';
-import { breakpointLine, duration, frameLine, indent, location, showPath, sourceLines, variableLines } from '../format/text.js';
+import { outputView } from '../format/output.js';
+import { breakpointReport as formatBreakpoints, hitBreakpoint } from '../format/breakpoints.js';
+import { duration, frameLine, indent, location, showPath, sourceLines, variableLines } from '../format/text.js';
 import type { ConversationDebugger } from '../session/conversation.js';
-import { buildSnapshot, type StopSnapshot } from '../session/inspect.js';
-import type { DebugSession, EndInfo } from '../session/session.js';
+import { buildSnapshot } from '../session/inspect.js';
+import type { StopSnapshot } from '../session/views.js';
+import type { DebugSession } from '../session/session.js';
+import type { EndInfo } from '../session/types.js';
 import type { DebugSupervisor } from '../supervisor.js';
 
 /** What every op receives. */
@@ -81,13 +85,11 @@ export function endSentence(end: EndInfo, session: DebugSession): string {
 
 /** Output that arrived since the last answer, capped, and marked as reported. */
 export function newOutput(session: DebugSession, max: number = OUTPUT_CAPS.answer): string {
-  const slice = session.output.since(session.reportedOutput, max);
+  const view = outputView(session.output.since(session.reportedOutput, max));
   session.reportedOutput = session.output.total;
-  // A cut output starts at a line boundary, so the first line shown is a whole one.
-  const text = slice.cut > 0 ? slice.text.slice(slice.text.indexOf('\n') + 1) : slice.text;
-  if (!text) return '';
-  const note = slice.cut > 0 ? ` (last ${text.length} of ${slice.total} characters; call output for up to ${OUTPUT_CAPS.read})` : '';
-  return `Program output since the last answer${note}:\n${indent(text.replace(/\n$/, ''), '  | ')}`;
+  if (!view.text) return '';
+  const note = view.note ? ` (${view.note}; call output for up to ${OUTPUT_CAPS.read})` : '';
+  return `Program output since the last answer${note}:\n${indent(view.text.replace(/\n$/, ''), '  | ')}`;
 }
 
 /**
@@ -99,7 +101,7 @@ export async function settleAnswer(op: OpContext, session: DebugSession, lead: s
   if (state === 'stopped') {
     const snapshot = await buildSnapshot(session);
     return textResult(
-      [...lead, formatSnapshot(snapshot, op.cwd), newOutput(session)].filter(Boolean).join('\n'),
+      [...lead, breakpointNews(op), formatSnapshot(snapshot, op.cwd), newOutput(session)].filter(Boolean).join('\n'),
       { state: 'stopped', snapshot },
     );
   }
@@ -108,6 +110,7 @@ export async function settleAnswer(op: OpContext, session: DebugSession, lead: s
   return textResult(
     [
       ...lead,
+      breakpointNews(op),
       `The program is still running after ${seconds} s (no breakpoint was hit). Call continue to keep waiting, pause to stop it where it is, or output to see what it printed.`,
       newOutput(session),
     ]
@@ -168,15 +171,29 @@ function stopReason(s: StopSnapshot): string {
             : reason === 'entry'
               ? 'at entry'
               : `(${reason})`;
+  const hit = s.breakpoint ? hitBreakpoint(s.breakpoint.entry) : undefined;
+  if (hit && s.breakpoint && 'name' in s.breakpoint.entry) return `at function breakpoint ${hit}`;
+  if (hit) return `at a breakpoint (${hit})`;
+  if (reason === 'function breakpoint') return 'at a function breakpoint';
   const extra = [description, text].filter((d) => d && !/^(breakpoint|step|pause|exception)\b/i.test(d) && d !== reason);
   return extra.length > 0 ? `${base} (${extra.map((d) => capTextTail(d as string, 300)).join('; ')})` : base;
 }
 
-/** The breakpoints of every file, one block each. */
+/**
+ * Every breakpoint, the function breakpoints and the exception setting, as the running session's adapter sees
+ * them; marks them as reported, so later answers repeat them only when something changed.
+ */
 export function breakpointReport(op: OpContext): string {
-  const files = op.conversation.book.files();
-  if (files.length === 0) return 'No breakpoints are set.';
-  return files.map(([file, entries]) => `Breakpoints in ${showPath(file, op.cwd)}:\n${entries.map(breakpointLine).join('\n')}`).join('\n');
+  const session = op.conversation.live;
+  const config = session?.spec.selected.config;
+  op.conversation.breakpointsReported = op.conversation.book.version;
+  return formatBreakpoints(op.conversation.book, op.cwd, config ? { id: config.id, ...(config.exceptionNote ? { note: config.exceptionNote } : {}) } : undefined);
+}
+
+/** The breakpoint report when something changed since the last answer that showed it (a later verification). */
+export function breakpointNews(op: OpContext): string {
+  if (op.conversation.book.version === op.conversation.breakpointsReported) return '';
+  return `Breakpoints changed since the last answer:\n${breakpointReport(op)}`;
 }
 
 export { frameLine };

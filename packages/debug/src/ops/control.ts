@@ -32,7 +32,7 @@ export async function launch(op: OpContext, program: string, args: readonly stri
   }
   const selected = await selectForLaunch(op.supervisor.adapters, resolved.absolute, selection, adapterId);
   const session = await op.conversation.start(
-    { selected, mode: 'launch', program: resolved.absolute, args, timeouts: op.supervisor.timeouts },
+    { selected, mode: 'launch', program: resolved.absolute, args, cwd: op.cwd, timeouts: op.supervisor.timeouts },
     (s) => describeSession(s, op),
     op.signal,
   );
@@ -54,7 +54,7 @@ export async function attach(op: OpContext, port: number, adapterId: string | un
   }
   const selected = await selectForAttach(op.supervisor.adapters, { cwd: op.cwd, env: op.supervisor.env, signal: op.signal }, adapterId);
   const session = await op.conversation.start(
-    { selected, mode: 'attach', port, args: [], timeouts: op.supervisor.timeouts },
+    { selected, mode: 'attach', port, args: [], cwd: op.cwd, timeouts: op.supervisor.timeouts },
     (s) => describeSession(s, op),
     op.signal,
   );

@@ -1,7 +1,11 @@
 import { resolveInside, textResult, type ToolResult } from '@agent-tools/core';
 import { describeAdapters } from '../adapters/select.js';
 import { DebugError } from '../errors.js';
-import { breakpointLine, duration, showPath } from '../format/text.js';
+import { breakpointLine, exceptionLine, functionBreakpointLine } from '../format/breakpoints.js';
+import { outputView } from '../format/output.js';
+import { duration, showPath } from '../format/text.js';
+import type { ExceptionRequest, FunctionRequest, LineRequest } from '../session/breakpoints.js';
+import { sendExceptionBreakpoints, sendFunctionBreakpoints, sendLineBreakpoints } from '../session/configure.js';
 import { breakpointReport, describeSession, endSentence, OUTPUT_CAPS, type OpContext } from './common.js';
 
 /** `adapters`: each adapter, usable or not, and why. */
@@ -42,37 +46,77 @@ export async function status(op: OpContext): Promise<ToolResult> {
   });
 }
 
-/** `breakpoints`: replace a file's breakpoints (empty clears), or list all when no file is given. */
-export async function breakpoints(op: OpContext, file: string | undefined, lines: readonly number[] | undefined): Promise<ToolResult> {
-  if (file === undefined) {
-    if (lines !== undefined) throw new DebugError('invalid_argument', 'breakpoints needs file with lines; pass the source file the lines belong to.');
-    return textResult(breakpointReport(op));
+/** What a `breakpoints` call asks for; each part given replaces what it names. */
+export interface BreakpointsRequest {
+  readonly file?: string;
+  readonly lines?: readonly LineRequest[];
+  readonly functions?: readonly FunctionRequest[];
+  readonly exceptions?: ExceptionRequest;
+}
+
+/**
+ * `breakpoints`: replace a file's line breakpoints (empty clears), the function breakpoints, or where exceptions
+ * stop; during a session each change is sent at once. With nothing to change, lists them all.
+ */
+export async function breakpoints(op: OpContext, request: BreakpointsRequest): Promise<ToolResult> {
+  const { file, lines, functions, exceptions } = request;
+  if (file === undefined && lines !== undefined) {
+    throw new DebugError('invalid_argument', 'breakpoints needs file with lines; pass the source file the lines belong to.');
   }
-  if (lines === undefined) {
+  if (file !== undefined && lines === undefined) {
     throw new DebugError('invalid_argument', `breakpoints needs lines for ${file}: the 1-based line numbers to stop at, or [] to clear the file.`);
   }
-  const resolved = resolveInside(op.cwd, file, { mustExist: true, kind: 'file' });
+  if (file === undefined && functions === undefined && exceptions === undefined) return textResult(breakpointReport(op));
   const book = op.conversation.book;
-  book.set(resolved.absolute, lines);
   const session = op.conversation.live;
-  if (session && session.state !== 'starting') await session.sendBreakpoints(resolved.absolute, { signal: op.signal });
-  const entries = book.get(resolved.absolute);
-  const shown = showPath(resolved.absolute, op.cwd);
-  if (entries.length === 0) return textResult(`Cleared the breakpoints in ${shown}.`, { file: shown, breakpoints: [] });
-  const head = session
-    ? `Breakpoints in ${shown} (sent to the running ${session.adapterId} session):`
-    : `Breakpoints in ${shown} (no session yet: they are sent at launch, and the launch answer says which the adapter verified):`;
-  return textResult(`${head}\n${entries.map(breakpointLine).join('\n')}`, { file: shown, breakpoints: entries });
+  const configured = session && session.state !== 'starting' ? session : undefined;
+  const options = { signal: op.signal };
+  const cleared: string[] = [];
+  const blocks: string[] = [];
+  let shownFile: string | undefined;
+  if (file !== undefined && lines !== undefined) {
+    const resolved = resolveInside(op.cwd, file, { mustExist: true, kind: 'file' });
+    shownFile = showPath(resolved.absolute, op.cwd);
+    book.set(resolved.absolute, lines);
+    if (configured) await sendLineBreakpoints(configured, resolved.absolute, options);
+    const entries = book.get(resolved.absolute);
+    if (entries.length === 0) cleared.push(`Cleared the breakpoints in ${shownFile}.`);
+    else blocks.push(`Breakpoints in ${shownFile}:\n${entries.map(breakpointLine).join('\n')}`);
+  }
+  if (functions !== undefined) {
+    book.setFunctions(functions);
+    if (configured) await sendFunctionBreakpoints(configured, options);
+    if (book.functions.length === 0) cleared.push('Cleared the function breakpoints.');
+    else blocks.push(`Function breakpoints:\n${book.functions.map(functionBreakpointLine).join('\n')}`);
+  }
+  if (exceptions !== undefined) {
+    book.setExceptions(exceptions);
+    if (configured) await sendExceptionBreakpoints(configured, options);
+    const config = configured?.spec.selected.config;
+    blocks.push(exceptionLine(book, config?.id, config?.exceptionNote) ?? 'Exceptions: ["uncaught"], the default.');
+  }
+  if (blocks.length > 0) {
+    blocks.unshift(
+      session
+        ? `Sent to the running ${session.adapterId} session:`
+        : 'No session yet: these are sent at launch, and the launch answer says which the adapter verified.',
+    );
+  }
+  op.conversation.breakpointsReported = book.version;
+  return textResult([...cleared, ...blocks].join('\n'), {
+    ...(shownFile !== undefined ? { file: shownFile } : {}),
+    breakpoints: book.files().map(([path, entries]) => ({ file: showPath(path, op.cwd), entries })),
+    functions: book.functions,
+  });
 }
 
 /** `output`: the newest part of the debuggee's output, capped. */
 export async function output(op: OpContext): Promise<ToolResult> {
   const session = op.conversation.session;
   if (!session) throw new DebugError('no_session', 'No debug session has run in this conversation, so there is no output. Call launch first.');
-  const slice = session.output.since(0, OUTPUT_CAPS.read);
+  const view = outputView(session.output.since(0, OUTPUT_CAPS.read));
   session.reportedOutput = session.output.total;
-  const text = slice.cut > 0 ? slice.text.slice(slice.text.indexOf('\n') + 1) : slice.text;
-  if (!text) return textResult(`The program has printed nothing${session.ending ? '' : ' yet'}.`, { total: 0 });
-  const note = slice.cut > 0 ? `the newest ${text.length} of ${slice.total} characters` : `${slice.total} characters`;
-  return textResult(`Program output (${note}):\n${text}`, { total: slice.total, shown: text.length });
+  if (!view.text) return textResult(`The program has printed nothing${session.ending ? '' : ' yet'}.`, { total: 0 });
+  const total = session.output.total;
+  return textResult(`Program output (${view.note || `${total} characters`}):\n${view.text}`, { total, shown: view.text.length });
 }

@@ -1,14 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
+import { type SupervisedProcess, spawnSupervised, TrackedProcesses } from '@agent-tools/core/process';
 import { DapConnection } from '../dap/connection.js';
 import { DebugError } from '../errors.js';
 import type { AdapterCommand, AdapterTransport } from '../adapters/adapter.js';
-import { ProcessTracker } from './tracker.js';
 
 /** How a process ended. */
 export interface ExitInfo {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
+  /** Set when it could not be started at all. */
+  readonly spawnError?: string;
 }
 
 /** What {@link startAdapter} needs. */
@@ -28,29 +30,22 @@ export interface StartAdapterOptions {
 const STDERR_TAIL = 4000;
 
 /**
- * A running adapter process and the DAP connection to it. It is started in its own process group and every
- * process below it is tracked, so {@link AdapterProcess.kill} leaves nothing behind.
+ * A running adapter process and the DAP connection to it. It runs under core's process supervisor, so
+ * {@link AdapterProcess.kill} ends the adapter and everything below it (launcher, debuggee, the debuggee's
+ * forks, even ones that left its process group), and so does a harness that dies without disposing.
  */
 export class AdapterProcess {
   readonly connection: DapConnection;
-  readonly tracker: ProcessTracker;
   /** Resolves when the process has exited. */
   readonly exited: Promise<ExitInfo>;
-  readonly #child: ChildProcess | undefined;
-  readonly #stderr: { text: string };
+  readonly #tree: SupervisedProcess | undefined;
+  /** Processes reported by the adapter (the debuggee) that are not below it, such as an attached one. */
+  readonly #outside = new TrackedProcesses();
   #exit: ExitInfo | undefined;
 
-  constructor(
-    connection: DapConnection,
-    child: ChildProcess | undefined,
-    tracker: ProcessTracker,
-    stderr: { text: string },
-    exited: Promise<ExitInfo>,
-  ) {
+  constructor(connection: DapConnection, tree: SupervisedProcess | undefined, exited: Promise<ExitInfo>) {
     this.connection = connection;
-    this.#child = child;
-    this.tracker = tracker;
-    this.#stderr = stderr;
+    this.#tree = tree;
     this.exited = exited.then((info) => {
       this.#exit = info;
       return info;
@@ -59,7 +54,7 @@ export class AdapterProcess {
 
   /** The adapter's pid (none when `attach` connected to a server it did not start). */
   get pid(): number | undefined {
-    return this.#child?.pid;
+    return this.#tree?.pid;
   }
 
   /** How the process ended, once it has. */
@@ -69,101 +64,69 @@ export class AdapterProcess {
 
   /** The last few KiB the adapter wrote to stderr, for crash reports. */
   get stderrTail(): string {
-    return this.#stderr.text;
+    return this.#tree?.stderrTail ?? '';
+  }
+
+  /** Records a process the adapter reported (the debuggee's pid from a `process` event) to end with the session. */
+  track(pid: number | undefined): void {
+    if (this.#tree) this.#tree.track(pid);
+    else this.#outside.track(pid);
+  }
+
+  /** The pids of every live process of the session: the adapter's tree and the processes it reported. */
+  processIds(): number[] {
+    const pids = new Set((this.#tree?.processes() ?? []).map((entry) => entry.pid));
+    for (const entry of this.#outside.alive()) pids.add(entry.pid);
+    return [...pids];
   }
 
   /** Records the adapter's current process tree (call after launch and at each stop). */
   snapshotTree(): void {
-    this.tracker.trackTree(this.#child?.pid);
+    this.#tree?.processes();
   }
 
   /**
-   * Kills the adapter and every process it started: SIGTERM to its group and to each tracked process, then
-   * SIGKILL to whatever is left after `graceMs`. Resolves when they are gone (or after a last wait).
+   * Kills the adapter and every process it started: SIGTERM to all of them, then SIGKILL to whatever is left
+   * after `graceMs`. Resolves when they are gone (or after a last wait).
    */
   async kill(graceMs = 500): Promise<void> {
-    this.snapshotTree();
     this.connection.close({ kind: 'ended' });
-    this.#signal('SIGTERM');
-    if (await this.#waitGone(graceMs)) return;
-    this.#signal('SIGKILL');
-    await this.#waitGone(2000);
-  }
-
-  #signal(signal: NodeJS.Signals): void {
-    const pid = this.#child?.pid;
-    if (pid && this.#exit === undefined) {
-      try {
-        process.kill(-pid, signal);
-      } catch {
-        try {
-          process.kill(pid, signal);
-        } catch {
-          // Already gone.
-        }
-      }
-    }
-    this.tracker.signalAll(signal);
-  }
-
-  async #waitGone(ms: number): Promise<boolean> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const adapterGone = this.#child === undefined || this.#exit !== undefined;
-      if (adapterGone && this.tracker.alive().length === 0) return true;
-      if (Date.now() >= deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await Promise.all([this.#tree?.stop(graceMs), this.#outside.stop(graceMs)]);
   }
 }
 
 /** Starts an adapter and connects to it over stdio or TCP. */
 export async function startAdapter(options: StartAdapterOptions): Promise<AdapterProcess> {
   const { command, name } = options;
-  const tracker = new ProcessTracker();
-  const stderr = { text: '' };
-  let child: ChildProcess;
-  try {
-    child = spawn(command.command, [...command.args], {
-      cwd: command.cwd ?? options.cwd,
-      env: { ...process.env, ...command.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // Its own process group: one signal reaches the adapter and whatever it spawned into that group.
-      detached: true,
-    });
-  } catch (error) {
-    throw new DebugError('adapter_start_failed', `The ${name} adapter could not be started (${command.command}): ${(error as Error).message}.`, {
-      cause: error,
-    });
-  }
-  const exited = new Promise<ExitInfo>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-    child.once('error', () => resolve({ code: null, signal: null }));
+  const tree = spawnSupervised({
+    command: command.command,
+    args: command.args,
+    cwd: command.cwd ?? options.cwd,
+    env: { ...process.env, ...command.env },
+    stderrTail: STDERR_TAIL,
+    graceMs: 500,
   });
-  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr.text = (stderr.text + chunk.toString('utf8')).slice(-STDERR_TAIL);
-  });
-  tracker.track(child.pid);
-
+  const exited: Promise<ExitInfo> = tree.exited;
+  const stdout = tree.stdout as Readable;
+  const stderr = tree.stderr as Readable;
+  const stdin = tree.stdin as Writable;
   try {
+    const early = await Promise.race([exited, delay(0).then(() => undefined)]);
+    if (early?.spawnError) throw new Error(early.spawnError);
     if (options.transport.kind === 'stdio') {
-      const connection = new DapConnection(child.stdout!, child.stdin!, { name, requestTimeoutMs: options.requestTimeoutMs });
-      const early = await Promise.race([spawnError, delay(0).then(() => undefined)]);
-      if (early) throw early;
-      const process_ = new AdapterProcess(connection, child, tracker, stderr, exited);
+      const connection = new DapConnection(stdout, stdin, { name, requestTimeoutMs: options.requestTimeoutMs });
       void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));
-      return process_;
+      return new AdapterProcess(connection, tree, exited);
     }
-    const port = await waitForListening(child, options, stderr, exited, spawnError);
-    child.stdout?.on('data', (chunk: Buffer) => options.onProcessOutput?.('stdout', chunk.toString('utf8')));
-    child.stderr?.on('data', (chunk: Buffer) => options.onProcessOutput?.('stderr', chunk.toString('utf8')));
+    const port = await waitForListening(tree, options, exited);
+    stdout.on('data', (chunk: Buffer) => options.onProcessOutput?.('stdout', chunk.toString('utf8')));
+    stderr.on('data', (chunk: Buffer) => options.onProcessOutput?.('stderr', chunk.toString('utf8')));
     const socket = await connectSocket(port, options.startTimeoutMs, name);
     const connection = new DapConnection(socket, socket, { name, requestTimeoutMs: options.requestTimeoutMs });
     void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));
-    return new AdapterProcess(connection, child, tracker, stderr, exited);
+    return new AdapterProcess(connection, tree, exited);
   } catch (error) {
-    killGroup(child);
+    await tree.stop(0);
     throw error instanceof DebugError
       ? error
       : new DebugError('adapter_start_failed', `The ${name} adapter could not be started (${command.command}): ${(error as Error).message}.`, {
@@ -189,7 +152,7 @@ export async function connectToServer(name: string, port: number, requestTimeout
   }
   const connection = new DapConnection(socket, socket, { name, requestTimeoutMs });
   const exited = new Promise<ExitInfo>((resolve) => socket.once('close', () => resolve({ code: null, signal: null })));
-  return new AdapterProcess(connection, undefined, new ProcessTracker(), { text: '' }, exited);
+  return new AdapterProcess(connection, undefined, exited);
 }
 
 /** One sentence on how an adapter process ended. */
@@ -199,13 +162,7 @@ export function describeExit(name: string, info: ExitInfo): string {
   return `the ${name} adapter exited with code ${info.code}`;
 }
 
-async function waitForListening(
-  child: ChildProcess,
-  options: StartAdapterOptions,
-  stderr: { text: string },
-  exited: Promise<ExitInfo>,
-  spawnError: Promise<Error>,
-): Promise<number> {
+async function waitForListening(tree: SupervisedProcess, options: StartAdapterOptions, exited: Promise<ExitInfo>): Promise<number> {
   const pattern = (options.transport as { listening: RegExp }).listening;
   let seen = '';
   let onData: ((chunk: Buffer) => void) | undefined;
@@ -215,18 +172,20 @@ async function waitForListening(
       const match = pattern.exec(seen);
       if (match?.[1]) resolve(Number(match[1]));
     };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
+    tree.stdout?.on('data', onData);
+    tree.stderr?.on('data', onData);
   });
   let timer: NodeJS.Timeout | undefined;
   const seconds = options.startTimeoutMs / 1000;
   try {
     return await Promise.race([
       found,
-      spawnError.then((error) => Promise.reject(error)),
       exited.then((info) =>
         Promise.reject(
-          new DebugError('adapter_start_failed', `${capitalize(describeExit(options.name, info))} before it listened.${tail(stderr.text || seen)}`),
+          new DebugError(
+            'adapter_start_failed',
+            `${capitalize(describeExit(options.name, info))} before it listened.${tail(tree.stderrTail || seen)}`,
+          ),
         ),
       ),
       new Promise<never>((_, reject) => {
@@ -239,8 +198,8 @@ async function waitForListening(
   } finally {
     clearTimeout(timer);
     if (onData) {
-      child.stdout?.off('data', onData);
-      child.stderr?.off('data', onData);
+      tree.stdout?.off('data', onData);
+      tree.stderr?.off('data', onData);
     }
   }
 }
@@ -262,15 +221,6 @@ function connectSocket(port: number, timeoutMs: number, name: string): Promise<S
       reject(new DebugError('adapter_start_failed', `Could not connect to the ${name} debug server on 127.0.0.1:${port}: ${error.message}.`));
     });
   });
-}
-
-function killGroup(child: ChildProcess): void {
-  if (!child.pid) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    child.kill('SIGKILL');
-  }
 }
 
 function tail(text: string): string {

@@ -1,7 +1,8 @@
 import type { ClockTimer } from '../clock.js';
 import { DebugError } from '../errors.js';
 import { BreakpointBook } from './breakpoints.js';
-import { DebugSession, type SessionSpec } from './session.js';
+import { DebugSession } from './session.js';
+import type { SessionSpec } from './types.js';
 
 /** What a conversation needs from its supervisor. */
 export interface ConversationHost {
@@ -17,6 +18,8 @@ export interface ConversationHost {
 export class ConversationDebugger {
   readonly id: string;
   readonly book = new BreakpointBook();
+  /** The book's version when an answer last showed the breakpoints. */
+  breakpointsReported = -1;
   readonly #host: ConversationHost;
   #session: DebugSession | undefined;
   #timer: ClockTimer | undefined;

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { capText } from '@agent-tools/core';
 import type { DebugProtocol } from '../dap/protocol.js';
-import type { DebugSession, StopInfo } from './session.js';
+import type { DebugSession } from './session.js';
+import type { StopInfo } from './types.js';
+import type { FrameView, SourceWindow, StopSnapshot, VariablesView, VariableView } from './views.js';
 
 /** The caps of SPEC §6. */
 export const CAPS = {
@@ -12,56 +13,6 @@ export const CAPS = {
   snapshotLocals: 20,
   threads: 50,
 } as const;
-
-/** A variable as the model sees it. */
-export interface VariableView {
-  readonly name: string;
-  readonly value: string;
-  readonly type?: string;
-  /** Pass to `variables` to see its children (present only when it has some). */
-  readonly reference?: number;
-  /** How many children, when the adapter said. */
-  readonly children?: number;
-}
-
-/** A capped list of variables. */
-export interface VariablesView {
-  readonly items: readonly VariableView[];
-  /** The total when known. */
-  readonly total?: number;
-  /** Whether more exist than are shown. */
-  readonly more: boolean;
-}
-
-/** A stack frame as the model sees it. */
-export interface FrameView {
-  readonly id: number;
-  readonly name: string;
-  /** The source path the adapter gave (absolute for files on disk). */
-  readonly path?: string;
-  readonly line: number;
-  /** The adapter has no source for it (library code, generated code). */
-  readonly noSource?: boolean;
-}
-
-/** A window of source lines around a frame's line. */
-export interface SourceWindow {
-  readonly line: number;
-  readonly lines: readonly { readonly number: number; readonly text: string }[];
-}
-
-/** Everything a stop answer shows. */
-export interface StopSnapshot {
-  readonly stop: StopInfo;
-  readonly threadId: number | undefined;
-  readonly threadName?: string;
-  readonly frame?: FrameView;
-  readonly source?: SourceWindow;
-  /** The next few frames below the top one. */
-  readonly callers: readonly FrameView[];
-  readonly locals?: { readonly scope: string; readonly reference: number; readonly variables: VariablesView };
-  readonly exception?: { readonly id?: string; readonly description?: string; readonly details?: string };
-}
 
 /** The threads of the debuggee. */
 export async function fetchThreads(session: DebugSession): Promise<DebugProtocol.Thread[]> {
@@ -129,21 +80,13 @@ export async function sourceWindow(
   frame: DebugProtocol.StackFrame,
   radius = 2,
 ): Promise<SourceWindow | undefined> {
-  let text: string | undefined;
   const path = frame.source?.path;
-  if (path?.startsWith('/')) {
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      text = undefined;
-    }
-  }
+  let all = path?.startsWith('/') ? session.sources.lines(path) : undefined;
   const reference = frame.source?.sourceReference;
-  if (text === undefined && reference) {
-    text = (await session.request('source', { source: frame.source ?? {}, sourceReference: reference }).catch(() => undefined))?.content;
+  if (all === undefined && reference) {
+    all = (await session.request('source', { source: frame.source ?? {}, sourceReference: reference }).catch(() => undefined))?.content.split('\n');
   }
-  if (text === undefined || frame.line < 1) return undefined;
-  const all = text.split('\n');
+  if (all === undefined || frame.line < 1) return undefined;
   const first = Math.max(1, frame.line - radius);
   const last = Math.min(all.length, frame.line + radius);
   const lines = [];
@@ -157,13 +100,19 @@ export async function sourceWindow(
  */
 export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot> {
   const stop = session.stop ?? { reason: 'unknown', threadId: session.lastThreadId };
-  // Each request is a round trip (about 45 ms with debugpy, whose sockets wait for delayed ACKs), so the
-  // snapshot asks for threads only when the stop did not name one; names come from earlier `threads` answers.
+  // Each request is a round trip, so the snapshot asks for threads only when the stop did not name one; names
+  // come from earlier `threads` answers.
   const threads = stop.threadId === undefined ? await fetchThreads(session).catch(() => []) : [];
   const threadId = stop.threadId ?? threads[0]?.id;
   const threadName = threadId === undefined ? undefined : session.threadNames.get(threadId);
   if (threadId === undefined) return { stop, threadId, callers: [] };
 
+  // exceptionInfo needs only the thread, so it travels beside stackTrace; scopes and the source lines need the
+  // top frame, and the locals need the scopes: that chain is the least a snapshot can wait for.
+  const exceptionRequest =
+    stop.reason === 'exception' && session.capabilities.supportsExceptionInfoRequest
+      ? session.request('exceptionInfo', { threadId }).catch(() => undefined)
+      : undefined;
   const body = await session.request('stackTrace', { threadId, startFrame: 0, levels: 4 }).catch(() => undefined);
   const raw = body?.stackFrames ?? [];
   for (const frame of raw) session.issue('frames', frame.id);
@@ -174,10 +123,8 @@ export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot
     ...(threadName ? { threadName } : {}),
     callers: raw.slice(1).map(frameView),
   };
-  const exceptionRequest =
-    stop.reason === 'exception' && session.capabilities.supportsExceptionInfoRequest
-      ? session.request('exceptionInfo', { threadId }).catch(() => undefined)
-      : undefined;
+  const hit = stop.hitBreakpointIds?.map((id) => session.spec.book.find(id)).find((found) => found !== undefined) ?? guessHit(session, stop, top);
+  if (hit) snapshot.breakpoint = hit;
   if (top) {
     snapshot.frame = frameView(top);
     session.stopLocation = { line: top.line, name: top.name, ...(snapshot.frame.path ? { path: snapshot.frame.path } : {}) };
@@ -201,6 +148,20 @@ export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot
     }
   }
   return snapshot;
+}
+
+/** The breakpoint at the stop's location, for adapters that do not name it (debugpy sends no hitBreakpointIds). */
+function guessHit(session: DebugSession, stop: StopInfo, top: DebugProtocol.StackFrame | undefined): StopSnapshot['breakpoint'] {
+  if (!top) return undefined;
+  const book = session.spec.book;
+  if (stop.reason === 'function breakpoint') {
+    const entry = book.functions.find((f) => f.state === 'verified' && (top.name === f.name || top.name.endsWith(`.${f.name}`)));
+    return entry ? { entry } : undefined;
+  }
+  const path = top.source?.path;
+  if (stop.reason !== 'breakpoint' || !path) return undefined;
+  const entry = book.get(path).find((e) => e.state === 'verified' && (e.actualLine ?? e.line) === top.line);
+  return entry ? { file: path, entry } : undefined;
 }
 
 /** A grouping node (debugpy's "special variables"): no value, only children. */

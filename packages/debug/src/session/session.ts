@@ -2,64 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorDetail } from '@agent-tools/core';
-import type { SelectedAdapter } from '../adapters/select.js';
 import { type CloseReason, describeAdapterClose, describeClose } from '../dap/close-reason.js';
 import type { DapConnection, RequestOptions } from '../dap/connection.js';
 import type { DapCommand, DapEvent, DapRequests, DebugProtocol } from '../dap/protocol.js';
 import { DebugError, isDebugError } from '../errors.js';
 import { type AdapterProcess, connectToServer, describeExit, startAdapter } from '../process/adapter-process.js';
-import type { BreakpointBook } from './breakpoints.js';
+import { configureBreakpoints } from './configure.js';
 import { OutputBuffer } from './output-buffer.js';
-
-/** How a session was started. */
-export type SessionMode = 'launch' | 'attach';
-
-/** Where a session is: starting up, running, stopped (inspectable), or over. */
-export type SessionState = 'starting' | 'running' | 'stopped' | 'ended';
-
-/** Why the program stopped, from the adapter's `stopped` event. */
-export interface StopInfo {
-  readonly reason: string;
-  readonly description?: string;
-  readonly text?: string;
-  readonly threadId: number | undefined;
-  readonly hitBreakpointIds?: readonly number[];
-}
-
-/** How a session ended. */
-export type EndInfo =
-  | { readonly kind: 'exited'; readonly exitCode: number | undefined }
-  | { readonly kind: 'terminated' }
-  | { readonly kind: 'detached' }
-  | { readonly kind: 'crashed'; readonly detail: string }
-  | { readonly kind: 'expired' }
-  | { readonly kind: 'disposed' }
-  | { readonly kind: 'failed'; readonly detail: string };
-
-/** Timeouts of one session. */
-export interface SessionTimeouts {
-  /** Any request but launch/attach. */
-  readonly requestMs: number;
-  /** The launch or attach request (delve compiles the program while it runs). */
-  readonly launchMs: number;
-  /** A TCP adapter printing where it listens. */
-  readonly startMs: number;
-}
-
-/** Everything a session is started from. */
-export interface SessionSpec {
-  readonly selected: SelectedAdapter;
-  readonly mode: SessionMode;
-  /** Absolute path of the launched program. */
-  readonly program?: string;
-  readonly args: readonly string[];
-  /** The port attached to. */
-  readonly port?: number;
-  readonly book: BreakpointBook;
-  readonly timeouts: SessionTimeouts;
-  /** Clock time the session started (the supervisor's clock). */
-  readonly startedAt: number;
-}
+import { SourceFiles } from './source-files.js';
+import { describeStartFailure } from './start-failure.js';
+import type { EndInfo, SessionSpec, SessionState, StopInfo } from './types.js';
 
 const CONSOLE_LIMIT = 8000;
 
@@ -70,6 +22,8 @@ const CONSOLE_LIMIT = 8000;
 export class DebugSession {
   readonly spec: SessionSpec;
   readonly output = new OutputBuffer();
+  /** Source files shown in answers, read once while unchanged. */
+  readonly sources = new SourceFiles();
   capabilities: DebugProtocol.Capabilities = {};
   /** The debuggee's pid, when the adapter said (`process` event). */
   debuggeePid: number | undefined;
@@ -122,11 +76,13 @@ export class DebugSession {
         if (exit) detail = `${capitalize(describeExit(this.adapterId, exit))} while the session was starting.`;
       }
       const stderr = process?.stderrTail.trim();
-      await this.shutdown({ kind: 'failed', detail });
+      const { config, located, root } = this.spec.selected;
+      const described = describeStartFailure(detail, this.output, { buildDir: located.command.cwd ?? root, cwd: this.spec.cwd });
+      await this.shutdown({ kind: 'failed', detail: described });
       if (signal?.aborted) throw signal.reason;
       throw new DebugError(
         isDebugError(error, 'adapter_start_failed') ? 'adapter_start_failed' : 'request_failed',
-        `${detail}${stderr && !detail.includes(stderr) ? ` Adapter stderr: ${stderr.slice(-800)}` : ''}`,
+        `${described}${stderr && !described.includes(stderr) ? `\nThe ${config.id} adapter's stderr: ${stderr.slice(-800)}` : ''}`,
         { cause: error },
       );
     }
@@ -170,10 +126,7 @@ export class DebugSession {
    * outlive it.
    */
   processIds(): number[] {
-    const process = this.#process;
-    if (!process) return [];
-    process.snapshotTree();
-    return process.tracker.alive();
+    return this.#process?.processIds() ?? [];
   }
 
   /** Resolves with the end once the session is over (immediately when it is). */
@@ -239,30 +192,6 @@ export class DebugSession {
   async pause(threadId: number): Promise<void> {
     this.#pauseRequested = true;
     await this.request('pause', { threadId });
-  }
-
-  /** Sends the breakpoints of one file and records what the adapter verified. */
-  async sendBreakpoints(file: string, options: RequestOptions = {}): Promise<void> {
-    const entries = this.spec.book.get(file);
-    try {
-      const body = await this.request(
-        'setBreakpoints',
-        {
-          source: { path: file, name: file.slice(file.lastIndexOf('/') + 1) },
-          breakpoints: entries.map((e) => ({ line: e.line })),
-          lines: entries.map((e) => e.line),
-        },
-        options,
-      );
-      this.spec.book.apply(file, body?.breakpoints ?? []);
-    } catch (error) {
-      const message = errorDetail(error);
-      this.spec.book.apply(
-        file,
-        entries.map(() => ({ verified: false, message })),
-      );
-      if (isDebugError(error, 'adapter_exited')) throw error;
-    }
   }
 
   /**
@@ -339,11 +268,7 @@ export class DebugSession {
     main.catch(() => undefined);
     await Promise.race([initialized, main.then(() => this.#event('initialized', 5000))]);
 
-    for (const [file] of this.spec.book.files()) await this.sendBreakpoints(file, signal ? { signal } : {});
-    const filters = (this.capabilities.exceptionBreakpointFilters ?? []).filter((f) => f.default).map((f) => f.filter);
-    if (this.capabilities.exceptionBreakpointFilters) {
-      await this.request('setExceptionBreakpoints', { filters }).catch(() => undefined);
-    }
+    await configureBreakpoints(this, signal ? { signal } : {});
     if (this.capabilities.supportsConfigurationDoneRequest) {
       await this.request('configurationDone', {}, signal ? { signal } : {});
     }
@@ -416,7 +341,10 @@ export class DebugSession {
         break;
       case 'output': {
         const { category, output } = event.body;
-        if (category === 'stdout' || category === 'stderr') this.output.append(output, category);
+        // Logpoint messages get a stream of their own, so they never land inside a line the program is printing:
+        // debugpy and delve send them as program output with a source, lldb-dap as console text.
+        if (category === 'stdout' || category === 'stderr') this.output.append(output, 'source' in event.body ? 'logpoint' : category);
+        else if (category === 'console' && this.spec.book.isLogpointMessage(output)) this.output.append(output, 'logpoint');
         else if (category !== 'telemetry') this.#console = (this.#console + output).slice(-CONSOLE_LIMIT);
         break;
       }
@@ -425,7 +353,7 @@ export class DebugSession {
         break;
       case 'process':
         this.debuggeePid = event.body.systemProcessId;
-        this.#process?.tracker.track(event.body.systemProcessId);
+        this.#process?.track(event.body.systemProcessId);
         break;
       case 'thread':
         break;

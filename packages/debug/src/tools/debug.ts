@@ -5,6 +5,7 @@ import type { OpContext } from '../ops/common.js';
 import { attach, guarded, launch, pause, resume, step, terminate } from '../ops/control.js';
 import { adapters, breakpoints, output, status } from '../ops/info.js';
 import { evaluate, scopes, stack, threads, variables } from '../ops/inspect.js';
+import type { FunctionRequest, LineRequest } from '../session/breakpoints.js';
 import type { DebugSupervisor } from '../supervisor.js';
 
 /** The actions of the debug tool (SPEC §6). */
@@ -28,14 +29,47 @@ export const DEBUG_ACTIONS = [
   'terminate',
 ] as const;
 
+const condition = z.string().min(1).optional().describe('Stop only when this expression (in the program\'s language) is true.');
+const hitCondition = z
+  .string()
+  .min(1)
+  .optional()
+  .describe('Stop only when the hit count satisfies this, e.g. "5" or ">= 5" (the adapter\'s syntax).');
+
+/** A line breakpoint: a line number, or a line with a condition, a hit condition or a log message. */
+const lineBreakpoint = z.union([
+  z.number().int().min(1),
+  z.object({
+    line: z.number().int().min(1).describe('1-based line number.'),
+    condition,
+    hit_condition: hitCondition,
+    log_message: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('A logpoint: print this message to the program\'s output instead of stopping; {expression} is replaced by its value.'),
+  }),
+]);
+
+/** A function breakpoint: a function's name, or a name with a condition or hit condition. */
+const functionBreakpoint = z.union([z.string().min(1), z.object({ name: z.string().min(1), condition, hit_condition: hitCondition })]);
+
 /** The debug tool's parameters: the action, and its arguments beside it, flat. */
 export const debugParameters = z.object({
   action: z.enum(DEBUG_ACTIONS).describe('What to do; see the tool description for each action and its arguments.'),
   file: z.string().optional().describe('breakpoints: source file, relative to the working directory.'),
   lines: z
-    .array(z.number().int().min(1))
+    .array(lineBreakpoint)
     .optional()
-    .describe('breakpoints: 1-based line numbers that replace the file\'s breakpoints; [] clears them.'),
+    .describe('breakpoints: the file\'s breakpoints, replacing the previous ones: line numbers, or {line, condition?, hit_condition?, log_message?}; [] clears them.'),
+  functions: z
+    .array(functionBreakpoint)
+    .optional()
+    .describe('breakpoints: function breakpoints by name ("main.twice", "total"), or {name, condition?, hit_condition?}, replacing the previous ones; [] clears them.'),
+  exceptions: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('breakpoints: where exceptions stop the program: ["uncaught"] (the default), ["all"] (wherever one is raised or thrown), [] (never), or the adapter\'s filter ids (status lists them).'),
   program: z
     .string()
     .optional()
@@ -59,7 +93,7 @@ Typical flow: adapters (what can debug here) → breakpoints {file, lines} → l
 Actions and arguments:
 - adapters: which adapters (debugpy, lldb, delve, dart, ...) are usable here, and why the others are not.
 - status: whether a session runs, where it stopped, the breakpoints.
-- breakpoints {file, lines}: replaces the file's breakpoints ([] clears); allowed before launch. No file: lists all. The answer says which breakpoints the adapter verified; an unverified one will not stop the program (pick a line with a statement).
+- breakpoints {file, lines} / {functions} / {exceptions}: replaces the file's line breakpoints ([] clears), the function breakpoints, or where exceptions stop (["uncaught"] by default, ["all"], []); allowed before launch. A line may be {line, condition: "i > 5"}, {line, hit_condition: "3"} or a logpoint {line, log_message: "x is {x}"} that prints to output without stopping. Nothing given: lists all. The answer says which breakpoints the adapter verified; an unverified one will not stop the program (pick a line with a statement), and one needing a kind the adapter lacks is not set.
 - launch {program, args?, adapter?}: runs the program stopped at your breakpoints. The adapter is chosen by file type (.py debugpy, .go delve, .dart dart, native executables lldb) and a project root marker; pass adapter to choose. C/C++/Rust: build with debug info (gcc -g -O0) and launch the executable.
 - attach {port, adapter?}: attach to a debuggee already listening on 127.0.0.1:port (python -m debugpy --listen PORT ...).
 - continue / pause / step_over / step_in / step_out {thread_id?}: default thread is the one that stopped.
@@ -106,7 +140,12 @@ function dispatch(op: OpContext, p: DebugParams): Promise<ToolResult> {
     case 'status':
       return status(op);
     case 'breakpoints':
-      return breakpoints(op, p.file, p.lines);
+      return breakpoints(op, {
+        ...(p.file !== undefined ? { file: p.file } : {}),
+        ...(p.lines !== undefined ? { lines: p.lines.map(toLineRequest) } : {}),
+        ...(p.functions !== undefined ? { functions: p.functions.map(toFunctionRequest) } : {}),
+        ...(p.exceptions !== undefined ? { exceptions: p.exceptions } : {}),
+      });
     case 'launch':
       return launch(op, need(p.program, 'launch', 'program', 'the program to run, e.g. "src/main.py"'), p.args ?? [], p.adapter);
     case 'attach':
@@ -136,6 +175,25 @@ function dispatch(op: OpContext, p: DebugParams): Promise<ToolResult> {
     case 'terminate':
       return terminate(op);
   }
+}
+
+function toLineRequest(item: z.output<typeof lineBreakpoint>): LineRequest {
+  if (typeof item === 'number') return { line: item };
+  return {
+    line: item.line,
+    ...(item.condition !== undefined ? { condition: item.condition } : {}),
+    ...(item.hit_condition !== undefined ? { hitCondition: item.hit_condition } : {}),
+    ...(item.log_message !== undefined ? { logMessage: item.log_message } : {}),
+  };
+}
+
+function toFunctionRequest(item: z.output<typeof functionBreakpoint>): FunctionRequest {
+  if (typeof item === 'string') return { name: item };
+  return {
+    name: item.name,
+    ...(item.condition !== undefined ? { condition: item.condition } : {}),
+    ...(item.hit_condition !== undefined ? { hitCondition: item.hit_condition } : {}),
+  };
 }
 
 function need<T>(value: T | undefined, action: string, field: string, what: string): T {

@@ -1,9 +1,9 @@
-import { type ContentPart, imagePart, type ToolResult } from '@agent-tools/core';
+import { collapseCarriageReturns, type ContentPart, imagePart, type ToolResult } from '@agent-tools/core';
 import type { CellOutput, MimeBundle } from '../jupyter/kernel-session.js';
 import type { KernelLanguage } from '../language.js';
 import { htmlTableToMarkdown } from './html-table.js';
 import { type PreparedImage, preparePng } from './png.js';
-import { applyCarriageReturns, capMiddle, stripAnsi } from './text.js';
+import { capMiddle, stripAnsi } from './text.js';
 import { shortenPythonTraceback } from './traceback.js';
 
 /** How a cell ended. */
@@ -75,7 +75,7 @@ export function renderCell(report: CellReport): ToolResult<EvalStructured> {
   for (const output of mergeStreams(applyClears(report.outputs))) {
     switch (output.type) {
       case 'stream': {
-        const text = capMiddle(applyCarriageReturns(stripAnsi(output.text)), CAPS.stream, output.cut).replace(/\n$/, '');
+        const text = capMiddle(collapseCarriageReturns(stripAnsi(output.text)), CAPS.stream, output.cut).replace(/\n$/, '');
         blocks.push({ text: output.name === 'stderr' ? `[stderr]\n${text}` : text });
         break;
       }

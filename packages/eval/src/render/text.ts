@@ -6,24 +6,6 @@ export function stripAnsi(text: string): string {
 }
 
 /**
- * What a terminal would show of text written with carriage returns: each line keeps only what was written after
- * its last `\r` (progress bars redraw themselves that way, and would otherwise repeat hundreds of times).
- */
-export function applyCarriageReturns(text: string): string {
-  if (!text.includes('\r')) return text;
-  return text
-    .replace(/\r\n/g, '\n')
-    .split('\n')
-    .map((line) => {
-      const parts = line.split('\r');
-      let shown = '';
-      for (const part of parts) shown = part + shown.slice(part.length);
-      return shown;
-    })
-    .join('\n');
-}
-
-/**
  * Cuts text longer than `max` out of its middle, keeping a quarter of the budget from the start and the rest from
  * the end (where errors and final results are), and says how much was cut. `alreadyCut` counts characters removed
  * from the middle earlier (see {@link OutputLog}); they are reported with the rest.

@@ -1,7 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { spawnSupervised } from '@agent-tools/core/process';
 import type { CheckerOutput, CheckerRun } from './checker.js';
 
 const MAX_OUTPUT = 16 * 1024 * 1024;
+/** How long a helper that inherited the output pipes may keep them open after the checker itself exited. */
+const PIPE_GRACE_MS = 2000;
 
 /** The outcome of running a checker process. */
 export type RunOutcome =
@@ -9,74 +12,73 @@ export type RunOutcome =
   | { readonly ok: false; readonly reason: string };
 
 /**
- * Runs a checker in its own process group with a timeout, keeping at most 16 MiB of each output stream.
- * A timeout or cancel kills the whole group.
+ * Runs a checker under core's process supervisor with a timeout, keeping at most 16 MiB of each output stream.
+ * A timeout or cancel ends its whole tree at once, and so does its exit: helpers it left behind go with it.
  */
-export function runChecker(run: CheckerRun, root: string, timeoutMs: number, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<RunOutcome> {
-  return new Promise<RunOutcome>((resolve) => {
-    let child: ChildProcess;
-    try {
-      child = spawn(run.command.command, [...run.command.prefixArgs, ...run.args], {
-        cwd: run.cwd ?? root,
-        env: { ...env, ...run.env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-    } catch (error) {
-      resolve({ ok: false, reason: `${run.title} could not be started: ${(error as Error).message}` });
-      return;
-    }
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let outSize = 0;
-    let errSize = 0;
-    let truncated = false;
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (outSize < MAX_OUTPUT) out.push(chunk);
-      else truncated = true;
-      outSize += chunk.length;
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      if (errSize < MAX_OUTPUT) err.push(chunk);
-      else truncated = true;
-      errSize += chunk.length;
-    });
-    let settled = false;
-    const finish = (outcome: RunOutcome): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve(outcome);
-    };
-    const kill = (): void => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    };
-    const timer = setTimeout(() => {
-      kill();
-      finish({ ok: false, reason: `${run.title} did not finish within ${Math.round(timeoutMs / 100) / 10} s and was stopped` });
-    }, timeoutMs);
-    const onAbort = (): void => {
-      kill();
-      finish({ ok: false, reason: `${run.title} was cancelled` });
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.once('error', (error) => finish({ ok: false, reason: `${run.title} could not be started: ${error.message}` }));
-    const done = (code: number | null): void => {
-      // Helpers the checker left behind in its group go with it.
-      kill();
-      finish({
-        ok: true,
-        truncated,
-        output: { stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), code },
-      });
-    };
-    child.once('close', (code) => done(code));
-    // A helper that inherited the pipes would keep 'close' from firing; the exit of the checker is enough.
-    child.once('exit', (code) => setTimeout(() => done(code), 2000).unref());
+export async function runChecker(run: CheckerRun, root: string, timeoutMs: number, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<RunOutcome> {
+  const checker = spawnSupervised({
+    command: run.command.command,
+    args: [...run.command.prefixArgs, ...run.args],
+    cwd: run.cwd ?? root,
+    env: { ...env, ...run.env },
+    stdin: 'ignore',
+    stderrTail: 0,
+    graceMs: 0,
   });
+  const out = collect(checker.stdout);
+  const err = collect(checker.stderr);
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<RunOutcome>((resolve) => {
+    timer = setTimeout(() => {
+      resolve({ ok: false, reason: `${run.title} did not finish within ${Math.round(timeoutMs / 100) / 10} s and was stopped` });
+    }, timeoutMs);
+    onAbort = () => resolve({ ok: false, reason: `${run.title} was cancelled` });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  const finished = checker.exited.then(async ({ code, spawnError }): Promise<RunOutcome> => {
+    if (spawnError) return { ok: false, reason: `${run.title} could not be started: ${spawnError}` };
+    await checker.stop(0);
+    await Promise.all([out.closed(PIPE_GRACE_MS), err.closed(PIPE_GRACE_MS)]);
+    return {
+      ok: true,
+      truncated: out.truncated || err.truncated,
+      output: { stdout: out.text(), stderr: err.text(), code },
+    };
+  });
+  try {
+    return await Promise.race([finished, stopped]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    await checker.stop(0);
+  }
+}
+
+/** Collects a stream up to {@link MAX_OUTPUT} bytes. */
+function collect(stream: Readable | null) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  stream?.on('data', (chunk: Buffer) => {
+    if (size < MAX_OUTPUT) chunks.push(chunk);
+    else truncated = true;
+    size += chunk.length;
+  });
+  return {
+    get truncated() {
+      return truncated;
+    },
+    text: () => Buffer.concat(chunks).toString('utf8'),
+    closed: (ms: number) =>
+      new Promise<void>((resolve) => {
+        if (!stream || stream.closed) return resolve();
+        const timeout = setTimeout(resolve, ms);
+        stream.once('close', () => {
+          clearTimeout(timeout);
+          resolve();
+        });
+      }),
+  };
 }

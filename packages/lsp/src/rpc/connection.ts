@@ -163,7 +163,7 @@ export class RpcConnection {
         const error = message['error'] as { code?: number; message?: string } | undefined;
         if (error) {
           const text = typeof error.message === 'string' ? error.message : JSON.stringify(error);
-          const code = error.code === REQUEST_CANCELLED ? 'cancelled' : 'request_failed';
+          const code = error.code === REQUEST_CANCELLED ? 'cancelled' : error.code === METHOD_NOT_FOUND ? 'unsupported' : 'request_failed';
           pending.reject(new LspError(code, `${this.#options.name} answered ${pending.method} with an error: ${text}`));
         } else {
           pending.resolve(message['result'] ?? null);

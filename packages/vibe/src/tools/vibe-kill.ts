@@ -1,7 +1,9 @@
 import { capTextTail, defineTool, type ToolResult, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import { formatElapsed, statusPhrase, workerName } from '../format.js';
-import type { WorkerList, WorkerSnapshot } from '../worker-list.js';
+import { noticeKey } from '../notice.js';
+import type { WorkerList } from '../worker-list.js';
+import type { WorkerSnapshot } from '../worker-state.js';
 import { workerIdParameter } from './shared.js';
 
 /** The parameters of `vibe_kill`. */
@@ -17,8 +19,9 @@ export function vibeKillTool(workers: WorkerList) {
     description: DESCRIPTION,
     parameters: vibeKillParameters,
     parallelSafe: true,
-    async execute(params): Promise<ToolResult<{ worker: WorkerSnapshot; wasRunning: boolean }>> {
+    async execute(params, ctx): Promise<ToolResult<{ worker: WorkerSnapshot; wasRunning: boolean }>> {
       const { worker, wasRunning } = await workers.kill(params.worker_id);
+      ctx.notices.withdraw(noticeKey(worker));
       if (!wasRunning) {
         return textResult(`Worker ${workerName(worker)} had already ended (${statusPhrase(worker)}); nothing to stop.`, {
           worker,

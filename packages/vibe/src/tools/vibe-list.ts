@@ -1,6 +1,7 @@
 import { capList, defineTool, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import { listEntry } from '../format.js';
+import { noticeKey } from '../notice.js';
 import type { WorkerList } from '../worker-list.js';
 
 /** The parameters of `vibe_list` (none). */
@@ -21,8 +22,9 @@ export function vibeListTool(workers: WorkerList) {
     description: DESCRIPTION,
     parameters: vibeListParameters,
     parallelSafe: true,
-    execute() {
+    execute(_params, ctx) {
       const all = workers.list();
+      for (const worker of all) if (worker.status !== 'running') ctx.notices.withdraw(noticeKey(worker));
       if (all.length === 0) {
         return textResult('No workers yet. Start one with vibe_spawn.', { workers: [] });
       }

@@ -1,6 +1,7 @@
 import { capTextTail, defineTool, errorResult, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import { formatElapsed, statusPhrase, workerName } from '../format.js';
+import { noticeKey } from '../notice.js';
 import type { WorkerList } from '../worker-list.js';
 import { workerIdParameter } from './shared.js';
 
@@ -23,7 +24,7 @@ const RESULT_CHARS = 20_000;
 
 const DESCRIPTION = `Wait for a worker to finish and get its result. Blocks until the worker ends or timeout_seconds pass, and says which: a worker still running after the timeout keeps working, and you can wait again, steer it with vibe_send, or stop it with vibe_kill.
 
-A finished worker's result is what it printed (the end of it when long). A failed worker comes back as an error with its output and exit status: read it, then vibe_send a correction (the worker restarts) or do the task yourself.`;
+A finished worker's result is what it printed (the end of it when long). A failed worker comes back as an error with its output and exit status: read it, then vibe_send a correction or do the task yourself.`;
 
 /** Builds `vibe_wait` over a worker list. */
 export function vibeWaitTool(workers: WorkerList) {
@@ -37,6 +38,8 @@ export function vibeWaitTool(workers: WorkerList) {
     timeoutMs: (MAX_WAIT_SECONDS + 30) * 1000,
     async execute(params, ctx) {
       const { worker, ended } = await workers.wait(params.worker_id, params.timeout_seconds * 1000, ctx.signal);
+      // The answer carries the result, so the notice of the same ending would only repeat it.
+      if (ended) ctx.notices.withdraw(noticeKey(worker));
       const structured = { worker, ended };
       if (!ended) {
         const output = worker.output.trim() ? `\nOutput so far:\n${capTextTail(worker.output.trim(), 1000)}` : '';
@@ -54,7 +57,7 @@ export function vibeWaitTool(workers: WorkerList) {
           return textResult(`Worker ${workerName(worker)} was ${statusPhrase(worker)}. Its output before it was killed:\n${shown}`, structured);
         default:
           return errorResult(
-            `Worker ${workerName(worker)} ${statusPhrase(worker)}. Its output:\n${shown}\nRead what went wrong, then vibe_send a correction (the worker restarts with it) or do the task yourself.`,
+            `Worker ${workerName(worker)} ${statusPhrase(worker)}. Its output:\n${shown}\nRead what went wrong, then vibe_send a correction or do the task yourself.`,
             structured,
           );
       }

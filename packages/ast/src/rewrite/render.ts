@@ -1,0 +1,123 @@
+import type { MatchRecord } from '../match/find.js';
+import { lineIndent, reindentLine, styleTemplate } from './indent.js';
+import { METAVAR, type RewriteTemplate } from './template.js';
+
+/** What a replacement needs to know about the file beyond the match. */
+export interface RenderContext {
+  readonly source: string;
+  /** Offsets of line starts inside multi-line string literals: such lines are copied exactly. */
+  readonly stringLines: ReadonlySet<number>;
+  /** The file's indentation unit, measured on code lines (a tab, or its width of spaces). */
+  readonly unit: string | undefined;
+}
+
+/** A rendered replacement and the captures it used (a comment inside one of them is kept). */
+export interface Rendered {
+  readonly text: string;
+  readonly used: readonly { readonly start: number; readonly end: number }[];
+}
+
+/** One line of output: `fixed` lines are final (a capture's own line, a line inside a string). */
+interface Line {
+  text: string;
+  fixed: boolean;
+}
+
+/**
+ * The replacement text of one match: metavariables substituted (a `$$$` run keeps its original separators), each
+ * captured line moved by exactly as much as its capture's first line moves, never more (so a line left of the
+ * capture's first line, an `else:` after a Python block, keeps its place relative to it), lines inside string
+ * literals copied exactly, and the template's own lines indented to the match.
+ */
+export function renderReplacement(template: RewriteTemplate, match: MatchRecord, ctx: RenderContext): Rendered {
+  const { source } = ctx;
+  const text = styleTemplate(template.text, ctx.unit);
+  const matchIndent = lineIndent(source, match.start);
+  const lines: Line[] = [{ text: '', fixed: false }];
+  const used: { start: number; end: number }[] = [];
+  const current = (): Line => lines[lines.length - 1] as Line;
+  /** Appends template text: its line breaks start lines that get the match's indentation. */
+  const appendTemplate = (piece: string): void => {
+    const parts = piece.split('\n');
+    current().text += parts[0];
+    for (const part of parts.slice(1)) lines.push({ text: part, fixed: false });
+  };
+  let last = 0;
+  for (const m of text.matchAll(METAVAR)) {
+    const index = m.index ?? 0;
+    appendTemplate(text.slice(last, index));
+    last = index + m[0].length;
+    const capture = match.captures[(m[1] ?? m[2]) as string];
+    if (!capture?.text) {
+      if (capture?.items) last = dropEmptyRun(lines, text, index, last);
+      continue;
+    }
+    used.push({ start: capture.start, end: capture.end });
+    // A capture that sat on its own lines inside the match (`foo(\n    a,\n    b,\n)`) keeps those line breaks
+    // when the template puts it right against other code (`bar($$$ARGS)`).
+    const tight = (ch: string | undefined): boolean => ch !== undefined && !/\s/.test(ch);
+    const templateIndent = lineIndent(text, index);
+    const captureIndent = lineIndent(source, capture.start);
+    let firstIndent = matchIndent + templateIndent;
+    if (breakBefore(source, match.start, capture.start) && tight(current().text.at(-1))) {
+      firstIndent = reindentLine(captureIndent, matchIndent, firstIndent, true) ?? firstIndent;
+      lines.push({ text: firstIndent, fixed: true });
+    } else if (current().fixed) {
+      firstIndent = lineIndent(current().text, current().text.length);
+    }
+    const captured = capture.text.split('\n');
+    current().text += captured[0];
+    let offset = capture.start + (captured[0] as string).length + 1;
+    for (const line of captured.slice(1)) {
+      const inString = ctx.stringLines.has(offset);
+      lines.push({ text: inString ? line : (reindentLine(line, captureIndent, firstIndent) ?? line), fixed: true });
+      offset += line.length + 1;
+    }
+    const after = breakAfter(source, capture.end, match.end);
+    if (after !== undefined && tight(text[last])) {
+      lines.push({ text: reindentLine(after, matchIndent, matchIndent + templateIndent, true) ?? after, fixed: true });
+    }
+  }
+  appendTemplate(text.slice(last));
+  const out = lines.map((line, i) => (i === 0 || line.fixed || !line.text ? line.text : matchIndent + line.text)).join('\n');
+  // Keep the file's line endings.
+  return { text: source.includes('\r\n') ? out.replace(/\r?\n/g, '\r\n') : out, used };
+}
+
+/**
+ * An empty `$$$` run: alone on its template line it takes the line with it; otherwise it takes one separator
+ * (`foo($$$A, x)` with no arguments is `foo(x)`, not `foo(, x)`). Returns where the template continues.
+ */
+function dropEmptyRun(lines: Line[], text: string, index: number, last: number): number {
+  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+  const lineEnd = text.indexOf('\n', last);
+  const rest = text.slice(last, lineEnd === -1 ? text.length : lineEnd);
+  const line = lines[lines.length - 1] as Line;
+  if (!text.slice(lineStart, index).trim() && !rest.trim()) {
+    line.text = line.text.slice(0, line.text.length - (index - lineStart));
+    if (lines.length > 1 && !line.text) {
+      lines.pop();
+      return lineEnd === -1 ? text.length : lineEnd;
+    }
+    return lineEnd === -1 ? text.length : lineEnd + 1;
+  }
+  const following = /^,[ \t]*/.exec(text.slice(last));
+  if (following) return last + following[0].length;
+  if (/^\s*[)\]}>]/.test(text.slice(last)) || last === text.length) line.text = line.text.replace(/,[ \t]*$/, '');
+  return last;
+}
+
+/** Whether only whitespace with a line break separates `offset` from earlier code of the match. */
+function breakBefore(source: string, floor: number, offset: number): boolean {
+  let i = offset;
+  while (i > floor && /\s/.test(source[i - 1] as string)) i--;
+  return i > floor && source.slice(i, offset).includes('\n');
+}
+
+/** The indentation of the next code of the match when a line break comes first; `undefined` otherwise. */
+function breakAfter(source: string, offset: number, ceiling: number): string | undefined {
+  let j = offset;
+  while (j < ceiling && /\s/.test(source[j] as string)) j++;
+  if (j >= ceiling || !source.slice(offset, j).includes('\n')) return undefined;
+  return lineIndent(source, j);
+}
