@@ -57,12 +57,15 @@ describe('askCard', () => {
     const port = memoryPort();
     const several = askCard(port, card(), { target, timeoutMs: 1000 });
     (await port.next()).choose('Postgres', 'SQLite');
-    expect(await several).toEqual({ type: 'failed', reason: 'The port chose 2 options on a single-choice card.' });
+    expect(await several).toEqual({
+      type: 'failed',
+      reason: "The question port chose 2 options on a single-choice card. This is a bug in the harness's question port.",
+    });
     const typed = askCard(port, card(), { target, timeoutMs: 1000 });
     (await port.next()).type('anything');
     expect(await typed).toEqual({
       type: 'failed',
-      reason: 'The port answered with typed text, which the card does not accept.',
+      reason: "The question port answered with typed text, which the card does not accept. This is a bug in the harness's question port.",
     });
   });
 

@@ -1,4 +1,4 @@
-import type { AskOptions, CardOutcome, QuestionCard, QuestionPort } from '../card.js';
+import type { AskOptions, CardOutcome, QuestionAnswer, QuestionCard, QuestionPort } from '../card.js';
 
 /** A card the in-memory port is showing, with the buttons a test or a program presses. */
 export interface MemoryCard {
@@ -16,11 +16,13 @@ export interface MemoryCard {
   choose(...labels: string[]): void;
   /** Answers with typed text, optionally beside chosen labels. */
   type(text: string, ...labels: string[]): void;
+  /** Answers a card of several questions, one answer per question in order (`{ type: 'skipped' }` skips one). */
+  answer(...answers: QuestionAnswer[]): void;
   skip(): void;
   /** Reports a timeout from the port's side (a UI with its own clock). */
   timeOut(): void;
-  /** Ends the card with any outcome, including invalid ones (to test how a broken UI is handled). */
-  respond(outcome: CardOutcome): void;
+  /** Ends the card with any outcome, including malformed ones (to test how a broken UI is handled). */
+  respond(outcome: CardOutcome | Record<string, unknown>): void;
 }
 
 /**
@@ -105,9 +107,10 @@ export function memoryPort(options: MemoryPortOptions = {}): MemoryPort {
           },
           choose: (...labels) => end({ type: 'answered', selected: labels }),
           type: (text, ...labels) => end({ type: 'answered', selected: labels, text }),
+          answer: (...answers) => end({ type: 'answered', answers }),
           skip: () => end({ type: 'skipped' }),
           timeOut: () => end({ type: 'timed_out' }),
-          respond: (outcome) => end(outcome),
+          respond: (outcome) => end(outcome as CardOutcome),
         };
         askOptions.signal.addEventListener('abort', () => end({ type: 'unavailable', reason: 'withdrawn' }), { once: true });
         cards.push(shown);
