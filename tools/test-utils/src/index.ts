@@ -1,6 +1,6 @@
 /** Shared test fixtures of the agent-tools monorepo (private). */
 export { type FactoryContractOptions, factoryContract } from './factory-contract.js';
-export { type HarnessProcess, startHarnessProcess } from './harness-process.js';
+export { type HarnessProcess, startHarnessProcess, waitUntil } from './harness-process.js';
 export {
   descendantsOf,
   type EnvMarker,
