@@ -68,12 +68,17 @@ describe('outputView', () => {
     expect(view.note).toBe('the newest 4000 of 10000 characters printed, the first line cut at its start');
   });
 
-  it('starts a cut output at a line boundary when that leaves something to show', () => {
-    const view = outputView({ text: 'tail of a line\nwhole line\n', total: 90, cut: true, partialLine: true, redrawn: true });
+  it('starts a cut output at a line boundary when that keeps most of it', () => {
+    const view = outputView({ text: 'ine\nwhole line\n', total: 90, cut: true, partialLine: true, redrawn: true });
     expect(view).toEqual({
       text: 'whole line\n',
       note: 'the newest 11 of 90 characters printed; carriage-return redraws show their last state',
     });
+  });
+
+  it('shows a long cut line behind the marker rather than dropping it for a short last line', () => {
+    const view = outputView({ text: `${'w'.repeat(50)}\nEND\n`, total: 900, cut: true, partialLine: true, redrawn: false });
+    expect(view).toEqual({ text: `…${'w'.repeat(50)}\nEND\n`, note: 'the newest 55 of 900 characters printed, the first line cut at its start' });
   });
 });
 
