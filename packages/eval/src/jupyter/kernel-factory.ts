@@ -118,6 +118,8 @@ class JupyterKernelFactory implements KernelFactory {
   readonly #remotes = new Map<string, Server>();
   #local: { server: LocalJupyterServer; ready: Promise<Server> } | undefined;
   #disposed: Promise<void> | undefined;
+  /** Aborted by dispose, so a kernel still starting fails at once instead of holding dispose up. */
+  readonly #lifetime = new AbortController();
 
   constructor(options: KernelFactoryOptions) {
     this.#options = options;
@@ -226,6 +228,7 @@ class JupyterKernelFactory implements KernelFactory {
       kernelName,
       language,
       startTimeoutMs: this.#startTimeoutMs,
+      signal: this.#lifetime.signal,
       ...(language === 'python' ? { prelude: PYTHON_PRELUDE } : {}),
     });
     return session;
@@ -328,6 +331,7 @@ class JupyterKernelFactory implements KernelFactory {
   }
 
   async #dispose(): Promise<void> {
+    this.#lifetime.abort();
     this.#entries.clear();
     const sessions = [...this.#started];
     this.#started.clear();
