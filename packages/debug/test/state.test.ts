@@ -1,7 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import { BreakpointBook } from '../src/session/breakpoints.js';
 import { outputView } from '../src/format/output.js';
 import { OutputBuffer } from '../src/session/output-buffer.js';
+import { SourceFiles } from '../src/session/source-files.js';
 import { chooseFilters } from '../src/session/configure.js';
 import { parseExitStatus } from '../src/session/session.js';
 
@@ -142,5 +145,18 @@ describe('parseExitStatus', () => {
     expect(parseExitStatus('Process 11349 exited with status = 3 (0x00000003) \n')).toBe(3);
     expect(parseExitStatus('Process 1 has exited with status 0\nProcess 2 has exited with status -1\n')).toBe(-1);
     expect(parseExitStatus('Detaching\n')).toBeUndefined();
+  });
+});
+
+describe('SourceFiles', () => {
+  it('reads a file once while it is unchanged, and again once it changes', () => {
+    using dir = tempDir({ 'a.py': 'one\ntwo\n' }, 'agent-tools-debug-sources-');
+    const sources = new SourceFiles();
+    const first = sources.lines(dir.join('a.py'));
+    expect(first).toEqual(['one', 'two', '']);
+    expect(sources.lines(dir.join('a.py'))).toBe(first);
+    writeFileSync(dir.join('a.py'), 'one\ntwo\nthree\n');
+    expect(sources.lines(dir.join('a.py'))).toEqual(['one', 'two', 'three', '']);
+    expect(sources.lines(dir.join('missing.py'))).toBeUndefined();
   });
 });
