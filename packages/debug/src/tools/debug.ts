@@ -36,10 +36,13 @@ const hitCondition = z
   .optional()
   .describe('Stop only when the hit count satisfies this, e.g. "5" or ">= 5" (the adapter\'s syntax).');
 
-/** A line breakpoint: a line number, or a line with a condition, a hit condition or a log message. */
+/**
+ * A line breakpoint: a line number, or a line with a condition, a hit condition or a log message. The object is
+ * strict: a misspelt kind (the DAP's `logMessage`) dropped silently would leave a plain breakpoint that stops.
+ */
 const lineBreakpoint = z.union([
   z.number().int().min(1),
-  z.object({
+  z.strictObject({
     line: z.number().int().min(1).describe('1-based line number.'),
     condition,
     hit_condition: hitCondition,
@@ -52,7 +55,7 @@ const lineBreakpoint = z.union([
 ]);
 
 /** A function breakpoint: a function's name, or a name with a condition or hit condition. */
-const functionBreakpoint = z.union([z.string().min(1), z.object({ name: z.string().min(1), condition, hit_condition: hitCondition })]);
+const functionBreakpoint = z.union([z.string().min(1), z.strictObject({ name: z.string().min(1), condition, hit_condition: hitCondition })]);
 
 /** The debug tool's parameters: the action, and its arguments beside it, flat. */
 export const debugParameters = z.object({
