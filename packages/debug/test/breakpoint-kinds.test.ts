@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { debugRig, strays } from './helpers.js';
-import { GO_MOD, lineOf } from './programs.js';
+import { C_APP, GO_APP, GO_MOD, lineOf } from './programs.js';
 
 const PY_KINDS = `def total(values):
     subtotal = 0
@@ -171,6 +171,29 @@ describe('breakpoint kinds (real adapters)', () => {
     const done = await rig.call({ action: 'continue' });
     expect(done.text).toContain('The program exited with code 0.');
     expect(done.text).toContain('total 20');
+    expect(await strays(rig)).toEqual([]);
+  });
+
+  it('delve: a logpoint that is only an expression ("{v}") leaves the adapter\'s own lines, and the exit code, alone', { timeout: 150_000 }, async () => {
+    await using rig = debugRig({ 'go.mod': GO_MOD, 'main.go': GO_APP });
+    const twice = lineOf(GO_APP, '@go-twice');
+    await rig.call({ action: 'breakpoints', file: 'main.go', lines: [{ line: twice, log_message: '{v}' }] });
+    const done = await rig.call({ action: 'launch', program: 'main.go' });
+    // delve says the exit status only on its console: a template matching any line took it for logpoint output.
+    expect(done.text).toContain('The program exited with code 3.');
+    expect(done.text).toMatch(/\| .*4\n/);
+    expect(done.text).not.toMatch(/Detaching|has exited with status|dlv help/);
+    expect(await strays(rig)).toEqual([]);
+  });
+
+  it('lldb-dap: a logpoint that is only an expression ("{v}") does not take lldb\'s own console lines for its output', { timeout: 90_000 }, async () => {
+    await using rig = debugRig({ 'CMakeLists.txt': 'project(app C)\n', 'app.c': C_APP });
+    execFileSync('gcc', ['-g', '-O0', '-o', rig.dir.join('app'), rig.dir.join('app.c')]);
+    await rig.call({ action: 'breakpoints', file: 'app.c', lines: [{ line: lineOf(C_APP, '@c-twice'), log_message: '{v}' }] });
+    const done = await rig.call({ action: 'launch', program: 'app' });
+    expect(done.text).toContain('The program exited with code 3.');
+    expect(done.text).toContain('  | 4\n');
+    expect(done.text).not.toMatch(/Process \d+ exited/);
     expect(await strays(rig)).toEqual([]);
   });
 

@@ -92,6 +92,12 @@ export interface AdapterConfig {
    * none or no "uncaught" one ("delve stops on an unrecovered panic by itself").
    */
   readonly exceptionNote?: string;
+  /**
+   * Set for an adapter that prints logpoint messages as console text beside its own (lldb-dap): console lines that
+   * match a logpoint's message then count as the program's output, except the adapter's own lines, which match
+   * `adapterLines` ("Process 12 exited with status = 3"). Other adapters send logpoints as program output.
+   */
+  readonly consoleLogpoints?: { readonly adapterLines: RegExp };
   /** Finds the binary, project-local first. Cheap: called by `adapters` for every configuration. */
   locate(context: LocateContext): Promise<LocateResult>;
   /** The `launch` request's arguments. */

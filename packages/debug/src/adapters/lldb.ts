@@ -22,6 +22,8 @@ export function lldbAdapter(options: { readonly llvmDirs?: boolean } = {}): Adap
     transport: { kind: 'stdio' },
     adapterId: 'lldb-dap',
     evaluateContext: 'watch',
+    // lldb-dap prints a logpoint's message as console text, and the process's state changes the same way.
+    consoleLogpoints: { adapterLines: /^Process \d+ (launched|exited|stopped|resuming|detached)\b/ },
     exceptionNote: 'a crash, a signal or an uncaught C++ exception (which aborts) stops the program by itself',
     async locate(ctx) {
       // $PATH first (what the user chose), then the LLVM install folders.

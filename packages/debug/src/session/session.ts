@@ -342,9 +342,9 @@ export class DebugSession {
       case 'output': {
         const { category, output } = event.body;
         // Logpoint messages get a stream of their own, so they never land inside a line the program is printing:
-        // debugpy and delve send them as program output with a source, lldb-dap as console text.
+        // delve sends them as program output with a source, lldb-dap as console text beside its own.
         if (category === 'stdout' || category === 'stderr') this.output.append(output, 'source' in event.body ? 'logpoint' : category);
-        else if (category === 'console' && this.spec.book.isLogpointMessage(output)) this.output.append(output, 'logpoint');
+        else if (category === 'console' && this.#isConsoleLogpoint(output)) this.output.append(output, 'logpoint');
         else if (category !== 'telemetry') this.#console = (this.#console + output).slice(-CONSOLE_LIMIT);
         break;
       }
@@ -359,6 +359,12 @@ export class DebugSession {
       case 'thread':
         break;
     }
+  }
+
+  /** Whether console text is a logpoint's message, for an adapter that prints them there (see `consoleLogpoints`). */
+  #isConsoleLogpoint(text: string): boolean {
+    const console = this.spec.selected.config.consoleLogpoints;
+    return console !== undefined && !console.adapterLines.test(text) && this.spec.book.isLogpointMessage(text);
   }
 
   #moved(state: 'running' | 'stopped'): void {
