@@ -153,6 +153,17 @@ describe('breakpoint kinds (real adapters)', () => {
     expect(await strays(rig)).toEqual([]);
   });
 
+  it('debugpy: a condition that fails to evaluate is reported, not silently never true', { timeout: 90_000 }, async () => {
+    await using rig = debugRig(pyFiles);
+    await rig.call({ action: 'breakpoints', file: 'app.py', lines: [{ line: LOOP, condition: 'i ==' }] });
+    const done = await rig.call({ action: 'launch', program: 'app.py' });
+    // debugpy does not stop on a broken condition; it only says so in an "important" message, once per hit.
+    expect(done.text).toContain('The program exited with code 0.');
+    expect(done.text).toContain('The debugpy adapter warned:\n  ! 5 times: pydevd: Error while evaluating expression in conditional breakpoint: i ==\n');
+    expect(done.text).toContain('  ! SyntaxError: invalid syntax\n');
+    expect(await strays(rig)).toEqual([]);
+  });
+
   it('delve: a conditional function breakpoint stops there; a hit condition it lacks is refused, not set plain', { timeout: 150_000 }, async () => {
     await using rig = debugRig({ 'go.mod': GO_MOD, 'main.go': GO_KINDS });
     const loop = lineOf(GO_KINDS, '@go-loop');
