@@ -153,10 +153,13 @@ describe('breakpoint kinds (real adapters)', () => {
     expect(await strays(rig)).toEqual([]);
   });
 
-  it('debugpy: a condition that fails to evaluate is reported, not silently never true', { timeout: 90_000 }, async () => {
+  it('debugpy: a condition it cannot evaluate is reported; a condition with a hit condition (debugpy stops when either holds) is refused', { timeout: 90_000 }, async () => {
     await using rig = debugRig(pyFiles);
-    await rig.call({ action: 'breakpoints', file: 'app.py', lines: [{ line: LOOP, condition: 'i ==' }] });
+    await rig.call({ action: 'breakpoints', file: 'app.py', lines: [{ line: LOOP, condition: 'i ==' }, { line: LOG, condition: 'i >= 0', hit_condition: '4' }] });
     const done = await rig.call({ action: 'launch', program: 'app.py' });
+    expect(done.text).toContain(
+      `  line ${LOG} [condition: i >= 0; hit count: 4]: NOT set — debugpy stops when either the condition or the hit condition holds, not only when both do: give one of them`,
+    );
     // debugpy does not stop on a broken condition; it only says so in an "important" message, once per hit.
     expect(done.text).toContain('The program exited with code 0.');
     expect(done.text).toContain('The debugpy adapter warned:\n  ! 5 times: pydevd: Error while evaluating expression in conditional breakpoint: i ==\n');
@@ -216,25 +219,44 @@ describe('breakpoint kinds (real adapters)', () => {
     await rig.call({
       action: 'breakpoints',
       file: 'kinds.c',
-      lines: [{ line: loop, hit_condition: '3' }, { line: log, log_message: 'after i={i} total={total}' }],
+      lines: [{ line: loop, hit_condition: '>= 3' }, { line: log, log_message: 'after i={i} total={total}' }],
     });
     const launched = await rig.call({ action: 'launch', program: 'kinds' });
-    expect(launched.text).toContain(`  line ${loop} [hit count: 3]: verified\n`);
+    expect(launched.text).toContain(`  line ${loop} [hit count: >= 3]: verified\n`);
     expect(launched.text).toContain('Exceptions ["uncaught"]: lldb has no filter for uncaught exceptions (a crash, a signal or an uncaught C++ exception (which aborts) stops the program by itself); lldb offers cpp_catch ("C++ Catch")');
-    expect(launched.text).toContain(`Stopped at a breakpoint (line ${loop} [hit count: 3]) in main at kinds.c:${loop}`);
+    expect(launched.text).toContain(`Stopped at a breakpoint (line ${loop} [hit count: >= 3]) in main at kinds.c:${loop}`);
     expect(launched.text).toContain('i (int) = 2');
     expect(launched.text).toContain('  | after i=0 total=0\n  | after i=1 total=2');
+    // ">= 3": the third hit and every later one (lldb-dap took ">= 3" for no hit condition and stopped at the first).
+    const fourth = await rig.call({ action: 'continue' });
+    expect(fourth.text).toContain(`Stopped at a breakpoint (line ${loop} [hit count: >= 3]) in main at kinds.c:${loop}`);
+    expect(fourth.text).toContain('i (int) = 3');
 
     const fn = await rig.call({ action: 'breakpoints', file: 'kinds.c', lines: [], functions: ['twice'] });
     expect(fn.text).toContain('Cleared the breakpoints in kinds.c.\nSent to the running lldb session:\nFunction breakpoints:\n  twice: verified');
     const inTwice = await rig.call({ action: 'continue' });
     expect(inTwice.text).toMatch(/Stopped at function breakpoint twice in twice at kinds\.c:\d+/);
-    expect(inTwice.text).toContain('v (int) = 2');
+    expect(inTwice.text).toContain('v (int) = 3');
     const cleared = await rig.call({ action: 'breakpoints', functions: [] });
     expect(cleared.text).toContain('Cleared the function breakpoints.');
     const done = await rig.call({ action: 'continue' });
     expect(done.text).toContain('The program exited with code 0.');
     expect(done.text).toContain('total 20');
+    expect(await strays(rig)).toEqual([]);
+  });
+
+  it('lldb-dap: a hit condition it cannot keep ("3": the third hit only) is refused, not set as "from the third on"', { timeout: 90_000 }, async () => {
+    await using rig = debugRig({ 'CMakeLists.txt': 'project(kinds C)\n', 'kinds.c': C_KINDS });
+    execFileSync('gcc', ['-g', '-O0', '-o', rig.dir.join('kinds'), rig.dir.join('kinds.c')]);
+    const loop = lineOf(C_KINDS, '@c-loop');
+    const log = lineOf(C_KINDS, '@c-log');
+    await rig.call({ action: 'breakpoints', file: 'kinds.c', lines: [{ line: loop, hit_condition: '3' }, { line: log, hit_condition: '% 2' }] });
+    const done = await rig.call({ action: 'launch', program: 'kinds' });
+    expect(done.text).toContain(
+      `  line ${loop} [hit count: 3]: NOT set — lldb-dap can only stop from a hit on (it ignores the hits before): pass hit_condition ">= 3" for the third hit and every later one`,
+    );
+    expect(done.text).toContain(`  line ${log} [hit count: % 2]: NOT set — lldb-dap can only stop from a hit on`);
+    expect(done.text).toContain('The program exited with code 0.');
     expect(await strays(rig)).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import { join, relative } from 'node:path';
+import { plainHitCondition } from '../session/hit-condition.js';
 import type { AdapterConfig, LocateContext, LocateResult } from './adapter.js';
 import { DEBUGPY_ADAPTER_MAIN } from './debugpy-launcher.js';
 import { findIn, isExecutable, pathDirs, probe, tildify } from './locate.js';
@@ -60,6 +61,11 @@ export function debugpyAdapter(): AdapterConfig {
         reason: `no Python that can import debugpy: ${notes.join('; ')}. Install debugpy into the project's .venv (or apt install python3-debugpy).`,
       };
     },
+    // pydevd stops when the hit condition holds, else when the condition does: together they would mean "either".
+    hitCondition: (condition, { withCondition }) =>
+      withCondition
+        ? { unsupported: 'debugpy stops when either the condition or the hit condition holds, not only when both do: give one of them' }
+        : plainHitCondition(condition),
     launchArguments: ({ program, args, root, hints }) => ({
       type: 'python',
       request: 'launch',

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AdapterConfig } from './adapter.js';
 import { findMatching, pathDirs } from './locate.js';
+import type { HitCondition, HitConditionTranslation } from '../session/hit-condition.js';
 
 /** lldb-dap and its older name lldb-vscode, unversioned or with Debian's version suffix. */
 const BINARY = /^lldb-(dap|vscode)(-\d+(\.\d+)*)?$/;
@@ -39,6 +40,7 @@ export function lldbAdapter(options: { readonly llvmDirs?: boolean } = {}): Adap
       }
       return { found: true, command: { command: found, args: [] }, summary: found };
     },
+    hitCondition: lldbHitCondition,
     launchArguments: ({ program, args, root }) => ({
       program,
       args: [...args],
@@ -73,4 +75,23 @@ function llvmDirs(): string[] {
     // No /usr/lib here.
   }
   return [...dirs.sort().reverse(), '/opt/homebrew/opt/llvm/bin', '/usr/local/opt/llvm/bin'];
+}
+
+/**
+ * lldb-dap reads a hit condition as a count N and ignores the hits before it (any other text as no condition, so it
+ * stopped at every hit): ">= N" and "> N" can be kept, the rest cannot.
+ */
+function lldbHitCondition({ op, count }: HitCondition): HitConditionTranslation {
+  if (op === '>=' && count >= 1) return { text: String(count) };
+  if (op === '>') return { text: String(count + 1) };
+  const suggestion = op === '==' && count >= 1 ? `: pass hit_condition ">= ${count}" for the ${ordinal(count)} hit and every later one` : '';
+  return { unsupported: `lldb-dap can only stop from a hit on (it ignores the hits before)${suggestion}` };
+}
+
+function ordinal(n: number): string {
+  const names = ['zeroth', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+  if (n < names.length) return names[n] as string;
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }
