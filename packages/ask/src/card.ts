@@ -2,38 +2,64 @@ import { AskError } from './errors.js';
 
 /** One choice on a card. */
 export interface CardOption {
-  /** What the human picks, and what the model is told back. Unique within the card. */
+  /** What the human picks, and what the model is told back. Unique within its question. */
   readonly label: string;
   /** A line explaining the choice. */
   readonly description?: string;
 }
 
-/**
- * What a question port renders: the question, why it is asked, the numbered options, and what kind of answer is
- * accepted. Questions from `ask_user` and permission requests render as the same card.
- */
-export interface QuestionCard {
-  /** `permission` for a "may I do this?" card made by {@link permissionApproval}, `question` otherwise. */
-  readonly kind: 'question' | 'permission';
+/** One question of a card: what to ask, the numbered options, and what kind of answer is accepted. */
+export interface CardQuestion {
   readonly question: string;
-  /** Why it is asked, and what depends on the answer. */
-  readonly context?: string;
+  /** A short tag shown beside the question ("Database"), so a card of several questions can be scanned. */
+  readonly header?: string;
   readonly options: readonly CardOption[];
   /** Whether a typed answer is accepted. */
   readonly allowFreeText: boolean;
   /** Whether several options may be chosen. */
   readonly multiSelect: boolean;
+  /** The label of the option the asker recommends (and assumes when the question goes unanswered). */
+  readonly recommended?: string;
 }
 
 /**
+ * What a question port renders: one or several questions (up to four) on one card, why they are asked, and how
+ * each may be answered. Questions from `ask_user` and permission requests render as the same card.
+ *
+ * A card of one question carries it in its own fields. A card of several lists them all in `questions` and repeats
+ * the first in its own fields, so a port written for single questions still shows something sensible (and its
+ * single answer is then refused with a clear error). Read a card's questions with {@link cardQuestions}.
+ */
+export interface QuestionCard extends CardQuestion {
+  /** `permission` for a "may I do this?" card made by `permissionApproval`, `question` otherwise. */
+  readonly kind: 'question' | 'permission';
+  /** Why it is asked, and what depends on the answers. */
+  readonly context?: string;
+  /** Every question of the card, in order, when there are several. */
+  readonly questions?: readonly CardQuestion[];
+}
+
+/** The questions of a card, in order: `questions` when it has several, else the card's own question. */
+export function cardQuestions(card: QuestionCard): readonly CardQuestion[] {
+  return card.questions && card.questions.length > 0 ? card.questions : [card];
+}
+
+/** A port's answer to one question of a card: the chosen labels and the typed text, or a skip of that question. */
+export type QuestionAnswer =
+  | { readonly type: 'answered'; readonly selected: readonly string[]; readonly text?: string }
+  | { readonly type: 'skipped' };
+
+/**
  * How a card ended, as a port reports it:
- * - `answered`: the chosen labels (at least one, unless free text was typed) and the typed text;
- * - `skipped`: the human chose not to answer;
+ * - `answered`: for a card of one question, the chosen labels (at least one, unless free text was typed) and the
+ *   typed text; for any card, `answers`, one per question in order (each may be skipped on its own);
+ * - `skipped`: the human chose not to answer the card;
  * - `timed_out`: nobody answered in time;
  * - `unavailable`: no human could be reached (the terminal's input ended, the UI went away).
  */
 export type CardOutcome =
-  | { readonly type: 'answered'; readonly selected: readonly string[]; readonly text?: string }
+  | { readonly type: 'answered'; readonly selected: readonly string[]; readonly text?: string; readonly answers?: undefined }
+  | { readonly type: 'answered'; readonly answers: readonly QuestionAnswer[]; readonly selected?: undefined; readonly text?: undefined }
   | { readonly type: 'skipped' }
   | { readonly type: 'timed_out' }
   | { readonly type: 'unavailable'; readonly reason?: string };
@@ -75,48 +101,82 @@ export interface QuestionPort {
   readonly attached: boolean;
   /** Why nobody is attached, when {@link attached} is false ("the terminal input ended"), for the model. */
   readonly detachedReason?: string;
-  /** Shows the card and resolves when it ends. Rejecting counts as `unavailable`. */
+  /** Shows the card and resolves when it ends. Rejecting counts as a failure: the model is told the question could not be asked. */
   ask(card: QuestionCard, options: AskOptions): Promise<CardOutcome>;
 }
 
 /** Limits of a card, so one question cannot flood a terminal. */
-export const CARD_LIMITS = Object.freeze({ question: 2000, context: 4000, options: 20, label: 200, description: 500 });
+export const CARD_LIMITS = Object.freeze({
+  question: 2000,
+  context: 4000,
+  options: 20,
+  label: 200,
+  description: 500,
+  header: 30,
+  questions: 4,
+});
+
+/** A problem of a card: where (the parameter path `ask_user` reports) and what. */
+export type CardProblem = [path: (string | number)[], message: string];
 
 /**
- * The problems of a card as `[path, message]` pairs, empty when it can be shown. Shared by the `ask_user`
- * parameter schema (which reports them to the model by field) and {@link checkCard}.
+ * The problems of one question as `[path, message]` pairs under `path` (`[]` for the single form,
+ * `['questions', 2]` for the third of several), empty when it can be shown.
  */
-export function cardProblems(card: {
-  readonly question: string;
-  readonly options: readonly CardOption[];
-  readonly allowFreeText: boolean;
-  readonly multiSelect: boolean;
-}): [path: (string | number)[], message: string][] {
-  const problems: [(string | number)[], string][] = [];
-  if (!card.question.trim()) problems.push([['question'], 'the question is empty; write what you want to know']);
+export function questionProblems(question: CardQuestion, path: readonly (string | number)[] = []): CardProblem[] {
+  const at = (...rest: (string | number)[]): (string | number)[] => [...path, ...rest];
+  const problems: CardProblem[] = [];
+  if (!question.question.trim()) problems.push([at('question'), 'the question is empty; write what you want to know']);
   const seen = new Map<string, number>();
-  card.options.forEach((option, index) => {
+  question.options.forEach((option, index) => {
     const key = option.label.trim().toLowerCase();
     if (!key) {
-      problems.push([['options', index, 'label'], 'an option label is empty; give every option a short label']);
+      problems.push([at('options', index, 'label'), 'an option label is empty; give every option a short label']);
       return;
     }
     const first = seen.get(key);
     if (first !== undefined) {
-      problems.push([
-        ['options', index, 'label'],
-        `the label "${option.label}" repeats option ${first + 1}; labels must be unique`,
-      ]);
+      problems.push([at('options', index, 'label'), `the label "${option.label}" repeats option ${first + 1}; labels must be unique`]);
     } else {
       seen.set(key, index);
     }
   });
-  if (card.options.length === 0 && !card.allowFreeText) {
-    problems.push([['allow_free_text'], 'with no options the human can only type an answer; set it to true or give options']);
+  if (question.options.length === 0 && !question.allowFreeText) {
+    problems.push([at('allow_free_text'), 'with no options the human can only type an answer; set it to true or give options']);
   }
-  if (card.multiSelect && card.options.length < 2) {
-    problems.push([['multi_select'], 'multiple choice needs at least two options']);
+  if (question.multiSelect && question.options.length < 2) {
+    problems.push([at('multi_select'), 'multiple choice needs at least two options']);
   }
+  if (question.header !== undefined && !question.header.trim()) {
+    problems.push([at('header'), 'the header is empty; give a short tag such as "Database", or leave it out']);
+  }
+  if (question.recommended !== undefined && !seen.has(question.recommended.trim().toLowerCase())) {
+    const labels = question.options.map((o) => JSON.stringify(o.label)).join(', ');
+    problems.push([
+      at('recommended'),
+      labels
+        ? `"${question.recommended}" is not one of the options (${labels}); name the recommended option by its label`
+        : 'a question without options cannot recommend one; leave recommended out',
+    ]);
+  }
+  return problems;
+}
+
+/** The problems of a card, each question's under its own path; empty when it can be shown. */
+export function cardProblems(card: QuestionCard): CardProblem[] {
+  const several = card.questions !== undefined && card.questions.length > 0;
+  if (several && (card.questions?.length ?? 0) > CARD_LIMITS.questions) {
+    return [[['questions'], `a card holds at most ${CARD_LIMITS.questions} questions; ask the most important ones first`]];
+  }
+  const questions = cardQuestions(card);
+  const problems = questions.flatMap((q, i) => questionProblems(q, several ? ['questions', i] : []));
+  const seen = new Map<string, number>();
+  questions.forEach((q, i) => {
+    const key = q.question.trim().toLowerCase();
+    const first = seen.get(key);
+    if (key && first !== undefined) problems.push([['questions', i, 'question'], `it repeats question ${first + 1}; ask each question once`]);
+    else if (key) seen.set(key, i);
+  });
   return problems;
 }
 
@@ -126,29 +186,4 @@ export function checkCard(card: QuestionCard): void {
   if (problems.length > 0) {
     throw new AskError('invalid_card', `This card cannot be shown: ${problems.map(([, m]) => m).join('; ')}.`);
   }
-}
-
-/**
- * Checks what a port answered against the card, so a buggy UI cannot tell the model the human chose an option
- * that was never offered. Labels are matched case-insensitively and returned as the card spells them.
- */
-export function checkOutcome(card: QuestionCard, outcome: CardOutcome): CardOutcome {
-  if (outcome.type !== 'answered') return outcome;
-  const selected: string[] = [];
-  for (const label of outcome.selected) {
-    const option = card.options.find((o) => o.label.toLowerCase() === label.trim().toLowerCase());
-    if (!option) throw new AskError('invalid_answer', `The port answered "${label}", which is not an option of the card.`);
-    if (!selected.includes(option.label)) selected.push(option.label);
-  }
-  const text = outcome.text?.trim() ? outcome.text.trim() : undefined;
-  if (text !== undefined && !card.allowFreeText) {
-    throw new AskError('invalid_answer', 'The port answered with typed text, which the card does not accept.');
-  }
-  if (selected.length > 1 && !card.multiSelect) {
-    throw new AskError('invalid_answer', `The port chose ${selected.length} options on a single-choice card.`);
-  }
-  if (selected.length === 0 && text === undefined) {
-    throw new AskError('invalid_answer', 'The port answered with neither an option nor text.');
-  }
-  return text === undefined ? { type: 'answered', selected } : { type: 'answered', selected, text };
 }

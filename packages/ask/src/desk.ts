@@ -1,5 +1,6 @@
 import { errorDetail } from '@agent-tools/core';
-import { type CardOutcome, checkCard, checkOutcome, type QuestionCard, type QuestionPort, type TargetSpace } from './card.js';
+import { type CardOutcome, checkCard, type QuestionCard, type QuestionPort, type TargetSpace } from './card.js';
+import { checkOutcome } from './outcome-check.js';
 
 /** How {@link askCard} is told where and how long to ask. */
 export interface AskCardOptions {

@@ -67,7 +67,8 @@ export function permissionApproval(options: PermissionApprovalOptions): Approval
     // Reasons end with a full stop: the registry appends its own instruction right after them.
     switch (outcome.type) {
       case 'answered': {
-        const [label] = outcome.selected;
+        // A permission card has one question, so its answer comes as `selected`.
+        const [label] = outcome.selected ?? [];
         if (label === PERMISSION_LABELS.run) allowed.add(request.tool);
         if (label === PERMISSION_LABELS.once || label === PERMISSION_LABELS.run) return true;
         return outcome.text === undefined ? false : { approved: false, reason: `the user said: ${JSON.stringify(outcome.text)}.` };

@@ -8,6 +8,7 @@ factoryContract({
   factory: askTools,
   resources: () => ({ questionPort: memoryPort(), targetSpace: target }),
   tools: { ask_user: 'read' },
+  call: { tool: 'ask_user', args: { question: 'Proceed?', options: [{ label: 'Yes' }, { label: 'No' }] } },
 });
 
 const question = {
@@ -44,7 +45,7 @@ describe('ask_user schema', () => {
 describe('ask_user validation', () => {
   const cases: [string, unknown, string][] = [
     ['an empty question', { question: '  ' }, '`question`: the question is empty'],
-    ['a missing question', {}, '`question` is required'],
+    ['a missing question', {}, '`question`: give the question to ask (or questions, for several on one card)'],
     [
       'duplicate labels, whatever their case',
       { question: 'q?', options: [{ label: 'Yes' }, { label: 'yes' }] },
@@ -133,7 +134,7 @@ describe('ask_user answers', () => {
     expect(result.isError).toBe(false);
     expect(resultText(result)).toBe(`The user skipped this question without answering. ${PROCEED_ON_ASSUMPTION}`);
     expect(PROCEED_ON_ASSUMPTION).toContain('do not ask this question again');
-    expect(result.structured).toEqual({ outcome: 'skipped' });
+    expect(result.structured).toMatchObject({ outcome: 'skipped', assumptions: [{ question: question.question, reason: 'skipped' }] });
   });
 
   it('treats a timeout as an error with the same instruction, and withdraws the card', async () => {
@@ -143,7 +144,7 @@ describe('ask_user answers', () => {
     expect(result.isError).toBe(true);
     expect(resultText(result)).toBe(`Nobody answered within 150 ms, so the question timed out. ${PROCEED_ON_ASSUMPTION}`);
     expect(port.cards[0]?.withdrawn).toBe(true);
-    expect(result.structured).toEqual({ outcome: 'timed_out' });
+    expect(result.structured).toMatchObject({ outcome: 'timed_out', assumptions: [{ reason: 'timed_out' }] });
   });
 
   it('reports a timeout the port itself saw', async () => {
@@ -163,7 +164,9 @@ describe('ask_user answers', () => {
     (await port.next()).choose('Oracle');
     const result = await call;
     expect(result.isError).toBe(true);
-    expect(resultText(result)).toContain('The question could not be asked: The port answered "Oracle"');
+    expect(resultText(result)).toBe(
+      `The question could not be asked: The question port answered "Oracle", which is not an option of the card. This is a bug in the harness's question port. ${PROCEED_ON_ASSUMPTION}`,
+    );
   });
 });
 
@@ -178,7 +181,7 @@ describe('ask_user with no human attached', () => {
     expect(resultText(result)).toBe(
       `The question could not reach a human (no human is attached to this run), so nobody answered it: questions fail closed rather than wait for nobody. ${PROCEED_ON_ASSUMPTION} Do not call ask_user again in this run.`,
     );
-    expect(result.structured).toEqual({ outcome: 'unavailable' });
+    expect(result.structured).toMatchObject({ outcome: 'unavailable', assumptions: [{ reason: 'unavailable' }] });
   });
 
   it('fails at once when the port says nobody is attached, without showing a card', async () => {

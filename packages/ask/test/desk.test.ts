@@ -32,6 +32,18 @@ describe('askCard', () => {
     expect(await askCard(port, card(), { target, timeoutMs: 1000 })).toEqual({ type: 'answered', selected: ['SQLite'] });
   });
 
+  it('ends the open card when the in-memory port is disposed, and fails later questions closed', async () => {
+    const port = memoryPort();
+    const open = askCard(port, card(), { target, timeoutMs: 60_000 });
+    await port.next();
+    port.dispose();
+    port.dispose();
+    expect(await open).toEqual({ type: 'unavailable', reason: 'the question port was closed' });
+    expect(port.attached).toBe(false);
+    port.attached = true;
+    expect(await askCard(port, card(), { target, timeoutMs: 60_000 })).toEqual({ type: 'unavailable', reason: 'the question port was closed' });
+  });
+
   it('reports a responder that throws as a failed card', async () => {
     const port = memoryPort({
       respond: () => {
@@ -45,12 +57,15 @@ describe('askCard', () => {
     const port = memoryPort();
     const several = askCard(port, card(), { target, timeoutMs: 1000 });
     (await port.next()).choose('Postgres', 'SQLite');
-    expect(await several).toEqual({ type: 'failed', reason: 'The port chose 2 options on a single-choice card.' });
+    expect(await several).toEqual({
+      type: 'failed',
+      reason: "The question port chose 2 options on a single-choice card. This is a bug in the harness's question port.",
+    });
     const typed = askCard(port, card(), { target, timeoutMs: 1000 });
     (await port.next()).type('anything');
     expect(await typed).toEqual({
       type: 'failed',
-      reason: 'The port answered with typed text, which the card does not accept.',
+      reason: "The question port answered with typed text, which the card does not accept. This is a bug in the harness's question port.",
     });
   });
 

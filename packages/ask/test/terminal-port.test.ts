@@ -3,7 +3,16 @@ import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { askCard, type LineTerminal, parseLine, permissionCard, renderCard, terminalPort } from '../src/index.js';
+import {
+  askCard,
+  type CardQuestion,
+  type LineTerminal,
+  parseLine,
+  permissionCard,
+  type QuestionCard,
+  renderCard,
+  terminalPort,
+} from '../src/index.js';
 import { card, sleep, target } from './helpers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -56,6 +65,92 @@ describe('card rendering', () => {
     expect(renderCard(card({ options: [], allowFreeText: true }), 5000)).toContain('Type your answer; "/skip" skips.');
     const permission = permissionCard({ tool: 'write', tier: 'write', args: { path: 'a.ts' }, bridged: false });
     expect(renderCard(permission, 5000)).toContain('Pick a number (or y, a, n), or type a reason to deny; "/skip" refuses.');
+  });
+});
+
+/** A card of three questions, as `ask_user` builds it from `questions`. */
+function threeQuestions(): QuestionCard {
+  const questions: CardQuestion[] = [
+    {
+      header: 'Database',
+      question: 'Which database should the service use?',
+      options: [{ label: 'Postgres', description: "the team's default" }, { label: 'SQLite', description: 'zero setup' }],
+      allowFreeText: false,
+      multiSelect: false,
+      recommended: 'Postgres',
+    },
+    { header: 'Auth', question: 'How do users sign in?', options: [{ label: 'SSO' }, { label: 'Password' }], allowFreeText: false, multiSelect: true },
+    { question: 'What should the service be called?', options: [], allowFreeText: true, multiSelect: false },
+  ];
+  return { kind: 'question', ...(questions[0] as CardQuestion), context: 'Setting up the new service.', questions };
+}
+
+describe('a card of several questions at the terminal', () => {
+  it('renders every question with its number, header, options and how to answer it', () => {
+    expect(renderCard(threeQuestions(), 600_000)).toBe(
+      [
+        '',
+        '── 3 questions ───────────────────────────────────',
+        '  Setting up the new service.',
+        '',
+        '1/3 [Database] Which database should the service use?',
+        '',
+        "  1) Postgres (recommended)   the team's default",
+        '  2) SQLite                   zero setup',
+        '  Pick a number; "s" skips this question.',
+        '',
+        '2/3 [Auth] How do users sign in?',
+        '',
+        '  1) SSO',
+        '  2) Password',
+        '  Pick one or more numbers (like 1,3); "s" skips this question.',
+        '',
+        '3/3 What should the service be called?',
+        '  Type your answer; "/skip" skips this question.',
+        '',
+        'Answer each question in turn; "/skip all" skips the rest. Times out in 10 min.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('reads one answer per question in turn from piped lines, re-prompting a bad one', async () => {
+    const { input, port, written } = streams();
+    input.write('2\n3\n1,2\nstockroom\n');
+    const answer = askCard(port, threeQuestions(), { target, timeoutMs: 10_000 });
+    expect(await answer).toEqual({
+      type: 'answered',
+      answers: [
+        { type: 'answered', selected: ['SQLite'] },
+        { type: 'answered', selected: ['SSO', 'Password'] },
+        { type: 'answered', selected: [], text: 'stockroom' },
+      ],
+    });
+    expect(written()).toContain('1/3 answer> ');
+    expect(written()).toContain('There is no option 3; pick from 1 to 2.');
+    expect(written()).toContain('3/3 answer> ');
+    port.close();
+  });
+
+  it('skips one question with s or /skip, and the rest with /skip all', async () => {
+    const { input, port, written } = streams();
+    input.write('s\n/skip all\n');
+    expect(await askCard(port, threeQuestions(), { target, timeoutMs: 10_000 })).toEqual({ type: 'skipped' });
+    expect(written()).toContain('→ skipped the rest');
+    input.write('1\n/skip\nname\n');
+    expect(await askCard(port, threeQuestions(), { target, timeoutMs: 10_000 })).toEqual({
+      type: 'answered',
+      answers: [{ type: 'answered', selected: ['Postgres'] }, { type: 'skipped' }, { type: 'answered', selected: [], text: 'name' }],
+    });
+    port.close();
+  });
+
+  it('times out as one card, whichever question it was on', async () => {
+    const { input, port, written } = streams();
+    input.write('1\n');
+    expect(await askCard(port, threeQuestions(), { target, timeoutMs: 150 })).toEqual({ type: 'timed_out' });
+    expect(written()).toContain('(no answer within 150 ms, the card timed out)');
+    port.close();
   });
 });
 
@@ -234,6 +329,18 @@ describe('terminal port in a real process', () => {
     expect(stderr).toContain("  1) Postgres   the team's default");
     expect(stderr).toContain('Please answer with a number from 1 to 3 (several separated by commas), or "s" to skip.');
     expect(stderr).toContain('→ Postgres, MySQL');
+  });
+
+  it('answers a card of several questions from piped stdin', async () => {
+    const { stdout, stderr, code } = await runFixture('node', [fixture, JSON.stringify(threeQuestions())], 'x\n2\n1\n/skip\n');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).outcome).toEqual({
+      type: 'answered',
+      answers: [{ type: 'answered', selected: ['SQLite'] }, { type: 'answered', selected: ['SSO'] }, { type: 'skipped' }],
+    });
+    expect(stderr).toContain('── 3 questions');
+    expect(stderr).toContain('Please answer with a number from 1 to 2, or "s" to skip.');
+    expect(stderr).toContain('2/3 answer> ');
   });
 
   it('fails closed when stdin is already at its end', async () => {

@@ -178,6 +178,7 @@ describe('debug with debugpy (real adapter)', () => {
       expect(detached.text).toContain('Detached from debugpy on a debuggee on port');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(debuggee.exitCode).toBe(null);
+      expect(debuggee.signalCode).toBe(null);
     } finally {
       debuggee.kill('SIGKILL');
     }

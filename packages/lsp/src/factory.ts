@@ -1,6 +1,8 @@
 import { defineFactory } from '@agent-tools/core';
 import type { LspSupervisor } from './supervisor.js';
 import { lspTool } from './tools/lsp.js';
+import { CodeActionListings } from './tools/code-action-listings.js';
+import { lspFixTool } from './tools/lsp-fix.js';
 import { lspRenameTool } from './tools/lsp-rename.js';
 
 declare module '@agent-tools/core' {
@@ -11,7 +13,7 @@ declare module '@agent-tools/core' {
 }
 
 /**
- * The factory of @agent-tools/lsp: `lsp` (read) and `lsp_rename` (write), registered when the run has a
+ * The factory of @agent-tools/lsp: `lsp` (read), `lsp_rename` and `lsp_fix` (write), registered when the run has a
  * working directory and a language-server supervisor. Pass the same supervisor as the run's `diagnostics`
  * resource so that writes report the diagnostics they introduce.
  */
@@ -19,7 +21,7 @@ export const lspTools = defineFactory({
   name: '@agent-tools/lsp',
   needs: ['cwd', 'lspSupervisor'],
   create: ({ cwd, lspSupervisor }) => {
-    const env = { supervisor: lspSupervisor, cwd };
-    return [lspTool(env), lspRenameTool(env)];
+    const env = { supervisor: lspSupervisor, cwd, listings: new CodeActionListings() };
+    return [lspTool(env), lspRenameTool(env), lspFixTool(env)];
   },
 });

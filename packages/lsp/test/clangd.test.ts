@@ -26,6 +26,14 @@ describe('lsp against clangd (versioned binary name)', () => {
     expect(text(status)).toMatch(/clangd \(C\/C\+\+;[^\n]*\n {2}running for \.: pid \d+, [^\n]*binary \/usr\/bin\/clangd(-\d+)?/);
   });
 
+  it('incoming_calls lists call sites; outgoing_calls, which clangd 19 lacks, is refused with a clear sentence', async () => {
+    const incoming = await run.lsp({ action: 'incoming_calls', file: 'math.c', line: 3, symbol: 'add' });
+    expect(text(incoming)).toBe('1 call to `add` (math.c:3):\nmain.c\n  5:18  printf("%d\\n", add(1, 2));  (in function main)');
+    const outgoing = await run.lsp({ action: 'outgoing_calls', file: 'main.c', line: 4, symbol: 'main' });
+    expect(outgoing.isError).toBe(true);
+    expect(text(outgoing)).toBe('clangd offers a call hierarchy but not outgoing calls. Use definition on the calls in its body instead.');
+  });
+
   it('diagnostics on write and "*" by opening every file with the server', async () => {
     const result = await run.call('write', { path: 'bad.c', content: 'int broken(void) { return "text"; }\n' });
     expect(text(result)).toContain('New diagnostics in bad.c (1):');

@@ -19,13 +19,14 @@ function resources() {
 
 factoryContract({
   factory: lspTools,
-  tools: { lsp: 'read', lsp_rename: 'write' },
+  tools: { lsp: 'read', lsp_rename: 'write', lsp_fix: 'write' },
   resources,
   warmUp: {
     tool: 'lsp',
     args: { action: 'hover', file: 'a.fake', line: 1, symbol: 'word' },
     marker: (r) => r['marker'] as string,
   },
+  harness: new URL('./harness/contract.mjs', import.meta.url),
 });
 
 describe('lspTools', () => {

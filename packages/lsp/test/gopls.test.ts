@@ -26,6 +26,13 @@ describe('lsp against gopls', () => {
     expect(text(references)).toMatch(/^2 references to `Total` \(total.go:4\) in 2 files:/);
   });
 
+  it('incoming_calls and outgoing_calls', async () => {
+    const incoming = await run.lsp({ action: 'incoming_calls', file: 'total.go', line: 4, symbol: 'Total' });
+    expect(text(incoming)).toBe('1 call to `Total` (total.go:4):\nmain.go\n  6:14  fmt.Println(Total([]int{1, 2}))  (in function main)');
+    const outgoing = await run.lsp({ action: 'outgoing_calls', file: 'main.go', line: 5, symbol: 'main' });
+    expect(text(outgoing)).toMatch(/^`main` \(main.go:5\) calls 2 functions declared in 2 files:\ntotal.go\n {2}4:6 {2}func Total\(prices \[\]int\) int \{ {2}\(function Total, called once\)\n\/\S+\/fmt\/print.go \(outside the working directory\)\n {2}\d+:\d+ {2}\(function Println, called once\)$/);
+  });
+
   it('diagnostics on write report a type error of the version just written', async () => {
     const result = await run.call('write', { path: 'extra.go', content: 'package main\n\nvar broken int = "text"\n' });
     expect(text(result)).toContain('New diagnostics in extra.go (1):');
@@ -34,10 +41,25 @@ describe('lsp against gopls', () => {
     expect(text(fixed)).toContain('No new diagnostics in extra.go.');
   });
 
-  it('diagnostics "*" runs go vet over the module', async () => {
-    run.dir.write({ 'vet.go': 'package main\n\nimport "fmt"\n\nfunc report() { fmt.Printf("%d\\n", "text") }\n' });
+  it('diagnostics "*" lists every type error of every package (gopls check), vet findings as warnings, verified only when complete', async () => {
+    run.dir.write({
+      'vet/v.go': 'package vet\n\nimport "fmt"\n\nfunc Report() { fmt.Printf("%d\\n", "text") }\n',
+      // Two type errors in one package, and a package importing it with one of its own: go vet stops at the first.
+      'broken/b.go': 'package broken\n\nvar A int = "a"\nvar B int = "b"\n\nfunc F() int { return A + B }\n',
+      'uses/u.go': 'package uses\n\nimport "example.com/shop/broken"\n\nvar C string = broken.F()\n',
+    });
     const result = await run.lsp({ action: 'diagnostics', file: '*' });
-    expect(text(result)).toContain('verified: Go at . by go vet ./... in .: 1 error, 0 warnings');
-    expect(text(result)).toMatch(/vet.go \(1\)\n {2}5:\d+ error: fmt.Printf format %d has arg "text" of wrong type string/);
+    const body = text(result);
+    expect(body).toMatch(/NOT VERIFIED: Go at \. by gopls check \(\d+ files\) and go vet \.\/\.\.\. in \.: go vet could not check the packages with type errors \(broken, uses\): every type error is listed, vet's findings there are not \(3 errors, 1 warning found before that\)/);
+    expect(body).toMatch(/broken\/b.go \(2\)\n {2}3:13 error: cannot use "a"/);
+    expect(body).toMatch(/ {2}4:13 error: cannot use "b"/);
+    expect(body).toMatch(/uses\/u.go \(1\)\n {2}5:16 error: cannot use broken.F\(\)/);
+    expect(body).toMatch(/vet\/v.go \(1\)\n {2}5:\d+ warning: fmt.Printf format %d has arg "text" of wrong type string/);
+    expect(result.structured).toMatchObject({ verified: false });
+
+    run.dir.write({ 'broken/b.go': 'package broken\n\nvar A int = 1\nvar B int = 2\n\nfunc F() int { return A + B }\n', 'uses/u.go': 'package uses\n\nimport "example.com/shop/broken"\n\nvar C int = broken.F()\n' });
+    const clean = await run.lsp({ action: 'diagnostics', file: '*' });
+    expect(text(clean)).toMatch(/verified: Go at \. by gopls check \(\d+ files\) and go vet \.\/\.\.\. in \.: 0 errors, 1 warning/);
+    expect(clean.structured).toMatchObject({ verified: true });
   });
 });

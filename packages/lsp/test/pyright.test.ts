@@ -53,6 +53,13 @@ describe('lsp against pyright', () => {
     expect(body).toContain('report.py\n  1:33  from stock.levels import Level, below\n  3:7  print(below([Level("A1", 3)], 5))');
   });
 
+  it('incoming_calls and outgoing_calls', async () => {
+    const incoming = await run.lsp({ action: 'incoming_calls', file: 'stock/levels.py', line: 13, symbol: 'below' });
+    expect(text(incoming)).toMatch(/^1 call to `below` \(stock\/levels.py:13\):\nreport.py\n {2}3:7 {2}print\(below\(\[Level\("A1", 3\)\], 5\)\) {2}\(in module report\.py\)$/);
+    const outgoing = await run.lsp({ action: 'outgoing_calls', file: 'report.py', line: 3, symbol: 'below' });
+    expect(text(outgoing)).toBe('`below` (report.py:3) calls nothing the server knows of.'.replace('nothing', 'no function'));
+  });
+
   it('symbols outline a module', async () => {
     const result = await run.lsp({ action: 'symbols', file: 'stock/levels.py' });
     expect(text(result)).toContain('6: class Level');

@@ -78,6 +78,18 @@ describe('lsp against typescript-language-server', () => {
     expect(body).toContain('  7:14  export class Square implements Shape {');
   });
 
+  it('incoming_calls and outgoing_calls through the call hierarchy', async () => {
+    const incoming = await run.lsp({ action: 'incoming_calls', file: 'src/shapes.ts', line: 15, symbol: 'totalArea' });
+    expect(text(incoming)).toBe('1 call to `totalArea` (src/shapes.ts:15):\nsrc/main.ts\n  4:22  export const total = totalArea(shapes);  (in module main.ts)');
+    expect(incoming.structured).toMatchObject({ action: 'incoming_calls', total: 1, locations: [{ file: 'src/main.ts', line: 4, column: 22, note: 'in module main.ts' }] });
+    const outgoing = await run.lsp({ action: 'outgoing_calls', file: 'src/shapes.ts', line: 15, symbol: 'totalArea' });
+    expect(text(outgoing)).toContain('`totalArea` (src/shapes.ts:15) calls 2 functions');
+    expect(text(outgoing)).toContain('  3:3  area(): number;  (method area, called once)');
+    expect(text(outgoing)).toMatch(/lib.es5.d.ts \(outside the working directory\)\n {2}\d+:\d+ {2}\(method reduce, called once\)/);
+    const none = await run.lsp({ action: 'incoming_calls', file: 'src/main.ts', line: 3, symbol: 'Shape' });
+    expect(none.isError).toBe(false);
+  });
+
   it('symbols gives a file outline and a workspace search', async () => {
     const outline = await run.lsp({ action: 'symbols', file: 'src/shapes.ts' });
     expect(text(outline)).toContain('  15: function totalArea');

@@ -1,7 +1,9 @@
-import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRegistry } from '@agent-tools/core';
 import { type TempDir, tempDir } from '@agent-tools/test-utils';
+import { type ProcessRunnerOptions, processRunner, vibeTools, WorkerList } from '../src/index.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
@@ -39,4 +41,34 @@ export async function until(check: () => boolean, ms = 5000): Promise<void> {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** What the fake agent CLI records of a session it served (see fixtures/fake-agent.mjs). */
+export interface RecordedSession {
+  session: string;
+  prompts: string[];
+  env: { argv: string[]; surface?: string; tiers?: string; vibeSession?: string }[];
+}
+
+/**
+ * A run whose workers are the fake agent CLI in a fresh fixture directory (pushed to `dirs` for cleanup), with the
+ * process runner configured by `options` (the agent's path given); `sessions()` reads what the agent recorded.
+ */
+export function fakeAgentRun(
+  dirs: ReturnType<typeof scripts>[],
+  options: (agent: string) => Omit<ProcessRunnerOptions, 'env'>,
+) {
+  const dir = scripts();
+  dirs.push(dir);
+  const agent = dir.join('fake-agent.mjs');
+  const workerList = new WorkerList({
+    runner: processRunner({ killGraceMs: 300, ...options(agent), env: { FAKE_AGENT_STATE: dir.join('state') } }),
+    cwd: dir.path,
+  });
+  const registry = createRegistry({ resources: { cwd: dir.path, workerList }, factories: [vibeTools] });
+  const sessions = (): RecordedSession[] =>
+    existsSync(dir.join('state'))
+      ? readdirSync(dir.join('state')).map((f) => JSON.parse(readFileSync(dir.join('state', f), 'utf8')) as RecordedSession)
+      : [];
+  return { dir, agent, registry, workerList, sessions };
 }

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRegistry, resultText } from '@agent-tools/core';
+import { existsSync } from 'node:fs';
+import { resultText } from '@agent-tools/core';
 import { waitForNoProcesses } from '@agent-tools/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ProcessRunnerOptions, processRunner, vibeTools, WorkerList } from '../src/index.js';
-import { scripts, until } from './helpers.js';
+import { type ProcessRunnerOptions, processRunner } from '../src/index.js';
+import { fakeAgentRun, type scripts, until } from './helpers.js';
 
 const dirs: ReturnType<typeof scripts>[] = [];
 afterEach(async () => {
@@ -13,27 +13,9 @@ afterEach(async () => {
   }
 });
 
-interface Recorded {
-  session: string;
-  prompts: string[];
-  env: { argv: string[]; vibeSession?: string }[];
-}
-
 /** A run whose workers are the fake agent CLI, which records every session it serves in `state/`. */
 function setup(options: (agent: string) => Omit<ProcessRunnerOptions, 'env'>) {
-  const dir = scripts();
-  dirs.push(dir);
-  const agent = dir.join('fake-agent.mjs');
-  const workerList = new WorkerList({
-    runner: processRunner({ ...options(agent), env: { FAKE_AGENT_STATE: dir.join('state') }, killGraceMs: 300 }),
-    cwd: dir.path,
-  });
-  const registry = createRegistry({ resources: { cwd: dir.path, workerList }, factories: [vibeTools] });
-  const sessions = (): Recorded[] =>
-    existsSync(dir.join('state'))
-      ? readdirSync(dir.join('state')).map((f) => JSON.parse(readFileSync(dir.join('state', f), 'utf8')) as Recorded)
-      : [];
-  return { dir, registry, workerList, sessions };
+  return fakeAgentRun(dirs, options);
 }
 
 describe('vibe_send continues the worker\'s session when the runner can resume', () => {

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRegistry, defineSurface, resultText } from '@agent-tools/core';
+import { existsSync } from 'node:fs';
+import { defineSurface, resultText } from '@agent-tools/core';
 import { waitForNoProcesses } from '@agent-tools/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ProcessRunnerOptions, processRunner, VibeError, vibeTools, WorkerList } from '../src/index.js';
-import { scripts, until } from './helpers.js';
+import { type ProcessRunnerOptions, processRunner, VibeError, WorkerList } from '../src/index.js';
+import { fakeAgentRun, type scripts, until } from './helpers.js';
 
 const dirs: ReturnType<typeof scripts>[] = [];
 afterEach(async () => {
@@ -18,24 +18,8 @@ afterEach(async () => {
  * write the file, unless it was started with --read-only.
  */
 function setup(runner: (agent: string) => Partial<ProcessRunnerOptions> = () => ({})) {
-  const dir = scripts();
-  dirs.push(dir);
-  const agent = dir.join('fake-agent.mjs');
-  const workerList = new WorkerList({
-    runner: processRunner({
-      command: ['node', agent, '-p', '{brief}'],
-      env: { FAKE_AGENT_STATE: dir.join('state') },
-      killGraceMs: 300,
-      ...runner(agent),
-    }),
-    cwd: dir.path,
-  });
-  const registry = createRegistry({ resources: { cwd: dir.path, workerList }, factories: [vibeTools] });
-  const sessions = () =>
-    existsSync(dir.join('state'))
-      ? readdirSync(dir.join('state')).map((f) => JSON.parse(readFileSync(dir.join('state', f), 'utf8')))
-      : [];
-  return { dir, agent, registry, workerList, pwned: () => existsSync(dir.join('PWNED.txt')), sessions };
+  const run = fakeAgentRun(dirs, (agent) => ({ command: ['node', agent, '-p', '{brief}'], ...runner(agent) }));
+  return { ...run, pwned: () => existsSync(run.dir.join('PWNED.txt')) };
 }
 
 describe('the spawning surface travels with the worker', () => {
@@ -46,7 +30,7 @@ describe('the spawning surface travels with the worker', () => {
     const waited = await s.registry.call('vibe_wait', { worker_id: 'w1' });
     expect(resultText(waited)).toContain('wrote PWNED.txt');
     expect(s.pwned()).toBe(true);
-    expect(s.sessions()[0].env[0]).toMatchObject({ surface: 'default', tiers: 'read,write,exec' });
+    expect(s.sessions()[0]?.env[0]).toMatchObject({ surface: 'default', tiers: 'read,write,exec' });
   });
 
   for (const surface of ['plan', 'subagent']) {
@@ -77,9 +61,9 @@ describe('the spawning surface travels with the worker', () => {
     expect(resultText(waited)).toContain('refused to write PWNED.txt: read-only mode');
     expect(r.pwned()).toBe(false);
     const [session] = r.sessions();
-    expect(session.prompts).toEqual(['write PWNED.txt']);
-    expect(session.env[0]).toMatchObject({ surface: 'plan', tiers: 'read' });
-    expect(session.env[0].argv).toEqual(['--read-only', '--mode=plan', '-p', 'write PWNED.txt']);
+    expect(session?.prompts).toEqual(['write PWNED.txt']);
+    expect(session?.env[0]).toMatchObject({ surface: 'plan', tiers: 'read' });
+    expect(session?.env[0]?.argv).toEqual(['--read-only', '--mode=plan', '-p', 'write PWNED.txt']);
     expect(workerList.get('w1').surface).toMatchObject({ name: 'plan', tiers: ['read'] });
     expect(resultText(await registry.call('vibe_list', {}))).toContain('· from the plan surface (read only)');
   });

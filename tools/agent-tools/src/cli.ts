@@ -1,10 +1,12 @@
 #!/usr/bin/env node
+import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Registry, Surface } from '@agent-tools/core';
 import { builtinSurfaces } from '@agent-tools/core';
 import { harnessApproval } from './approval.js';
 import { type CliArgs, parseArgs, parseCallArguments, USAGE, UsageError } from './args.js';
+import { assumedWithoutAsking } from './assumed.js';
 import { assemble } from './assemble.js';
 import { formatList, formatResult, listJson, resultJson } from './output.js';
 import type { Terminal } from './plugin.js';
@@ -49,8 +51,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
   }
 
+  const conversationId = randomUUID();
   const registry = await assemble({
     cwd,
+    conversationId,
     surface,
     terminal: human,
     approve: harnessApproval({ yes: args.yes, terminal: human }),
@@ -81,6 +85,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
+    // What the model went ahead with for want of an answer, for the human to check (stderr: stdout stays parseable).
+    const assumed = assumedWithoutAsking(conversationId, registry.runId);
+    if (assumed) process.stderr.write(`\n${assumed}\n`);
     reader?.close();
     await registry.dispose();
   }

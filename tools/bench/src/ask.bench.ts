@@ -17,7 +17,7 @@ const echo = defineTool({
   // The same schema as ask_user, so validation costs the same on both sides.
   parameters: askUserParameters,
   parallelSafe: true,
-  execute: ({ question }) => textResult(question),
+  execute: ({ question }) => textResult(question ?? ''),
 });
 const registry = createRegistry({
   resources: { questionPort: port, targetSpace: { id: 'bench' } },

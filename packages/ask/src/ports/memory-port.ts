@@ -1,4 +1,4 @@
-import type { AskOptions, CardOutcome, QuestionCard, QuestionPort } from '../card.js';
+import type { AskOptions, CardOutcome, QuestionAnswer, QuestionCard, QuestionPort } from '../card.js';
 
 /** A card the in-memory port is showing, with the buttons a test or a program presses. */
 export interface MemoryCard {
@@ -16,15 +16,20 @@ export interface MemoryCard {
   choose(...labels: string[]): void;
   /** Answers with typed text, optionally beside chosen labels. */
   type(text: string, ...labels: string[]): void;
+  /** Answers a card of several questions, one answer per question in order (`{ type: 'skipped' }` skips one). */
+  answer(...answers: QuestionAnswer[]): void;
   skip(): void;
   /** Reports a timeout from the port's side (a UI with its own clock). */
   timeOut(): void;
-  /** Ends the card with any outcome, including invalid ones (to test how a broken UI is handled). */
-  respond(outcome: CardOutcome): void;
+  /** Ends the card with any outcome, including malformed ones (to test how a broken UI is handled). */
+  respond(outcome: CardOutcome | Record<string, unknown>): void;
 }
 
-/** A question port held in memory: for tests, and for programmatic harnesses that answer cards themselves. */
-export interface MemoryPort extends QuestionPort {
+/**
+ * A question port held in memory: for tests, and for programmatic harnesses that answer cards themselves.
+ * Disposing it ends the open card as `unavailable` and detaches it, so later questions fail closed.
+ */
+export interface MemoryPort extends QuestionPort, Disposable {
   /** Set to false to simulate that nobody is attached; cards already shown end as `unavailable`. */
   attached: boolean;
   /** Every card shown so far, in order. */
@@ -33,6 +38,7 @@ export interface MemoryPort extends QuestionPort {
   readonly open: readonly MemoryCard[];
   /** The next card shown that `next()` has not returned yet; waits for one (rejects after `timeoutMs`, default 5 s). */
   next(timeoutMs?: number): Promise<MemoryCard>;
+  dispose(): void;
 }
 
 /** How {@link memoryPort} behaves. */
@@ -50,14 +56,27 @@ export function memoryPort(options: MemoryPortOptions = {}): MemoryPort {
   let taken = 0;
   const waiters: (() => void)[] = [];
   let attached = options.attached ?? true;
+  let disposed = false;
+  const detach = (reason: string): void => {
+    attached = false;
+    for (const end of [...enders.values()]) end({ type: 'unavailable', reason });
+  };
+  const dispose = (): void => {
+    if (disposed) return;
+    disposed = true;
+    detach('the question port was closed');
+  };
 
   const port: MemoryPort = {
     get attached() {
-      return attached;
+      return attached && !disposed;
     },
     set attached(value: boolean) {
-      attached = value;
-      if (!value) for (const end of [...enders.values()]) end({ type: 'unavailable', reason: 'the human went away' });
+      if (value) attached = true;
+      else detach('the human went away');
+    },
+    get detachedReason() {
+      return disposed ? 'the question port was closed' : undefined;
     },
     get cards() {
       return cards;
@@ -88,9 +107,10 @@ export function memoryPort(options: MemoryPortOptions = {}): MemoryPort {
           },
           choose: (...labels) => end({ type: 'answered', selected: labels }),
           type: (text, ...labels) => end({ type: 'answered', selected: labels, text }),
+          answer: (...answers) => end({ type: 'answered', answers }),
           skip: () => end({ type: 'skipped' }),
           timeOut: () => end({ type: 'timed_out' }),
-          respond: (outcome) => end(outcome),
+          respond: (outcome) => end(outcome as CardOutcome),
         };
         askOptions.signal.addEventListener('abort', () => end({ type: 'unavailable', reason: 'withdrawn' }), { once: true });
         cards.push(shown);
@@ -127,6 +147,8 @@ export function memoryPort(options: MemoryPortOptions = {}): MemoryPort {
       }
       return cards[taken++] as MemoryCard;
     },
+    dispose,
+    [Symbol.dispose]: dispose,
   };
   return port;
 }

@@ -1,10 +1,12 @@
-import type { CardOutcome, QuestionCard } from '../card.js';
+import { type CardOutcome, type CardQuestion, cardQuestions, type QuestionAnswer, type QuestionCard } from '../card.js';
 import { PERMISSION_LABELS } from '../permission.js';
 import { formatDuration } from '../wording.js';
 
-/** The prompt a terminal shows while a card waits for a line. */
-export function promptFor(card: QuestionCard): string {
-  return card.kind === 'permission' ? 'Allow? ' : 'answer> ';
+/** The prompt a terminal shows while a card waits for a line (for a card of several, the question's number). */
+export function promptFor(card: QuestionCard, index?: number): string {
+  if (card.kind === 'permission') return 'Allow? ';
+  const count = cardQuestions(card).length;
+  return index === undefined || count === 1 ? 'answer> ' : `${index + 1}/${count} answer> `;
 }
 
 /**
@@ -20,73 +22,121 @@ const PERMISSION_SHORTCUTS: Readonly<Record<string, string>> = {
   no: PERMISSION_LABELS.deny,
 };
 
-/** Words that skip a card: `/skip` always, and `s` / `skip` where no typed answer is accepted. */
-function isSkip(card: QuestionCard, text: string): boolean {
+/** Words that skip: `/skip` always, and `s` / `skip` where no typed answer is accepted. */
+function isSkip(question: CardQuestion, text: string): boolean {
   const word = text.toLowerCase();
-  return word === '/skip' || (!card.allowFreeText && (word === 's' || word === 'skip'));
+  return word === '/skip' || (!question.allowFreeText && (word === 's' || word === 'skip'));
 }
 
-/** A card as a terminal shows it: a header, the question, its context, numbered options, and how to answer. */
+/** The words that skip the rest of a card of several questions. */
+function isSkipAll(text: string): boolean {
+  return /^\/skip\s+all$/i.test(text);
+}
+
+/** A card as a terminal shows it: a header, the question(s) with numbered options, its context, and how to answer. */
 export function renderCard(card: QuestionCard, timeoutMs: number): string {
-  const lines = ['', `── ${card.kind} ${'─'.repeat(Math.max(4, 46 - card.kind.length))}`, card.question];
-  if (card.context) lines.push(...card.context.split('\n').map((line) => `  ${line}`));
-  if (card.options.length > 0) {
-    lines.push('');
-    const width = Math.max(...card.options.map((o) => o.label.length));
-    card.options.forEach((option, index) => {
-      const label = option.description ? option.label.padEnd(width) : option.label;
-      lines.push(`  ${index + 1}) ${label}${option.description ? `   ${option.description}` : ''}`);
-    });
+  const questions = cardQuestions(card);
+  const several = questions.length > 1;
+  const title = several ? `${questions.length} questions` : card.kind;
+  const lines = ['', `── ${title} ${'─'.repeat(Math.max(4, 46 - title.length))}`];
+  if (!several) {
+    const [only] = questions as [CardQuestion];
+    lines.push(`${tag(only)}${only.question}`);
+    if (card.context) lines.push(...indented(card.context));
+    lines.push(...optionLines(only));
+    lines.push('', `${howToAnswer(card.kind, only, false)} Times out in ${formatDuration(timeoutMs)}.`);
+    return `${lines.join('\n')}\n`;
   }
-  lines.push('', `${howToAnswer(card)} Times out in ${formatDuration(timeoutMs)}.`);
+  if (card.context) lines.push(...indented(card.context));
+  questions.forEach((question, i) => {
+    lines.push('', `${i + 1}/${questions.length} ${tag(question)}${question.question}`, ...optionLines(question));
+    lines.push(`  ${howToAnswer(card.kind, question, true)}`);
+  });
+  lines.push('', `Answer each question in turn; "/skip all" skips the rest. Times out in ${formatDuration(timeoutMs)}.`);
   return `${lines.join('\n')}\n`;
 }
 
-function howToAnswer(card: QuestionCard): string {
-  const skip = card.kind === 'permission' ? '"/skip" refuses.' : card.allowFreeText ? '"/skip" skips.' : '"s" skips.';
-  if (card.options.length === 0) return `Type your answer; ${skip}`;
-  const pick = card.multiSelect
+function tag(question: CardQuestion): string {
+  return question.header ? `[${question.header}] ` : '';
+}
+
+function indented(text: string): string[] {
+  return text.split('\n').map((line) => `  ${line}`);
+}
+
+function optionLines(question: CardQuestion): string[] {
+  if (question.options.length === 0) return [];
+  const shown = question.options.map((o) => (o.label === question.recommended ? `${o.label} (recommended)` : o.label));
+  const width = Math.max(...shown.map((label) => label.length));
+  return [
+    '',
+    ...question.options.map((option, index) => {
+      const label = option.description ? (shown[index] as string).padEnd(width) : (shown[index] as string);
+      return `  ${index + 1}) ${label}${option.description ? `   ${option.description}` : ''}`;
+    }),
+  ];
+}
+
+function howToAnswer(kind: QuestionCard['kind'], question: CardQuestion, several: boolean): string {
+  const what = several ? ' this question' : '';
+  const skip =
+    kind === 'permission' ? '"/skip" refuses.' : question.allowFreeText ? `"/skip" skips${what}.` : `"s" skips${what}.`;
+  if (question.options.length === 0) return `Type your answer; ${skip}`;
+  const pick = question.multiSelect
     ? 'Pick one or more numbers (like 1,3)'
-    : card.kind === 'permission'
+    : kind === 'permission'
       ? 'Pick a number (or y, a, n)'
       : 'Pick a number';
-  const typed = card.allowFreeText ? (card.kind === 'permission' ? ', or type a reason to deny' : ', or type your own answer') : '';
+  const typed = question.allowFreeText ? (kind === 'permission' ? ', or type a reason to deny' : ', or type your own answer') : '';
   return `${pick}${typed}; ${skip}`;
 }
 
 /** What a typed line means for a card: an outcome, or a sentence asking for another try. */
 export type ParsedLine = { readonly outcome: CardOutcome } | { readonly retry: string };
 
+/** What a typed line means for one question of a card of several: its answer, the rest skipped, or a retry. */
+export type ParsedAnswer = { readonly answer: QuestionAnswer } | { readonly skipAll: true } | { readonly retry: string };
+
 /**
- * Reads one typed line against a card: `/skip`; numbers (several, comma- or space-separated, on a multi-select
- * card); an option's label typed out; or free text where the card accepts it. A number out of range on a card
- * that accepts text is taken as text ("5" answering "how many retries?").
+ * Reads one typed line against a card of one question: `/skip`; numbers (several, comma- or space-separated, on a
+ * multi-select card); an option's label typed out; or free text where the card accepts it. A number out of range on
+ * a card that accepts text is taken as text ("5" answering "how many retries?").
  */
 export function parseLine(card: QuestionCard, line: string): ParsedLine {
+  const parsed = parseAnswer(card.kind, cardQuestions(card)[0] as CardQuestion, line, false);
+  if ('retry' in parsed) return parsed;
+  if ('skipAll' in parsed || parsed.answer.type === 'skipped') return { outcome: { type: 'skipped' } };
+  const { selected, text } = parsed.answer;
+  return { outcome: text === undefined ? { type: 'answered', selected } : { type: 'answered', selected, text } };
+}
+
+/** Reads one typed line against one question; on a card of several, `/skip all` skips the rest of the card. */
+export function parseAnswer(kind: QuestionCard['kind'], question: CardQuestion, line: string, several: boolean): ParsedAnswer {
   const text = line.trim();
-  if (!text) return { retry: howToAnswer(card) };
-  if (isSkip(card, text)) return { outcome: { type: 'skipped' } };
-  const count = card.options.length;
+  if (!text) return { retry: howToAnswer(kind, question, several) };
+  if (several && isSkipAll(text)) return { skipAll: true };
+  if (isSkip(question, text)) return { answer: { type: 'skipped' } };
+  const count = question.options.length;
   if (count > 0 && /^\d+(\s*[,\s]\s*\d+)*$/.test(text)) {
     const numbers = [...new Set(text.split(/[\s,]+/).map(Number))];
     const outside = numbers.filter((n) => n < 1 || n > count);
     if (outside.length === 0) {
-      if (numbers.length > 1 && !card.multiSelect) return { retry: `Pick just one number, from 1 to ${count}.` };
-      return { outcome: { type: 'answered', selected: numbers.map((n) => card.options[n - 1]?.label as string) } };
+      if (numbers.length > 1 && !question.multiSelect) return { retry: `Pick just one number, from 1 to ${count}.` };
+      return { answer: { type: 'answered', selected: numbers.map((n) => question.options[n - 1]?.label as string) } };
     }
-    if (!card.allowFreeText) return { retry: `There is no option ${outside.join(', ')}; pick from 1 to ${count}.` };
+    if (!question.allowFreeText) return { retry: `There is no option ${outside.join(', ')}; pick from 1 to ${count}.` };
   }
-  const shortcut = card.kind === 'permission' ? PERMISSION_SHORTCUTS[text.toLowerCase()] : undefined;
-  const option = card.options.find((o) => o.label.toLowerCase() === (shortcut ?? text).toLowerCase());
-  if (option) return { outcome: { type: 'answered', selected: [option.label] } };
-  if (card.allowFreeText) return { outcome: { type: 'answered', selected: [], text } };
-  return { retry: `Please answer with a number from 1 to ${count}${card.multiSelect ? ' (several separated by commas)' : ''}, or "s" to skip.` };
+  const shortcut = kind === 'permission' ? PERMISSION_SHORTCUTS[text.toLowerCase()] : undefined;
+  const option = question.options.find((o) => o.label.toLowerCase() === (shortcut ?? text).toLowerCase());
+  if (option) return { answer: { type: 'answered', selected: [option.label] } };
+  if (question.allowFreeText) return { answer: { type: 'answered', selected: [], text } };
+  return { retry: `Please answer with a number from 1 to ${count}${question.multiSelect ? ' (several separated by commas)' : ''}, or "s" to skip.` };
 }
 
 /** The line echoed after an answer, so the human sees what was taken. */
-export function renderOutcome(outcome: CardOutcome): string {
+export function renderOutcome(outcome: CardOutcome | QuestionAnswer): string {
   if (outcome.type === 'skipped') return '→ skipped\n';
-  if (outcome.type !== 'answered') return '';
+  if (outcome.type !== 'answered' || outcome.selected === undefined) return '';
   const parts = [...outcome.selected, ...(outcome.text === undefined ? [] : [JSON.stringify(outcome.text)])];
   return `→ ${parts.join(', ')}\n`;
 }

@@ -1,8 +1,8 @@
-import type { CardOutcome, QuestionPort } from '../card.js';
+import { type CardOutcome, type CardQuestion, cardQuestions, type QuestionAnswer, type QuestionCard, type QuestionPort } from '../card.js';
 import { isTimeout } from '../desk.js';
 import { formatDuration } from '../wording.js';
 import { ABANDONED, type LineSource, type LineTerminal, streamSource, type TerminalStreams, terminalSource } from './line-source.js';
-import { parseLine, promptFor, renderCard, renderOutcome } from './render.js';
+import { parseAnswer, promptFor, renderCard, renderOutcome } from './render.js';
 
 /** A question port that renders cards in a terminal; disposing it stops reading (it never closes the streams). */
 export interface TerminalPort extends QuestionPort, Disposable {
@@ -16,7 +16,8 @@ function isLineTerminal(io: LineTerminal | TerminalStreams): io is LineTerminal 
 }
 
 /**
- * A question port for a human at a terminal: numbered options, typed answers, multi-select, `/skip`. Built over a
+ * A question port for a human at a terminal: numbered options, typed answers, multi-select, `/skip`; the questions
+ * of a card of several are answered in turn (`/skip` skips one, `/skip all` the rest). Built over a
  * harness's line interface (`{ readLine(prompt), write(text) }`, such as the `agent-tools` harness's terminal, so
  * its REPL and the cards share one reader of standard input) or over plain streams (`{ input, output }`).
  * A human counts as attached until the input ends.
@@ -39,32 +40,66 @@ export function terminalPort(io: LineTerminal | TerminalStreams): TerminalPort {
     },
     async ask(card, options): Promise<CardOutcome> {
       source.write(renderCard(card, options.timeoutMs));
-      for (;;) {
-        const line = await source.read(promptFor(card), options.signal);
-        if (line === ABANDONED) {
-          const why = isTimeout(options.signal.reason)
-            ? `no answer within ${formatDuration(options.timeoutMs)}, the ${card.kind} timed out`
-            : `the ${card.kind} was withdrawn`;
-          source.write(`\n(${why})\n`);
-          return { type: 'unavailable', reason: why };
+      const questions = cardQuestions(card);
+      const several = questions.length > 1;
+      const answers: QuestionAnswer[] = [];
+      for (const [index, question] of questions.entries()) {
+        const answer = await readAnswer(source, card, question, several ? index : undefined, options.signal, options.timeoutMs);
+        if ('end' in answer) return answer.end;
+        if (answer.skipAll) {
+          while (answers.length < questions.length) answers.push({ type: 'skipped' });
+          break;
         }
-        if (line === undefined) {
-          source.write('\n(input ended before an answer)\n');
-          return { type: 'unavailable', reason: 'the terminal input ended' };
-        }
-        const parsed = parseLine(card, line);
-        if ('retry' in parsed) {
-          source.write(`${parsed.retry}\n`);
-          continue;
-        }
-        source.write(renderOutcome(parsed.outcome));
-        return parsed.outcome;
+        answers.push(answer.answer);
       }
+      if (answers.every((a) => a.type === 'skipped')) return { type: 'skipped' };
+      if (!several) {
+        const [only] = answers as [{ type: 'answered'; selected: readonly string[]; text?: string }];
+        return only.text === undefined ? { type: 'answered', selected: only.selected } : { type: 'answered', selected: only.selected, text: only.text };
+      }
+      return { type: 'answered', answers };
     },
     close,
     dispose: close,
     [Symbol.dispose]: close,
   };
+}
+
+type ReadAnswer = { readonly end: CardOutcome } | { readonly skipAll: true } | { readonly skipAll?: false; readonly answer: QuestionAnswer };
+
+/** Reads lines until one answers the question (re-prompting on a bad one), or the card ends. */
+async function readAnswer(
+  source: LineSource,
+  card: QuestionCard,
+  question: CardQuestion,
+  index: number | undefined,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<ReadAnswer> {
+  for (;;) {
+    const line = await source.read(promptFor(card, index), signal);
+    if (line === ABANDONED) {
+      const what = index === undefined ? `the ${card.kind}` : 'the card';
+      const why = isTimeout(signal.reason) ? `no answer within ${formatDuration(timeoutMs)}, ${what} timed out` : `${what} was withdrawn`;
+      source.write(`\n(${why})\n`);
+      return { end: { type: 'unavailable', reason: why } };
+    }
+    if (line === undefined) {
+      source.write('\n(input ended before an answer)\n');
+      return { end: { type: 'unavailable', reason: 'the terminal input ended' } };
+    }
+    const parsed = parseAnswer(card.kind, question, line, index !== undefined);
+    if ('retry' in parsed) {
+      source.write(`${parsed.retry}\n`);
+      continue;
+    }
+    if ('skipAll' in parsed) {
+      source.write('→ skipped the rest\n');
+      return { skipAll: true };
+    }
+    source.write(renderOutcome(parsed.answer));
+    return { answer: parsed.answer };
+  }
 }
 
 /**

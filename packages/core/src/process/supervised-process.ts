@@ -7,6 +7,7 @@ import {
   descendantsOf,
   groupMembers,
   isLive,
+  isStillRunning,
   listProcesses,
   type ProcessEntry,
   readProcess,
@@ -213,6 +214,29 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
       if (!this.#tracked.has(entry.pid)) this.#known.set(entry.pid, entry.startTime);
     }
     return [...found.values()];
+  }
+
+  /**
+   * The live processes whose parent died while they ran, with their descendants: under a keeper they were adopted
+   * by it (a debuggee's helper after the debuggee exited, a `cmd &` after its shell returned). Empty without one:
+   * such processes then belong to init and cannot be told apart.
+   */
+  orphans(): ProcessEntry[] {
+    const keeper = this.#keeper ? this.#child?.pid : undefined;
+    if (keeper === undefined || this.#treeGone) return [];
+    const table = listProcesses();
+    const adopted = table.filter((entry) => entry.ppid === keeper && entry.pid !== this.#pid && isLive(entry));
+    return adopted.flatMap((entry) => [entry, ...descendantsOf(entry.pid, table)]);
+  }
+
+  /** Ends the {@link orphans}: SIGTERM, then SIGKILL to what is left after `graceMs`. */
+  async endOrphans(graceMs = this.graceMs): Promise<void> {
+    const orphans = this.orphans();
+    if (orphans.length === 0) return;
+    for (const entry of orphans) signalProcess(entry, 'SIGTERM');
+    const deadline = Date.now() + graceMs;
+    while (orphans.some(isStillRunning) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    for (const entry of this.orphans()) signalProcess(entry, 'SIGKILL');
   }
 
   /** Sends a signal to every process of the tree (escaped descendants included) and to the tracked ones. */

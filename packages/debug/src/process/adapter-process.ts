@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
-import { type SupervisedProcess, spawnSupervised, TrackedProcesses } from '@agent-tools/core/process';
+import { StringDecoder } from 'node:string_decoder';
+import { isLive, isStillRunning, readProcess, type SupervisedProcess, spawnSupervised, TrackedProcesses } from '@agent-tools/core/process';
 import { DapConnection } from '../dap/connection.js';
 import { DebugError } from '../errors.js';
 import type { AdapterCommand, AdapterTransport } from '../adapters/adapter.js';
@@ -28,6 +29,8 @@ export interface StartAdapterOptions {
 }
 
 const STDERR_TAIL = 4000;
+/** How often the launched debuggee is checked for its end. */
+const DEBUGGEE_POLL_MS = 200;
 
 /**
  * A running adapter process and the DAP connection to it. It runs under core's process supervisor, so
@@ -42,6 +45,8 @@ export class AdapterProcess {
   /** Processes reported by the adapter (the debuggee) that are not below it, such as an attached one. */
   readonly #outside = new TrackedProcesses();
   #exit: ExitInfo | undefined;
+  /** Polls for the end of the launched debuggee. */
+  #watch: NodeJS.Timeout | undefined;
 
   constructor(connection: DapConnection, tree: SupervisedProcess | undefined, exited: Promise<ExitInfo>) {
     this.connection = connection;
@@ -67,10 +72,27 @@ export class AdapterProcess {
     return this.#tree?.stderrTail ?? '';
   }
 
-  /** Records a process the adapter reported (the debuggee's pid from a `process` event) to end with the session. */
+  /**
+   * Records a process the adapter reported (the debuggee's pid from a `process` event) to end with the session.
+   * When it is one this adapter started and it exits, what it left behind (a helper it forked, now adopted by the
+   * keeper) is ended: debugpy's launcher waits for the debuggee's output pipes before it reports the exit, and a
+   * helper holding them would keep the session running forever.
+   */
   track(pid: number | undefined): void {
-    if (this.#tree) this.#tree.track(pid);
-    else this.#outside.track(pid);
+    if (!this.#tree) {
+      this.#outside.track(pid);
+      return;
+    }
+    this.#tree.track(pid);
+    const debuggee = pid === undefined ? undefined : readProcess(pid);
+    if (!isLive(debuggee) || this.#watch) return;
+    const tree = this.#tree;
+    this.#watch = setInterval(() => {
+      if (isStillRunning(debuggee)) return;
+      clearInterval(this.#watch);
+      void tree.endOrphans(500);
+    }, DEBUGGEE_POLL_MS);
+    this.#watch.unref();
   }
 
   /** The pids of every live process of the session: the adapter's tree and the processes it reported. */
@@ -90,6 +112,7 @@ export class AdapterProcess {
    * after `graceMs`. Resolves when they are gone (or after a last wait).
    */
   async kill(graceMs = 500): Promise<void> {
+    clearInterval(this.#watch);
     this.connection.close({ kind: 'ended' });
     await Promise.all([this.#tree?.stop(graceMs), this.#outside.stop(graceMs)]);
   }
@@ -119,8 +142,11 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
       return new AdapterProcess(connection, tree, exited);
     }
     const port = await waitForListening(tree, options, exited);
-    stdout.on('data', (chunk: Buffer) => options.onProcessOutput?.('stdout', chunk.toString('utf8')));
-    stderr.on('data', (chunk: Buffer) => options.onProcessOutput?.('stderr', chunk.toString('utf8')));
+    // One decoder per stream: a chunk may end inside a multi-byte character, which the next chunk completes.
+    const out = new StringDecoder('utf8');
+    const err = new StringDecoder('utf8');
+    stdout.on('data', (chunk: Buffer) => options.onProcessOutput?.('stdout', out.write(chunk)));
+    stderr.on('data', (chunk: Buffer) => options.onProcessOutput?.('stderr', err.write(chunk)));
     const socket = await connectSocket(port, options.startTimeoutMs, name);
     const connection = new DapConnection(socket, socket, { name, requestTimeoutMs: options.requestTimeoutMs });
     void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));

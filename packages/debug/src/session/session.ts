@@ -353,7 +353,8 @@ export class DebugSession {
         break;
       case 'process':
         this.debuggeePid = event.body.systemProcessId;
-        this.#process?.track(event.body.systemProcessId);
+        // Only a launched debuggee ends with the session; an attached one was running before and is left running.
+        if (this.spec.mode === 'launch') this.#process?.track(event.body.systemProcessId);
         break;
       case 'thread':
         break;

@@ -1,7 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { type SupervisedProcess, spawnSupervised } from '@agent-tools/core/process';
 import { EvalToolError } from '../errors.js';
 import type { JupyterEndpoint } from './endpoint.js';
 import { installKernelSpecs } from './kernel-specs.js';
@@ -26,16 +26,19 @@ const STDERR_KEEP = 8192;
 /**
  * A Jupyter server on loopback with a random token, owned by one run: started once, stopped on {@link stop}.
  * The token travels in the environment, not the command line, so other users of the machine cannot read it.
+ * It runs under core's process supervisor: the server, its kernels and whatever their cells started (a
+ * `!sleep 600 &`, a daemon that called `setsid`) end when it is stopped, and when the harness dies without
+ * disposing.
  */
 export class LocalJupyterServer {
   readonly #options: LocalServerOptions;
   readonly #token = randomBytes(24).toString('hex');
-  #child: ChildProcess | undefined;
-  #stderr = '';
+  #tree: SupervisedProcess | undefined;
   #started: Promise<JupyterEndpoint> | undefined;
   #exited: Promise<void> | undefined;
   #exitListeners = new Set<(reason: string) => void>();
   #stopping = false;
+  #stopped: Promise<void> | undefined;
 
   constructor(options: LocalServerOptions) {
     this.#options = options;
@@ -43,7 +46,7 @@ export class LocalJupyterServer {
 
   /** The server's process id once started. */
   get pid(): number | undefined {
-    return this.#child?.pid;
+    return this.#tree?.pid;
   }
 
   /** Starts the server once; later calls share the first start. */
@@ -80,12 +83,15 @@ export class LocalJupyterServer {
       // it: eval replaces a dead kernel itself and says the state was lost.
       '--KernelRestarter.time_to_dead=0.5',
       '--KernelRestarter.restart_limit=0',
+      // No IOPub rate limit: the server would replace a fast cell's output with its warning; eval bounds what it
+      // keeps itself, and says how much it dropped.
+      '--ServerApp.limit_rate=False',
       ...(process.getuid?.() === 0 ? ['--allow-root'] : []),
     ];
-    const child = spawn(python, args, {
+    const tree = spawnSupervised({
+      command: python,
+      args,
       cwd,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
       env: {
         ...process.env,
         JUPYTER_TOKEN: this.#token,
@@ -94,24 +100,14 @@ export class LocalJupyterServer {
         JUPYTER_DATA_DIR: dirs.data,
         PYDEVD_DISABLE_FILE_VALIDATION: '1',
       },
+      stderrTail: STDERR_KEEP,
+      graceMs: 1000,
     });
-    this.#child = child;
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      this.#stderr = (this.#stderr + chunk).slice(-STDERR_KEEP);
-    });
-    this.#exited = new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
-        if (!this.#stopping) {
-          const reason = `the local Jupyter server exited (${signal ?? `code ${code}`})`;
-          for (const listener of this.#exitListeners) listener(reason);
-        }
-        resolve();
-      });
-      // A process that could not be spawned at all (no such interpreter) never emits 'exit'.
-      child.once('error', () => {
-        if (child.pid === undefined) resolve();
-      });
+    this.#tree = tree;
+    this.#exited = tree.exited.then(({ code, signal }) => {
+      if (this.#stopping) return;
+      const reason = `the local Jupyter server exited (${signal ?? `code ${code}`})`;
+      for (const listener of this.#exitListeners) listener(reason);
     });
 
     const port = await new Promise<number>((resolve, reject) => {
@@ -127,15 +123,15 @@ export class LocalJupyterServer {
         );
       };
       const timer = setTimeout(() => fail(`it did not listen within ${startTimeoutMs / 1000} s.`), startTimeoutMs);
-      child.once('error', (error) => fail(error.message));
-      child.once('exit', (code, signal) => fail(`it exited (${signal ?? `code ${code}`}) before listening.`));
-      child.stdout?.setEncoding('utf8');
-      child.stdout?.on('data', (chunk: string) => {
+      void tree.exited.then(({ code, signal, spawnError }) =>
+        fail(spawnError ?? `it exited (${signal ?? `code ${code}`}) before listening.`),
+      );
+      tree.stdout?.setEncoding('utf8');
+      tree.stdout?.on('data', (chunk: string) => {
         stdout += chunk;
         const line = stdout.split('\n').find((l) => l.includes('"agent_tools_ready"'));
         if (!line) return;
         clearTimeout(timer);
-        child.removeAllListeners('error');
         try {
           resolve((JSON.parse(line) as { port: number }).port);
         } catch (error) {
@@ -146,13 +142,13 @@ export class LocalJupyterServer {
       await this.stop();
       throw error;
     });
-    child.stdout?.removeAllListeners('data');
-    child.stdout?.resume();
+    tree.stdout?.removeAllListeners('data');
+    tree.stdout?.resume();
     return { baseUrl: `http://127.0.0.1:${port}/`, token: this.#token };
   }
 
   #stderrTail(): string {
-    const lines = this.#stderr
+    const lines = (this.#tree?.stderrTail ?? '')
       .split('\n')
       .filter((line) => line.trim() && !/^\[[IWD] /.test(line))
       .slice(-6);
@@ -161,31 +157,23 @@ export class LocalJupyterServer {
 
   /**
    * Stops the server: closing its stdin makes it shut its kernels down and exit; a server that has not exited
-   * after `graceMs` is killed with its process group.
+   * after `graceMs` is ended with everything it started. Resolves when the server, its kernels and whatever
+   * their cells left running are gone.
    */
   async stop(graceMs = 5000): Promise<void> {
-    const child = this.#child;
-    if (!child || this.#stopping) return this.#exited;
+    const tree = this.#tree;
+    if (!tree || this.#stopping) return this.#stopped;
     this.#stopping = true;
-    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return this.#exited;
-    child.stdin?.end();
-    let timer: NodeJS.Timeout | undefined;
-    const killed = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        killGroup(child, 'SIGKILL');
-        resolve();
-      }, graceMs);
-    });
-    await Promise.race([this.#exited, killed]);
-    clearTimeout(timer);
-    await this.#exited;
-  }
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    if (child.pid) process.kill(-child.pid, signal);
-  } catch {
-    child.kill(signal);
+    this.#stopped = (async () => {
+      if (!tree.exit) {
+        tree.stdin?.end();
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([tree.exited, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+        clearTimeout(timer);
+      }
+      await tree.stop(500);
+      await this.#exited;
+    })();
+    return this.#stopped;
   }
 }

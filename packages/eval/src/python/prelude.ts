@@ -12,7 +12,7 @@ export const PRELUDE_FILENAME = '<agent-tools>';
  */
 const SOURCE = String.raw`
 def __agent_tools_setup(marker):
-    import builtins, json, os, shlex, subprocess, sys, sysconfig, threading, types
+    import builtins, json, os, shlex, subprocess, sys, sysconfig, threading, time, types
 
     helpers = types.ModuleType("_agent_tools")
     helpers.__doc__ = "Helpers of agent-tools eval: the tool bridge and the rewritten IPython idioms."
@@ -54,8 +54,14 @@ def __agent_tools_setup(marker):
             raise RuntimeError("tool() works only inside an eval cell (it talks to the harness over the kernel's stdin channel)")
         payload = marker + json.dumps({"calls": calls}, default=_jsonable)
         with bridge_lock:
-            raw = kernel.raw_input(payload)
-        reply = json.loads(raw)
+            reply = json.loads(kernel.raw_input(payload))
+            parted = reply.get("parted") if isinstance(reply, dict) else None
+            if parted:
+                # A large reply travels in parts (a Jupyter server drops a websocket message over 10 MiB).
+                raw = "".join(kernel.raw_input(marker + json.dumps({"part": i})) for i in range(parted["parts"]))
+                if len(raw.encode("utf-16-le")) // 2 != parted["length"]:
+                    raise ToolError("the tool bridge's reply arrived incomplete; call again or ask for less")
+                reply = json.loads(raw)
         if "error" in reply:
             raise ToolError(reply["error"])
         answers = []
@@ -108,8 +114,12 @@ def __agent_tools_setup(marker):
         except Exception:
             return text
 
-    def _pump(stream, sink, keep=None):
+    def _pump(stream, sink, keep, state):
         for line in iter(stream.readline, ""):
+            state["seen"] = time.monotonic()
+            if state["detached"]:
+                # The command has returned; this is a background job it left ("cmd &"): not this cell's output.
+                continue
             if keep is not None:
                 keep.append(line)
             else:
@@ -131,9 +141,10 @@ def __agent_tools_setup(marker):
             env=env,
         )
         kept = [] if capture else None
+        state = {"detached": False, "seen": time.monotonic()}
         readers = [
-            threading.Thread(target=_pump, args=(process.stdout, sys.stdout, kept), daemon=True),
-            threading.Thread(target=_pump, args=(process.stderr, sys.stderr), daemon=True),
+            threading.Thread(target=_pump, args=(process.stdout, sys.stdout, kept, state), daemon=True),
+            threading.Thread(target=_pump, args=(process.stderr, sys.stderr, None, state), daemon=True),
         ]
         for reader in readers:
             reader.start()
@@ -143,8 +154,17 @@ def __agent_tools_setup(marker):
             process.terminate()
             process.wait()
             raise
-        for reader in readers:
-            reader.join()
+        # A background job ("sleep 600 &") keeps the pipes open after the command returned: read what the command
+        # wrote (at most a pipe's worth is left), then stop waiting once the pipes are quiet, or after a second. The
+        # job runs on in the kernel's process group and ends with the kernel or the run.
+        exited = time.monotonic()
+        while any(reader.is_alive() for reader in readers):
+            now = time.monotonic()
+            if now - state["seen"] > 0.1 or now - exited > 1.0:
+                state["detached"] = True
+                break
+            for reader in readers:
+                reader.join(0.02)
         return code, kept
 
     def _bash():

@@ -26,6 +26,13 @@ export type DiagnosticsPuller = (request: {
     readonly timeoutMs: number;
   }) => Promise<readonly LspDiagnostic[]>
 
+/** What a configuration prepares before its server starts for a root: extra arguments, and what to undo after. */
+export interface LaunchPreparation {
+  readonly args: readonly string[];
+  /** Called once the process has exited. */
+  cleanup(): void;
+}
+
 /** One language server: what it handles, how to find it, how to start it. */
 export interface ServerConfig {
   /** A short stable id (`typescript`, `pyright`); a harness's configuration with a built-in id replaces it. */
@@ -48,6 +55,8 @@ export interface ServerConfig {
   readonly initializationOptions?: (context: ServerContext) => unknown;
   /** Answers to `workspace/configuration`, as a tree of sections (`{ python: { analysis: {...} } }`). */
   readonly settings?: (context: ServerContext) => Readonly<Record<string, unknown>>;
+  /** Runs before the server starts for a root (clangd: a compilation database for a project that has none). */
+  readonly prepareLaunch?: (context: ServerContext) => LaunchPreparation | undefined;
   /** Extra environment variables of the server process. */
   readonly env?: Readonly<Record<string, string>>;
   /** A better way than the generic one to get a document's current diagnostics. */

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import type { Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { isIdentifierChar } from '../position/code-mask.js';
 import { displayPath, fromUri } from '../util/paths.js';
-import { splitLines } from '../util/text.js';
+import { splitLines, textInRange } from '../util/text.js';
 
 /** Why a rename's edits cannot be trusted, or undefined when every edit renames `oldName` to `newName`. */
 export type RenameCheck = { readonly ok: true } | { readonly ok: false; readonly alias: boolean; readonly reason: string };
@@ -42,7 +42,7 @@ export function verifyRenameEdits(
     const lines = linesOf(path);
     if (!lines) continue; // A file that does not exist yet: the edit plan refuses it with a clearer reason.
     for (const e of edits) {
-      const replaced = textIn(lines, e.range);
+      const replaced = textInRange(lines, e.range);
       if (renames(replaced, e.newText, oldName, newName)) continue;
       const where = `${displayPath(path, cwd)}:${e.range.start.line + 1}:${e.range.start.character + 1}`;
       const alias = e.newText.includes(oldName) && e.newText.includes(newName) && /\bas\b|:/.test(e.newText);
@@ -72,12 +72,4 @@ function* textEdits(edit: WorkspaceEdit): Generator<[string, readonly TextEdit[]
       if ('textDocument' in change) yield [change.textDocument.uri, change.edits as TextEdit[]];
     }
   } else if (edit.changes) yield* Object.entries(edit.changes);
-}
-
-function textIn(lines: readonly string[], range: Range): string {
-  if (range.start.line === range.end.line) return (lines[range.start.line] ?? '').slice(range.start.character, range.end.character);
-  const parts = [(lines[range.start.line] ?? '').slice(range.start.character)];
-  for (let line = range.start.line + 1; line < range.end.line; line++) parts.push(lines[line] ?? '');
-  parts.push((lines[range.end.line] ?? '').slice(0, range.end.character));
-  return parts.join('\n');
 }

@@ -1,5 +1,6 @@
 import { capText } from '@agent-tools/core';
 import type { Hover, MarkedString, MarkupContent } from 'vscode-languageserver-protocol';
+import { displayPath, fromUri } from '../util/paths.js';
 
 /** A hover as programs receive it. */
 export interface HoverData {
@@ -30,6 +31,24 @@ export function hoverData(hover: Hover | null | undefined): HoverData | undefine
     .join('\n\n');
   if (!signature && !documentation) return undefined;
   return { signature, documentation };
+}
+
+const FILE_LINK = /file:\/\/[^\s)\]"'>]+/g;
+
+/**
+ * A hover with the `file://` links servers put in doc comments (tsserver's `{@link}`) as paths a model reads:
+ * workspace-relative, with `:line:column` for a `#L12,5` fragment.
+ */
+export function relativeLinks(data: HoverData, cwd: string): HoverData {
+  const rewrite = (text: string): string =>
+    text.replace(FILE_LINK, (link) => {
+      const [address, fragment] = link.split('#') as [string, string | undefined];
+      const path = fromUri(address);
+      if (!path) return link;
+      const at = /^L(\d+)(?:(?:%2C|,)(\d+))?$/i.exec(fragment ?? '');
+      return `${displayPath(path, cwd)}${at ? `:${at[1]}${at[2] ? `:${at[2]}` : ''}` : ''}`;
+    });
+  return { signature: rewrite(data.signature), documentation: rewrite(data.documentation) };
 }
 
 /** The hover as a model reads it, capped. */

@@ -8,6 +8,8 @@ import type { LineReader } from './line-reader.js';
 export interface RawLocation {
   readonly path: string;
   readonly range: Range;
+  /** What the location is about, shown after its line (`in main` for a call site). */
+  readonly note?: string;
 }
 
 /** A location as programs receive it: workspace-relative path, 1-based line and column, the line's text. */
@@ -18,6 +20,8 @@ export interface LocationData {
   readonly text?: string;
   /** Set for files outside the working directory (libraries): their text is not read. */
   readonly outside?: true;
+  /** What the location is about (the caller of a call site, a callee's name). */
+  readonly note?: string;
 }
 
 /** Normalizes a definition-like answer (`Location`, `Location[]`, `LocationLink[]`, null) to raw locations. */
@@ -59,12 +63,19 @@ export function renderLocations(
     const text = outside ? undefined : options.reader.line(location.path, location.range.start.line);
     const line = location.range.start.line + 1;
     const column = location.range.start.character + 1;
-    data.push({ file, line, column, ...(text === undefined ? {} : { text }), ...(outside ? { outside: true as const } : {}) });
+    data.push({
+      file,
+      line,
+      column,
+      ...(text === undefined ? {} : { text }),
+      ...(outside ? { outside: true as const } : {}),
+      ...(location.note ? { note: location.note } : {}),
+    });
     if (file !== currentFile) {
       lines.push(outside ? `${file} (outside the working directory)` : file);
       currentFile = file;
     }
-    lines.push(`  ${line}:${column}${text === undefined ? '' : `  ${showLine(text)}`}`);
+    lines.push(`  ${line}:${column}${text === undefined ? '' : `  ${showLine(text)}`}${location.note ? `  (${location.note})` : ''}`);
   }
   if (capped.note) lines.push(`(${capped.note}; ask about a narrower symbol or file to see others)`);
   return { text: lines.join('\n'), data, total: capped.total, note: capped.note };

@@ -19,6 +19,8 @@ export interface CheckerRun {
   readonly env?: Readonly<Record<string, string>>;
   /** How the run is named for a model: `tsc --noEmit -p tsconfig.json`. */
   readonly title: string;
+  /** Further commands run after this one (a second tool of the same check); their outputs arrive in `CheckerOutput.more`. */
+  readonly followedBy?: ReadonlyArray<Omit<CheckerRun, 'followedBy'>>;
 }
 
 /** A checker's raw output. */
@@ -26,6 +28,8 @@ export interface CheckerOutput {
   readonly stdout: string;
   readonly stderr: string;
   readonly code: number | null;
+  /** The outputs of the run's `followedBy` commands, in order. */
+  readonly more?: readonly CheckerOutput[];
 }
 
 /**
@@ -39,9 +43,13 @@ export interface ProjectChecker {
   plan(context: CheckerContext): CheckerRun | { readonly unavailable: string };
   /**
    * The diagnostics in its output, with absolute file paths; `failed` when the output shows that the check
-   * itself did not run (a crash, a bad configuration): such a project is "not verified", never clean.
+   * itself did not run (a crash, a bad configuration): such a project is "not verified", never clean;
+   * `incomplete` when it ran but could not cover everything: its findings are listed, and it is not verified.
    */
-  parse(output: CheckerOutput, context: CheckerContext): readonly Diagnostic[] | { readonly failed: string };
+  parse(
+    output: CheckerOutput,
+    context: CheckerContext,
+  ): readonly Diagnostic[] | { readonly failed: string } | { readonly incomplete: string; readonly diagnostics: readonly Diagnostic[] };
   /** How long it may run (default: the supervisor's check timeout). */
   readonly timeoutMs?: number;
 }

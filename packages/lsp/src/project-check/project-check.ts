@@ -6,7 +6,8 @@ import { discoverRoots, listSourceFiles } from '../discovery/root.js';
 import type { LanguageServer } from '../server/language-server.js';
 import type { LspSupervisor } from '../supervisor.js';
 import { displayPath, isInside } from '../util/paths.js';
-import { runChecker } from './run-checker.js';
+import type { CheckerOutput, CheckerRun } from './checker.js';
+import { type RunOutcome, runChecker } from './run-checker.js';
 
 /** The whole-project check of one server's project root. */
 export interface ProjectCheckPart {
@@ -58,10 +59,11 @@ async function checkRoot(supervisor: LspSupervisor, config: ServerConfig, root: 
     const plan = checker.plan(context);
     if ('unavailable' in plan) unavailable = `${checker.name} cannot run: ${plan.unavailable}`;
     else {
-      const outcome = await runChecker(plan, root, checker.timeoutMs ?? supervisor.checkTimeoutMs, supervisor.env, signal);
+      const outcome = await runSteps(plan, root, checker.timeoutMs ?? supervisor.checkTimeoutMs, supervisor.env, signal);
       if (!outcome.ok) return { ...base, method: plan.title, verified: false, reason: outcome.reason, diagnostics: [] };
       const parsed = checker.parse(outcome.output, context);
       if ('failed' in parsed) return { ...base, method: plan.title, verified: false, reason: parsed.failed, diagnostics: [] };
+      if ('incomplete' in parsed) return { ...base, method: plan.title, verified: false, reason: parsed.incomplete, diagnostics: parsed.diagnostics };
       return {
         ...base,
         method: plan.title,
@@ -91,6 +93,21 @@ async function checkRoot(supervisor: LspSupervisor, config: ServerConfig, root: 
   }
   if (server.diagnostics.workspace) return viaWorkspaceDiagnostics(server, base, supervisor, signal);
   return viaSweep(server, base, supervisor, unavailable, signal);
+}
+
+/** Runs a checker's command and the ones that follow it; the first that cannot run ends the check. */
+async function runSteps(plan: CheckerRun, root: string, timeoutMs: number, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<RunOutcome> {
+  const first = await runChecker(plan, root, timeoutMs, env, signal);
+  if (!first.ok || !plan.followedBy?.length) return first;
+  const more: CheckerOutput[] = [];
+  let truncated = first.truncated;
+  for (const step of plan.followedBy) {
+    const outcome = await runChecker(step, root, timeoutMs, env, signal);
+    if (!outcome.ok) return outcome;
+    truncated ||= outcome.truncated;
+    more.push(outcome.output);
+  }
+  return { ok: true, truncated, output: { ...first.output, more } };
 }
 
 async function viaWorkspaceDiagnostics(

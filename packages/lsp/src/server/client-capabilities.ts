@@ -11,13 +11,15 @@ const SYMBOL_KINDS = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind)
 
 /**
  * What this client tells servers it can do. Pull diagnostics are declared with dynamic registration because
- * pyright only offers them that way; edits are applied by lsp_rename alone, so `applyEdit` is off.
+ * pyright only offers them that way. Edits a server sends back (`applyEdit`) are taken only while lsp_fix runs
+ * one of its commands.
  */
 export const CLIENT_CAPABILITIES: ClientCapabilities = {
   general: { positionEncodings: ['utf-16'] },
   window: { workDoneProgress: true, showDocument: { support: false } },
   workspace: {
-    applyEdit: false,
+    // Taken only while lsp_fix runs a command of the server, through the same all-or-nothing path as edits.
+    applyEdit: true,
     workspaceEdit: {
       documentChanges: true,
       resourceOperations: ['create', 'rename', 'delete'],
@@ -39,6 +41,7 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
     implementation: { dynamicRegistration: false, linkSupport: true },
     declaration: { dynamicRegistration: false, linkSupport: true },
     references: { dynamicRegistration: false },
+    callHierarchy: { dynamicRegistration: false },
     documentSymbol: {
       dynamicRegistration: false,
       hierarchicalDocumentSymbolSupport: true,

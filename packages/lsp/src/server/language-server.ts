@@ -26,15 +26,15 @@ import {
   type NotificationTypeLike,
   RpcConnection,
   type RequestTypeLike,
+  type FramingLimits,
 } from '../rpc/connection.js';
-import type { FramingLimits } from '../rpc/framing.js';
 import { displayPath, fromUri, toUri } from '../util/paths.js';
 import { CLIENT_CAPABILITIES } from './client-capabilities.js';
 import { DocumentSync, type OpenDocument } from './documents.js';
 import { describeExit, type ExitInfo, ServerProcess } from './process.js';
 import { PublishedDiagnostics } from './published-diagnostics.js';
 import { PositionMapper } from '../position/position-mapper.js';
-import { answerServerRequest } from './server-requests.js';
+import { type ApplyEditHandler, answerServerRequest } from './server-requests.js';
 import { ServerDiagnostics } from './server-diagnostics.js';
 import { WorkProgress } from './work-progress.js';
 
@@ -99,6 +99,7 @@ export class LanguageServer {
   readonly #malformed: number[] = [];
   #capabilities: ServerCapabilities = {};
   #firstOpenAt: number | undefined;
+  #applyEdit: ApplyEditHandler | undefined;
   #loaded = false;
   #onLoaded: (() => void) | undefined;
   #state: ServerState = 'starting';
@@ -112,9 +113,11 @@ export class LanguageServer {
     this.cwd = options.cwd;
     this.binary = options.binary;
     this.label = `${options.config.name} (root ${displayPath(options.root, options.cwd)})`;
+    const context = { root: options.root, cwd: options.cwd, binary: options.binary };
+    const prepared = options.config.prepareLaunch?.(context);
     this.#process = new ServerProcess({
       command: options.binary.command,
-      args: [...options.binary.prefixArgs, ...options.config.args],
+      args: [...options.binary.prefixArgs, ...options.config.args, ...(prepared?.args ?? [])],
       cwd: options.root,
       env: { ...(options.env ?? process.env), ...options.config.env },
     });
@@ -168,7 +171,10 @@ export class LanguageServer {
       executeCommand: (command, args, timeoutMs, signal) => this.executeCommand(command, args, timeoutMs, signal),
       assertRunning: (method) => this.#assertRunning(method),
     });
-    void this.#process.exited.then((info) => this.#onExit(info));
+    void this.#process.exited.then((info) => {
+      prepared?.cleanup();
+      this.#onExit(info);
+    });
     this.ready = this.#boot();
     this.ready.catch(() => {});
   }
@@ -408,7 +414,22 @@ export class LanguageServer {
       settings: () => this.config.settings?.(this.#context()) ?? {},
       registrations: this.#registrations,
       registered: () => this.published.poke(),
+      applyEdit: this.#applyEdit,
     });
+  }
+
+  /**
+   * Runs `work` (a server command) with `workspace/applyEdit` accepted through `apply`: a server applies a
+   * command's edits by sending them back, and only while one of our commands runs are they taken.
+   */
+  async acceptingEdits<T>(apply: ApplyEditHandler, work: () => Promise<T>): Promise<T> {
+    if (this.#applyEdit) throw new LspError('request_failed', `${this.label} is already running a command that edits files; try again when it is done.`);
+    this.#applyEdit = apply;
+    try {
+      return await work();
+    } finally {
+      this.#applyEdit = undefined;
+    }
   }
 
   #onMalformed(reason: string): void {

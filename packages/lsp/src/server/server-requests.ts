@@ -1,7 +1,18 @@
 import { basename } from 'node:path';
-import { ConfigurationRequest, RegistrationRequest, UnregistrationRequest, WorkspaceFoldersRequest } from 'vscode-languageserver-protocol';
+import {
+  type ApplyWorkspaceEditParams,
+  ApplyWorkspaceEditRequest,
+  type ApplyWorkspaceEditResult,
+  ConfigurationRequest,
+  RegistrationRequest,
+  UnregistrationRequest,
+  WorkspaceFoldersRequest,
+} from 'vscode-languageserver-protocol';
 import { METHOD_NOT_FOUND, RpcResponseError } from '../rpc/connection.js';
 import { toUri } from '../util/paths.js';
+
+/** Applies an edit a server sends back while one of our commands runs (all or nothing). */
+export type ApplyEditHandler = (params: ApplyWorkspaceEditParams) => Promise<ApplyWorkspaceEditResult>;
 
 /** What answering a server's requests needs to know and may change. */
 export interface ServerRequestContext {
@@ -12,11 +23,13 @@ export interface ServerRequestContext {
   readonly registrations: Map<string, { method: string; options: unknown }>;
   /** Called after a registration, so waiters can switch to pull diagnostics. */
   registered(): void;
+  /** Set while lsp_fix runs a server command; edits sent at any other time are declined. */
+  readonly applyEdit?: ApplyEditHandler | undefined;
 }
 
 /**
- * Answers the requests a server sends to its client. Edits are applied only by lsp_rename, so
- * `workspace/applyEdit` is declined; refresh requests and progress creation are acknowledged; anything unknown is
+ * Answers the requests a server sends to its client. `workspace/applyEdit` is taken only while lsp_fix runs
+ * one of the server's commands, and declined otherwise; refresh requests and progress creation are acknowledged; anything unknown is
  * "method not found", which servers handle.
  */
 export function answerServerRequest(method: string, params: unknown, context: ServerRequestContext): unknown {
@@ -39,8 +52,9 @@ export function answerServerRequest(method: string, params: unknown, context: Se
     }
     case WorkspaceFoldersRequest.method:
       return [{ uri: toUri(context.root), name: basename(context.root) }];
-    case 'workspace/applyEdit':
-      return { applied: false, failureReason: 'This client applies edits only through the lsp_rename tool.' };
+    case ApplyWorkspaceEditRequest.method:
+      if (context.applyEdit) return context.applyEdit(params as ApplyWorkspaceEditParams);
+      return { applied: false, failureReason: 'This client applies edits only while lsp_fix runs a command of the server.' };
     case 'window/showDocument':
       return { success: false };
     case 'window/workDoneProgress/create':

@@ -19,20 +19,36 @@ export async function applyAndReport(
   head: string,
   structured: Record<string, unknown>,
 ): Promise<ToolResult> {
-  const files = plan.changes.map((c) => c.path);
-  if (ctx.diagnostics.enabled) await ctx.diagnostics.beforeWrite(files, ctx.signal);
+  if (ctx.diagnostics.enabled) await ctx.diagnostics.beforeWrite(plan.changes.map((c) => c.path), ctx.signal);
   await applyEditPlan(plan, cwd);
   syncServer(server, plan);
+  return reportApplied(plan, cwd, ctx, head, structured);
+}
+
+/** The answer for changes already applied: files with edit counts, then what the diagnostics hook found. */
+export async function reportApplied(
+  plan: EditPlan,
+  cwd: string,
+  ctx: ToolContext,
+  head: string,
+  structured: Record<string, unknown>,
+): Promise<ToolResult> {
+  // Several edits a server sent back for one command may touch a file more than once.
+  const merged = new Map<string, { before: string | undefined; after: string | undefined; edits: number }>();
+  for (const c of plan.changes) {
+    const seen = merged.get(c.path);
+    merged.set(c.path, seen ? { before: seen.before, after: c.after, edits: seen.edits + c.edits } : { before: c.before, after: c.after, edits: c.edits });
+  }
   const lines = [head];
-  const changed = plan.changes.map((c) => {
-    const file = displayPath(c.path, cwd);
+  const changed = [...merged].map(([path, c]) => {
+    const file = displayPath(path, cwd);
     const what = c.before === undefined ? 'created' : c.after === undefined ? 'deleted' : plural(c.edits, 'edit');
     lines.push(`  ${file} (${what})`);
     return { file, edits: c.edits, ...(c.before === undefined ? { created: true } : {}), ...(c.after === undefined ? { deleted: true } : {}) };
   });
   const result: ToolResult = { content: [{ type: 'text', text: lines.join('\n') }], isError: false, structured: { ...structured, files: changed } };
   if (!ctx.diagnostics.enabled) return result;
-  const report = await ctx.diagnostics.afterWrite(files, ctx.signal);
+  const report = await ctx.diagnostics.afterWrite([...merged.keys()], ctx.signal);
   return report.text ? { ...appendText(result, report.text), structured: { ...(result.structured as object), diagnostics: report.files } } : result;
 }
 

@@ -6,6 +6,8 @@ export const LSP_ACTIONS = [
   'type_definition',
   'implementation',
   'references',
+  'incoming_calls',
+  'outgoing_calls',
   'hover',
   'symbols',
   'code_actions',

@@ -1,4 +1,5 @@
 import { defineTool, type ToolResult } from '@agent-tools/core';
+import { callHierarchy } from './actions/call-hierarchy.js';
 import { codeActions } from './actions/code-actions.js';
 import { diagnostics } from './actions/diagnostics.js';
 import { hover } from './actions/hover.js';
@@ -15,14 +16,15 @@ Address a position by "line" (1-based) and "symbol" (the name as written on that
 
 Actions:
 - definition, type_definition, implementation, references: file, line, symbol. Where it is declared, where its type is declared, its concrete implementations, every use (references include the declaration; capped at 50).
+- incoming_calls, outgoing_calls: file, line, symbol (a function or method). Every call site of it, each with the function it is in; or every function it calls, where declared and how often (capped at 50).
 - hover: file, line, symbol. Its signature and doc comment.
 - symbols: query to search the whole workspace by name (capped at 100), or file for that file's outline (capped at 200).
 - code_actions: file, line, symbol. The quick fixes the server offers there for the problems on that line; nothing is applied.
-- diagnostics: file for its current errors and warnings; file "*" runs the project's whole check (tsc --noEmit, pyright, go vet, ...). A part that could not run is reported NOT VERIFIED: never treat it as clean.
+- diagnostics: file for its current errors and warnings; file "*" runs the project's whole check (tsc --noEmit, pyright, gopls check and go vet, ...). A part that could not run is reported NOT VERIFIED: never treat it as clean.
 - status: which servers run for which project roots, and for the others whether the root marker (tsconfig.json, pyproject.toml, go.mod, ...) or the server binary is missing.
 - reload: restart the server of file's project (or every server without file) when answers look stale or requests hang.
 
-Answers use paths relative to the working directory, 1-based lines and the text of each line; long lists say how many were cut. To rename a symbol across files use lsp_rename. Writes made with the file tools report new diagnostics by themselves.`;
+Answers use paths relative to the working directory, 1-based lines and the text of each line; long lists say how many were cut. An answer whose first line begins with INCOMPLETE was given while the server was still indexing the project: call again for the complete one. To rename a symbol across files use lsp_rename. Writes made with the file tools report new diagnostics by themselves.`;
 
 /** The `lsp` tool: every read-only question a language server answers. */
 export function lspTool(env: ToolEnv) {
@@ -51,6 +53,9 @@ function run(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<Tool
     case 'implementation':
     case 'references':
       return navigate(env, params.action, params, signal);
+    case 'incoming_calls':
+    case 'outgoing_calls':
+      return callHierarchy(env, params.action, params, signal);
     case 'hover':
       return hover(env, params, signal);
     case 'symbols':

@@ -4,13 +4,15 @@ import type { Position, ServerCapabilities } from 'vscode-languageserver-protoco
 import type { OpenDocument } from '../server/documents.js';
 import type { LanguageServer } from '../server/language-server.js';
 import type { LspSupervisor } from '../supervisor.js';
+import type { CodeActionListings } from './code-action-listings.js';
 import { locateSymbol, type SymbolPosition } from '../position/locate-symbol.js';
 import { awaitComplete, type Completeness } from '../server/readiness.js';
 
-/** What the tools share: the supervisor and the working directory. */
+/** What the tools share: the supervisor, the working directory, and the code actions last listed per file. */
 export interface ToolEnv {
   readonly supervisor: LspSupervisor;
   readonly cwd: string;
+  readonly listings: CodeActionListings;
 }
 
 /** A position request resolved: the server, the synced document and the symbol's position. */

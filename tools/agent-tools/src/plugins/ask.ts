@@ -1,5 +1,6 @@
 import { askTools, detachedPort } from '@agent-tools/ask';
 import { harnessQuestionPort, TERMINAL_TARGET } from '../approval.js';
+import { rememberQuestionPort } from '../assumed.js';
 import type { HarnessPlugin } from '../plugin.js';
 
 /**
@@ -9,12 +10,13 @@ import type { HarnessPlugin } from '../plugin.js';
  */
 export const askPlugin: HarnessPlugin = {
   factory: askTools,
-  resources: (env) => ({
-    questionPort: env.terminal
+  resources: (env) => {
+    const questionPort = env.terminal
       ? harnessQuestionPort(env.terminal)
-      : detachedPort('the harness runs without a terminal, so no human is attached'),
-    targetSpace: TERMINAL_TARGET,
-  }),
+      : detachedPort('the harness runs without a terminal, so no human is attached');
+    rememberQuestionPort(env.conversationId, questionPort);
+    return { questionPort, targetSpace: TERMINAL_TARGET };
+  },
   demo: [
     {
       title: 'ask_user with nobody at a terminal fails at once (fail-closed) and says to proceed on a stated assumption',
@@ -23,6 +25,17 @@ export const askPlugin: HarnessPlugin = {
         question: 'Should low stock be flagged at 3 or at 5 items?',
         context: 'The threshold decides which items the report lists.',
         options: [{ label: '3', description: 'fewer, more urgent items' }, { label: '5' }],
+      },
+      expectError: true,
+    },
+    {
+      title: 'Several questions go on one card (questions[]); with nobody attached they fail closed together',
+      tool: 'ask_user',
+      args: {
+        questions: [
+          { header: 'Threshold', question: 'Flag low stock at 3 or at 5 items?', options: [{ label: '3' }, { label: '5' }], recommended: '5' },
+          { header: 'Format', question: 'Report as a table or as CSV?', options: [{ label: 'table' }, { label: 'CSV' }] },
+        ],
       },
       expectError: true,
     },

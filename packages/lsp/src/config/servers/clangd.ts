@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { defineServer } from '../server-config.js';
+import { generatedDatabase } from './clangd-database.js';
 
 /** Versioned names Debian and Ubuntu install clangd under, newest first. */
 const VERSIONS = Array.from({ length: 12 }, (_, i) => `clangd-${22 - i}`);
@@ -31,10 +30,11 @@ export const clangdServer = defineServer({
   binaries: ['clangd', ...VERSIONS],
   // Every reference, not the first 1000: the tool shows 50 and says how many there are.
   args: ['--log=error', '--limit-references=0'],
-  // With a compilation database clangd indexes every file it lists, in the background, after the first file is
-  // opened; until then references, definitions in other files and workspace symbols come from open files only.
-  backgroundIndex: ({ root }) =>
-    ['compile_commands.json', 'build/compile_commands.json'].some((file) => existsSync(join(root, file))) ? { title: /^indexing/ } : undefined,
+  // A project without a compilation database gets one listing its sources, so that clangd indexes all of them.
+  prepareLaunch: ({ root }) => generatedDatabase(root),
+  // clangd indexes every file of the database in the background after the first file is opened; until then
+  // references, definitions in other files and workspace symbols come from open files only.
+  backgroundIndex: () => ({ title: /^indexing/ }),
   // --limit-results defaults to 100.
   workspaceSymbolLimit: 100,
 });

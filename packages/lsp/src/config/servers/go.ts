@@ -1,7 +1,7 @@
-import { goVetChecker } from '../../project-check/checkers/go-vet.js';
+import { goChecker } from '../../project-check/checkers/go-check.js';
 import { defineServer } from '../server-config.js';
 
-/** Go through gopls; whole-project checks run `go vet ./...`. */
+/** Go through gopls; whole-project checks run `gopls check` on every file (all type errors) and `go vet ./...`. */
 export const goplsServer = defineServer({
   id: 'gopls',
   name: 'gopls',
@@ -11,7 +11,7 @@ export const goplsServer = defineServer({
   binaries: ['gopls'],
   args: [],
   env: { GOTOOLCHAIN: 'local' },
-  projectCheck: goVetChecker,
+  projectCheck: goChecker,
   // gopls returns at most 100 workspace symbols.
   workspaceSymbolLimit: 100,
 });

@@ -12,6 +12,7 @@ import { capList } from '@agent-tools/core';
 import { fromLspDiagnostic } from '../../diagnostics/convert.js';
 import { LineReader } from '../../format/line-reader.js';
 import { displayPath, fromUri } from '../../util/paths.js';
+import { textInRange } from '../../util/text.js';
 import type { LspParams } from '../lsp-parameters.js';
 import { ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
 
@@ -34,7 +35,7 @@ export interface CodeActionData {
  * line (servers compute quick fixes from them). Nothing is applied.
  */
 export async function codeActions(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
-  const { server, doc, position, file } = await openTarget(env, params, 'code_actions', signal);
+  const { server, doc, position, file, path, symbol } = await openTarget(env, params, 'code_actions', signal);
   requireCapability(server, 'codeActionProvider', 'code actions', 'Read the diagnostics and make the fix with your edit tool.');
   let lineDiagnostics: LspDiagnostic[] = [];
   try {
@@ -43,17 +44,22 @@ export async function codeActions(env: ToolEnv, params: LspParams, signal: Abort
   } catch {
     // Without diagnostics the server still offers refactorings.
   }
-  const range = {
-    start: { line: position.line, character: position.character },
-    end: { line: position.line, character: position.character + position.length },
-  };
+  // The request speaks the server's positions; what the model reads is in LSP's.
+  const toServer = (range: LspDiagnostic['range']) => ({ start: server.positions.toServer(path, range.start), end: server.positions.toServer(path, range.end) });
+  const range = toServer({ start: { line: position.line, character: position.character }, end: { line: position.line, character: position.character + position.length } });
   const answer = await server.request(
     CodeActionRequest.type,
-    { textDocument: { uri: doc.uri }, range, context: { diagnostics: lineDiagnostics, triggerKind: CodeActionTriggerKind.Invoked } },
+    {
+      textDocument: { uri: doc.uri },
+      range,
+      context: { diagnostics: lineDiagnostics.map((d) => ({ ...d, range: toServer(d.range) })), triggerKind: CodeActionTriggerKind.Invoked },
+    },
     { signal },
   );
-  const lineReader = new LineReader(env.cwd, (path) => server.documents.get(path)?.text);
-  const actions = (answer ?? []).map((item) => toData(item, env.cwd, (path) => lineReader.lines(path)));
+  const lineReader = new LineReader(env.cwd, (p) => server.documents.get(p)?.text);
+  const listed = capList(answer ?? [], MAX_ACTIONS);
+  const actions = listed.items.map((item) => toData(item, env.cwd, (p) => lineReader.lines(p), (edit) => server.positions.workspaceEdit(edit)));
+  env.listings.remember(path, { server, text: doc.text, line: position.line + 1, symbol, actions: listed.items });
   const problems = lineDiagnostics.map((d) => {
     const diagnostic = fromLspDiagnostic(doc.path, d);
     return `${diagnostic.severity}${diagnostic.code === undefined ? '' : ` ${diagnostic.code}`}: ${diagnostic.message.split('\n')[0]}`;
@@ -62,9 +68,10 @@ export async function codeActions(env: ToolEnv, params: LspParams, signal: Abort
   if (actions.length === 0) {
     return ok(`${context}The server offers no code actions at \`${params.symbol}\` (${file}:${position.line + 1}).`, { action: 'code_actions', total: 0, actions: [] });
   }
-  const capped = capList(actions, MAX_ACTIONS);
-  const lines = [`${context}${actions.length} code action${actions.length === 1 ? '' : 's'} at \`${params.symbol}\` (${file}:${position.line + 1}); none is applied, make the change with your edit tool:`];
-  for (const [index, action] of capped.items.entries()) {
+  const lines = [
+    `${context}${listed.total} code action${listed.total === 1 ? '' : 's'} at \`${symbol}\` (${file}:${position.line + 1}); none is applied yet. Apply one with lsp_fix (file and its number), or make the change with your edit tool:`,
+  ];
+  for (const [index, action] of actions.entries()) {
     const tags = [action.kind, action.preferred ? 'preferred' : undefined].filter(Boolean).join(', ');
     lines.push(`${index + 1}. ${action.title}${tags ? ` [${tags}]` : ''}`);
     for (const edit of action.edits.slice(0, MAX_EDITS_SHOWN)) {
@@ -72,13 +79,18 @@ export async function codeActions(env: ToolEnv, params: LspParams, signal: Abort
       lines.push(`   ${edit.file}:${edit.line}:${edit.column} ${what}`);
     }
     if (action.edits.length > MAX_EDITS_SHOWN) lines.push(`   (${action.edits.length - MAX_EDITS_SHOWN} more edits)`);
-    if (action.command && action.edits.length === 0) lines.push(`   (runs the server command ${action.command}, which this tool does not run)`);
+    if (action.command && action.edits.length === 0) lines.push(`   (the server makes this change itself when lsp_fix runs its command ${action.command})`);
   }
-  if (capped.note) lines.push(`(${capped.note})`);
-  return ok(lines.join('\n'), { action: 'code_actions', total: actions.length, actions: capped.items });
+  if (listed.note) lines.push(`(${listed.note})`);
+  return ok(lines.join('\n'), { action: 'code_actions', total: listed.total, actions: actions.map((a, i) => ({ number: i + 1, ...a })) });
 }
 
-function toData(item: Command | CodeAction, cwd: string, reader: (path: string) => string[] | undefined): CodeActionData {
+function toData(
+  item: Command | CodeAction,
+  cwd: string,
+  reader: (path: string) => string[] | undefined,
+  map: (edit: WorkspaceEdit) => WorkspaceEdit,
+): CodeActionData {
   if (typeof (item as Command).command === 'string' && !('edit' in item) && !('kind' in item)) {
     return { title: item.title, edits: [], command: (item as Command).command };
   }
@@ -87,7 +99,7 @@ function toData(item: Command | CodeAction, cwd: string, reader: (path: string) 
     title: action.title,
     ...(action.kind ? { kind: action.kind } : {}),
     ...(action.isPreferred ? { preferred: true } : {}),
-    edits: action.edit ? editsOf(action.edit, cwd, reader) : [],
+    edits: action.edit ? editsOf(map(action.edit), cwd, reader) : [],
     ...(action.command ? { command: action.command.command } : {}),
   };
 }
@@ -111,13 +123,4 @@ function editsOf(edit: WorkspaceEdit, cwd: string, reader: (path: string) => str
     }
   }
   return out;
-}
-
-/** The text a range covers, lines joined with newlines. */
-function textInRange(lines: readonly string[], range: TextEdit['range']): string {
-  if (range.start.line === range.end.line) return (lines[range.start.line] ?? '').slice(range.start.character, range.end.character);
-  const parts = [(lines[range.start.line] ?? '').slice(range.start.character)];
-  for (let line = range.start.line + 1; line < range.end.line; line++) parts.push(lines[line] ?? '');
-  parts.push((lines[range.end.line] ?? '').slice(0, range.end.character));
-  return parts.join('\n');
 }

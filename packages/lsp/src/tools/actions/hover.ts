@@ -1,6 +1,6 @@
 import type { ToolResult } from '@agent-tools/core';
 import { HoverRequest } from 'vscode-languageserver-protocol';
-import { hoverData, renderHover } from '../../format/hover.js';
+import { hoverData, relativeLinks, renderHover } from '../../format/hover.js';
 import type { LspParams } from '../lsp-parameters.js';
 import { incompleteLine, ok, openTarget, requireCapability, type ToolEnv, whenComplete } from '../shared.js';
 
@@ -10,7 +10,8 @@ export async function hover(env: ToolEnv, params: LspParams, signal: AbortSignal
   requireCapability(server, 'hoverProvider', 'hover', 'Try definition instead.');
   const completeness = await whenComplete(env, server, signal);
   const answer = await server.request(HoverRequest.type, { textDocument: { uri: doc.uri }, position: at }, { signal });
-  const data = hoverData(answer);
+  const raw = hoverData(answer);
+  const data = raw && relativeLinks(raw, env.cwd);
   const lead = incompleteLine(completeness);
   const flags = completeness.complete ? {} : { incomplete: completeness.reason };
   if (!data) {

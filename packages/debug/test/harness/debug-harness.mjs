@@ -1,0 +1,22 @@
+// A stand-in harness for the no-orphans proof: a debugpy session stopped at a breakpoint in a debuggee that has
+// forked a `setsid` helper; then it waits to be killed, or disposes its registry (HARNESS_DISPOSE).
+// Usage: debug-harness.mjs <project dir> <breakpoint line>.
+import { approveAll, createRegistry } from '@agent-tools/core';
+import { createDebugSupervisor, debugTools } from '@agent-tools/debug';
+
+const [dir, line] = process.argv.slice(2);
+const registry = createRegistry({
+  resources: { cwd: dir, conversationId: 'proof', debugSupervisor: createDebugSupervisor({ waitMs: 30_000 }) },
+  factories: [debugTools],
+  approve: approveAll,
+});
+await registry.call('debug', { action: 'breakpoints', file: 'forker.py', lines: [Number(line)] });
+const launched = await registry.call('debug', { action: 'launch', program: 'forker.py' });
+if (launched.isError) throw new Error(JSON.stringify(launched));
+console.log('ready');
+if (process.env.HARNESS_DISPOSE) {
+  await registry.dispose();
+  console.log('disposed');
+} else {
+  setInterval(() => undefined, 1000);
+}

@@ -1,0 +1,96 @@
+import { dirname, resolve } from 'node:path';
+import type { Diagnostic } from '@agent-tools/core';
+import { findBinary } from '../../discovery/binary.js';
+import { listSourceFiles } from '../../discovery/root.js';
+import { displayPath } from '../../util/paths.js';
+import type { CheckerOutput, ProjectChecker } from '../checker.js';
+
+const MAX_FILES = 5000;
+// gopls: `/abs/a.go:5:13-16: message` (a span may end on another line: `5:13-6:2`).
+const GOPLS_LINE = /^(\S[^:]*\.go):(\d+):(\d+)(?:-(?:\d+:)?\d+)?: (.*)$/;
+// go vet: `./a.go:5:13: message`, or `vet: ./a.go:...` for the type error it stopped at.
+const VET_LINE = /^(vet: )?(\S[^:]*\.go):(\d+)(?::(\d+))?: (.*)$/;
+// gopls appends the analyzer's documentation to what vet's analyzers find.
+const ANALYZER_DOC = /, see also https:\/\/pkg\.go\.dev\//;
+
+/**
+ * Go's whole-project check: `gopls check` over every Go file of the module for the type errors (go/types reports
+ * every one, in every package, where `go vet` and `go build` stop at the first broken package), then `go vet
+ * ./...` for vet's own findings, reported as warnings. Verified only when both checks covered everything: vet
+ * skips the packages that do not type-check.
+ */
+export const goChecker: ProjectChecker = {
+  name: 'gopls check and go vet',
+  plan({ root, cwd, path }) {
+    const gopls = findBinary({ names: ['gopls'], root, cwd, path });
+    if (!gopls.found) return { unavailable: `gopls was not found (looked in ${gopls.looked.join(', ')})` };
+    const go = findBinary({ names: ['go'], root, cwd, path });
+    if (!go.found) return { unavailable: `go was not found (looked in ${go.looked.join(', ')})` };
+    // testdata folders are not part of any package.
+    const { files, seen } = listSourceFiles(root, ['.go'], MAX_FILES);
+    const sources = files.filter((file) => !file.split(/[\\/]/).includes('testdata'));
+    if (seen > MAX_FILES) return { unavailable: `the module has more than ${MAX_FILES} Go files` };
+    // GOTOOLCHAIN=local: a check must never download a toolchain.
+    const env = { GOTOOLCHAIN: 'local' };
+    const where = displayPath(root, cwd);
+    return {
+      command: gopls.found,
+      args: ['check', ...sources],
+      env,
+      title: `gopls check (${sources.length} files) and go vet ./... in ${where}`,
+      followedBy: [{ command: go.found, args: ['vet', './...'], env, title: `go vet ./... in ${where}` }],
+    };
+  },
+  parse(output, { root }) {
+    return parseGoCheck(output, root);
+  },
+};
+
+/**
+ * Parses `gopls check` followed by `go vet`. gopls reports type errors and the findings of vet's analyzers in one
+ * format: a finding vet reports at the same position, or one that points to an analyzer's documentation, is a
+ * warning; the rest are type errors. vet cannot analyze a package that does not type-check, so a check with type
+ * errors is complete for errors and incomplete for vet's findings.
+ */
+export function parseGoCheck(output: CheckerOutput, root: string): ReturnType<ProjectChecker['parse']> {
+  const byPosition = new Map<string, Diagnostic>();
+  const diagnostics: Diagnostic[] = [];
+  for (const line of `${output.stdout}\n${output.stderr}`.split(/\r?\n/)) {
+    if (/^gopls: /.test(line.trim())) return { failed: `gopls check failed: ${line.trim().slice(0, 400)}` };
+    const match = GOPLS_LINE.exec(line.trim());
+    if (!match) continue;
+    const [, file, row, column, message] = match as unknown as string[];
+    const analyzer = ANALYZER_DOC.test(message as string);
+    const diagnostic: Diagnostic = {
+      file: resolve(root, file as string),
+      line: Number(row),
+      column: Number(column),
+      severity: analyzer ? 'warning' : 'error',
+      message: message as string,
+      source: analyzer ? 'go vet' : 'gopls',
+    };
+    byPosition.set(`${diagnostic.file}:${diagnostic.line}:${diagnostic.column}`, diagnostic);
+    diagnostics.push(diagnostic);
+  }
+  const vet = output.more?.[0];
+  if (!vet) return { failed: 'go vet did not run' };
+  for (const line of `${vet.stderr}\n${vet.stdout}`.split(/\r?\n/)) {
+    const match = VET_LINE.exec(line.trim());
+    if (!match) continue;
+    const [, , file, row, column, message] = match as unknown as Array<string | undefined>;
+    const path = resolve(root, file as string);
+    const known = byPosition.get(`${path}:${row}:${column}`);
+    if (known) continue; // A type error gopls reported, or a vet finding gopls reported too.
+    diagnostics.push({ file: path, line: Number(row), ...(column ? { column: Number(column) } : {}), severity: 'warning', message: message as string, source: 'go vet' });
+  }
+  if (vet.code !== 0 && diagnostics.length === 0) {
+    const tail = `${vet.stderr}\n${vet.stdout}`.trim().slice(-800);
+    return { failed: `go vet exited with code ${vet.code}${tail ? `: ${tail}` : ''}` };
+  }
+  const blocked = [...new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => dirname(displayPath(d.file, root))))].sort();
+  if (blocked.length > 0) {
+    const list = `${blocked.slice(0, 5).join(', ')}${blocked.length > 5 ? ', …' : ''}`;
+    return { incomplete: `go vet could not check the packages with type errors (${list}): every type error is listed, vet's findings there are not`, diagnostics };
+  }
+  return diagnostics;
+}

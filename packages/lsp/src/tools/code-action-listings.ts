@@ -1,0 +1,31 @@
+import type { CodeAction, Command } from 'vscode-languageserver-protocol';
+import type { LanguageServer } from '../server/language-server.js';
+
+/** One code_actions answer, kept so that lsp_fix can apply an action by its number. */
+export interface CodeActionListing {
+  readonly server: LanguageServer;
+  /** The file's text when the list was made: an action is applied only to that text. */
+  readonly text: string;
+  /** 1-based line and the symbol the list was made for, for messages. */
+  readonly line: number;
+  readonly symbol: string;
+  /** The actions as numbered in the answer (1 = first), with positions as the server counts them. */
+  readonly actions: ReadonlyArray<Command | CodeAction>;
+}
+
+const MAX_FILES = 50;
+
+/** The latest code_actions list per file (absolute path), bounded. */
+export class CodeActionListings {
+  readonly #byFile = new Map<string, CodeActionListing>();
+
+  remember(path: string, listing: CodeActionListing): void {
+    this.#byFile.delete(path);
+    this.#byFile.set(path, listing);
+    if (this.#byFile.size > MAX_FILES) this.#byFile.delete(this.#byFile.keys().next().value as string);
+  }
+
+  get(path: string): CodeActionListing | undefined {
+    return this.#byFile.get(path);
+  }
+}
