@@ -9,9 +9,24 @@ export interface HarnessProcess {
   readonly output: string;
 }
 
-/** Runs `script` (a `.mjs` file) with `node`, its stdout captured, its stderr passed through. */
+const started = new Set<ChildProcess>();
+let hooked = false;
+
+/**
+ * Runs `script` (a `.mjs` file) with `node`, its stdout captured, its stderr passed through. Its stdin is a pipe
+ * from this process: a stand-in should exit when it closes. Whatever a test does, one still running when the test
+ * process exits is killed then.
+ */
 export function startHarnessProcess(script: string, args: readonly string[], env: NodeJS.ProcessEnv): HarnessProcess {
-  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+  if (!hooked) {
+    hooked = true;
+    process.once('exit', () => {
+      for (const running of started) running.kill('SIGKILL');
+    });
+  }
+  started.add(child);
+  child.once('exit', () => started.delete(child));
   let output = '';
   const listeners = new Set<() => void>();
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
