@@ -8,6 +8,7 @@ factoryContract({
   factory: askTools,
   resources: () => ({ questionPort: memoryPort(), targetSpace: target }),
   tools: { ask_user: 'read' },
+  call: { tool: 'ask_user', args: { question: 'Proceed?', options: [{ label: 'Yes' }, { label: 'No' }] } },
 });
 
 const question = {

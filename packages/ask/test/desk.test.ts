@@ -32,6 +32,18 @@ describe('askCard', () => {
     expect(await askCard(port, card(), { target, timeoutMs: 1000 })).toEqual({ type: 'answered', selected: ['SQLite'] });
   });
 
+  it('ends the open card when the in-memory port is disposed, and fails later questions closed', async () => {
+    const port = memoryPort();
+    const open = askCard(port, card(), { target, timeoutMs: 60_000 });
+    await port.next();
+    port.dispose();
+    port.dispose();
+    expect(await open).toEqual({ type: 'unavailable', reason: 'the question port was closed' });
+    expect(port.attached).toBe(false);
+    port.attached = true;
+    expect(await askCard(port, card(), { target, timeoutMs: 60_000 })).toEqual({ type: 'unavailable', reason: 'the question port was closed' });
+  });
+
   it('reports a responder that throws as a failed card', async () => {
     const port = memoryPort({
       respond: () => {

@@ -11,6 +11,7 @@ factoryContract({
   factory: astTools,
   resources: () => ({ cwd: sample.path, treeSitter: createTreeSitterLoader() }),
   tools: { ast_grep: 'read', ast_edit: 'write', resolve: 'write' },
+  call: { tool: 'ast_grep', args: { pattern: 'console.log($$$A)', language: 'typescript' } },
 });
 
 describe('astTools', () => {

@@ -32,11 +32,17 @@ export interface BridgeReply {
   readonly results: readonly BridgeResult[];
 }
 
+/** The kernel fetching part `part` of a reply that travels in parts (see `encodeReply`). */
+export interface BridgePartRequest {
+  readonly part: number;
+}
+
 /** Reads a bridge request out of an input_request prompt; `undefined` when the prompt is ordinary input(). */
-export function parseBridgePrompt(prompt: string): BridgeRequest | { readonly malformed: string } | undefined {
+export function parseBridgePrompt(prompt: string): BridgeRequest | BridgePartRequest | { readonly malformed: string } | undefined {
   if (!prompt.startsWith(BRIDGE_MARKER)) return undefined;
   try {
-    const value = JSON.parse(prompt.slice(BRIDGE_MARKER.length)) as Partial<BridgeRequest>;
+    const value = JSON.parse(prompt.slice(BRIDGE_MARKER.length)) as Partial<BridgeRequest> & { part?: unknown };
+    if (Number.isInteger(value.part)) return { part: value.part as number };
     if (!Array.isArray(value.calls) || value.calls.some((c) => typeof c?.name !== 'string')) {
       return { malformed: 'expected {"calls": [{"name": string, "args": object}]}' };
     }

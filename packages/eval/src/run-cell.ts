@@ -1,5 +1,7 @@
-import { isAgentToolsError, type ToolCaller } from '@agent-tools/core';
-import { parseBridgePrompt, runBridgeRequest } from './bridge.js';
+import type { ToolCaller } from '@agent-tools/core';
+import { BridgeHost } from './bridge-host.js';
+import { CellCeiling } from './cell-ceiling.js';
+import { EvalToolError } from './errors.js';
 import { IdleBudget } from './idle-budget.js';
 import type { CellOutput, ExecuteReply, KernelSession } from './jupyter/kernel-session.js';
 import { OutputLog } from './output-log.js';
@@ -11,6 +13,8 @@ export interface RunCellOptions {
   readonly code: string;
   /** The idle budget: how long the cell may go without output or a bridged call before it is interrupted. */
   readonly idleMs: number;
+  /** The hard ceiling: how long the cell may run in all, bridged calls not counted (default: no ceiling). */
+  readonly ceilingMs?: number;
   /** Where `tool(...)` calls go: the registry, through the eval call's context. */
   readonly caller: ToolCaller;
   /** Cancels the cell (the call was cancelled, or the run ended). */
@@ -19,10 +23,15 @@ export interface RunCellOptions {
   readonly interruptGraceMs?: number;
 }
 
+/** Why a cell was stopped from outside: its idle budget, its ceiling, or a cancelled call. */
+export type StopReason = 'timeout' | 'ceiling' | 'cancelled';
+
 /** What happened while a cell ran. */
 export interface CellRun {
   readonly outputs: readonly CellOutput[];
   readonly ended: CellEnd;
+  /** Which budget stopped the cell, when one did. */
+  readonly stoppedBy?: StopReason;
   readonly executionCount: number | null;
   /** Why the kernel is gone, when it died or had to be given up. */
   readonly deathReason?: string;
@@ -34,54 +43,52 @@ export interface CellRun {
 }
 
 /**
- * Runs a cell under its idle budget, answering the kernel's stdin requests: bridge requests go to the registry
- * (the budget is paused meanwhile), a plain `input()` gets an empty line. When the budget runs out or the call is
- * cancelled, the kernel is interrupted, not killed: its state survives. A kernel that ignores the interrupt is
- * given up after a grace period.
+ * Runs a cell under its idle budget and its hard ceiling, answering the kernel's stdin requests: bridge requests
+ * go to the registry (both clocks paused meanwhile), a plain `input()` gets an empty line. When a budget runs out or
+ * the call is cancelled, the kernel is interrupted, not killed: its state survives. A kernel that ignores the
+ * interrupt is given up after a grace period.
  */
 export async function runCell(options: RunCellOptions): Promise<CellRun> {
   const { session, code, signal } = options;
   const log = new OutputLog();
-  const outputs = log.outputs;
-  let bridgeCalls = 0;
-  let plainInputs = 0;
-  let stop: (why: 'timeout' | 'cancelled') => void = () => undefined;
-  const stopped = new Promise<'timeout' | 'cancelled'>((resolve) => {
+  let stop: (why: StopReason) => void = () => undefined;
+  const stopped = new Promise<StopReason>((resolve) => {
     stop = resolve;
   });
   using budget = new IdleBudget(options.idleMs, () => stop('timeout'));
+  using ceiling = new CellCeiling(options.ceilingMs ?? Number.POSITIVE_INFINITY, () => stop('ceiling'));
   const onAbort = (): void => stop('cancelled');
   signal.addEventListener('abort', onAbort, { once: true });
   if (signal.aborted) stop('cancelled');
 
+  const clocks = {
+    pause: () => {
+      budget.pause();
+      ceiling.pause();
+    },
+    resume: () => {
+      budget.resume();
+      ceiling.resume();
+    },
+  };
+  const bridge = new BridgeHost(options.caller, signal, clocks);
   const execution = session.execute(code, {
     onOutput: (output) => {
       log.push(output);
       budget.touch();
     },
-    onInput: async (prompt) => {
-      const request = parseBridgePrompt(prompt);
-      if (!request) {
-        plainInputs++;
-        return '';
-      }
-      if ('malformed' in request) return JSON.stringify({ error: `The tool bridge got a malformed request: ${request.malformed}` });
-      budget.pause();
-      try {
-        bridgeCalls += request.calls.length;
-        return JSON.stringify(await runBridgeRequest(request, options.caller, signal));
-      } catch (error) {
-        return JSON.stringify({ error: error instanceof Error ? error.message : String(error) });
-      } finally {
-        budget.resume();
-      }
-    },
+    onInput: (prompt) => bridge.answer(prompt),
   });
   // The execution may settle after the race is decided; its rejection is handled below, never left unhandled.
   const settled = execution.then(
     (reply) => ({ reply }) as const,
     (error: unknown) => ({ error }) as const,
   );
+  const counts = (): Pick<CellRun, 'bridgeCalls' | 'plainInputs' | 'droppedDisplays'> => ({
+    bridgeCalls: bridge.calls,
+    plainInputs: bridge.plainInputs,
+    droppedDisplays: log.droppedDisplays,
+  });
 
   try {
     const first = await Promise.race([settled, stopped]);
@@ -92,10 +99,10 @@ export async function runCell(options: RunCellOptions): Promise<CellRun> {
     if (after === 'stuck') {
       const reason = `the ${session.language} kernel did not stop when interrupted, so it was shut down`;
       session.markDead(reason);
-      return { outputs, ended: 'stuck', executionCount: null, deathReason: reason, bridgeCalls, plainInputs, droppedDisplays: log.droppedDisplays };
+      return { outputs: log.outputs, ended: 'stuck', stoppedBy: first, executionCount: null, deathReason: reason, ...counts() };
     }
     const run = finish(after);
-    return run.ended === 'died' ? run : { ...run, ended: first };
+    return run.ended === 'died' ? run : { ...run, ended: first === 'ceiling' ? 'timeout' : first, stoppedBy: first };
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
@@ -103,18 +110,10 @@ export async function runCell(options: RunCellOptions): Promise<CellRun> {
   function finish(result: { reply: ExecuteReply } | { error: unknown }): CellRun {
     if ('reply' in result) {
       const ended: CellEnd = result.reply.status === 'ok' ? 'ok' : 'error';
-      return { outputs, ended, executionCount: result.reply.executionCount, bridgeCalls, plainInputs, droppedDisplays: log.droppedDisplays };
+      return { outputs: log.outputs, ended, executionCount: result.reply.executionCount, ...counts() };
     }
-    if (isAgentToolsError(result.error, 'eval', 'kernel_died')) {
-      return {
-        outputs,
-        ended: 'died',
-        executionCount: null,
-        deathReason: result.error.detail,
-        bridgeCalls,
-        plainInputs,
-        droppedDisplays: log.droppedDisplays,
-      };
+    if (result.error instanceof EvalToolError && result.error.code === 'kernel_died') {
+      return { outputs: log.outputs, ended: 'died', executionCount: null, deathReason: result.error.detail, ...counts() };
     }
     throw result.error;
   }

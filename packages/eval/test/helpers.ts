@@ -76,14 +76,21 @@ export interface Answer {
 /** Assembles a registry with eval for `cwd`; dispose the registry to stop everything. */
 export function evalRun(
   cwd: string,
-  options: { approve?: ApprovalCallback; surfaces?: Surface[]; factory?: KernelFactoryOptions; conversationId?: string } = {},
+  options: {
+    approve?: ApprovalCallback;
+    surfaces?: Surface[];
+    factory?: KernelFactoryOptions;
+    conversationId?: string;
+    /** More harness tools cells may call. */
+    tools?: readonly ReturnType<typeof defineTool>[];
+  } = {},
 ): EvalRun {
   const log: string[] = [];
   const factory = createKernelFactory({ cwd, ...options.factory });
   const registry = createRegistry({
     resources: { cwd, conversationId: options.conversationId ?? 'conversation-1', kernelFactory: factory },
     factories: [evalTools],
-    tools: harnessTools(log),
+    tools: [...harnessTools(log), ...(options.tools ?? [])],
     approve: options.approve ?? approveAll,
     ...(options.surfaces ? { surfaces: options.surfaces } : {}),
   });

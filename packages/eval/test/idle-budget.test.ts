@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CellCeiling } from '../src/cell-ceiling.js';
 import { IdleBudget } from '../src/idle-budget.js';
 
 describe('IdleBudget', () => {
@@ -54,5 +55,31 @@ describe('IdleBudget', () => {
     }
     vi.advanceTimersByTime(5000);
     expect(expire).not.toHaveBeenCalled();
+  });
+});
+
+describe('CellCeiling', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('runs out after the running time, whatever happens meanwhile, not counting pauses', () => {
+    const expire = vi.fn();
+    using ceiling = new CellCeiling(1000, expire);
+    vi.advanceTimersByTime(600);
+    ceiling.pause();
+    ceiling.pause();
+    vi.advanceTimersByTime(5000);
+    ceiling.resume();
+    vi.advanceTimersByTime(5000);
+    expect(expire).not.toHaveBeenCalled();
+    ceiling.resume();
+    vi.advanceTimersByTime(399);
+    expect(expire).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(expire).toHaveBeenCalledOnce();
   });
 });

@@ -1,5 +1,7 @@
 /** Shared test fixtures of the agent-tools monorepo (private). */
-export { type FactoryContractOptions, factoryContract } from './factory-contract.js';
+export type { ContractCall } from './contract-checks.js';
+export { type FactoryContractOptions, factoryContract, HARNESS_DEATH_BUDGET_MS } from './factory-contract.js';
+export { type HarnessDeath, type HarnessDeathOutcome, harnessDeath } from './harness-death.js';
 export { type HarnessProcess, startHarnessProcess, waitUntil } from './harness-process.js';
 export {
   descendantsOf,

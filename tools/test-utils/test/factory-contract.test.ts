@@ -1,20 +1,10 @@
-import { spawn } from 'node:child_process';
-import { defineFactory, defineTool, textResult } from '@agent-tools/core';
+import { defineTool, errorResult, textResult } from '@agent-tools/core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { factoryContract } from '../src/index.js';
-
-/** A resource that starts a real child process on first use and kills it on dispose. */
-class SleeperServer {
-  #child: ReturnType<typeof spawn> | undefined;
-  constructor(readonly marker: string) {}
-  start(): void {
-    // argv0 puts the marker into the process's command line, where the contract looks for leftovers.
-    this.#child ??= spawn('sleep', ['300'], { argv0: `sleep-${this.marker}`, stdio: 'ignore' });
-  }
-  dispose(): void {
-    this.#child?.kill('SIGKILL');
-  }
-}
+import { afterDisposeProblems, contractRegistry, disposeTwiceProblems, emptyCallProblems } from '../src/contract-checks.js';
+import { harnessDeath } from '../src/harness-death.js';
+import { factoryContract, tempDir } from '../src/index.js';
+import { factory, resources, type SleeperServer } from './fixtures/sleeper.mjs';
 
 declare module '@agent-tools/core' {
   interface Resources {
@@ -22,31 +12,74 @@ declare module '@agent-tools/core' {
   }
 }
 
-const empty = z.object({});
-const sleeperTools = defineFactory({
-  name: '@test/sleeper',
-  needs: ['cwd', 'sleeperServer'],
-  create: ({ sleeperServer }) => [
-    defineTool({
-      name: 'sleeper_status',
-      tier: 'read',
-      description: 'Starts the sleeper.',
-      parallelSafe: true,
-      parameters: empty,
-      execute: () => {
-        sleeperServer.start();
-        return textResult('started');
-      },
-    }),
-    defineTool({ name: 'sleeper_write', tier: 'write', description: 'w', parallelSafe: true, parameters: empty, execute: () => textResult('w') }),
-    defineTool({ name: 'sleeper_exec', tier: 'exec', description: 'x', parallelSafe: false, parameters: empty, execute: () => textResult('x') }),
-  ],
+const project = tempDir({});
+afterAll(() => project.remove());
+const harness = new URL('./fixtures/sleeper.mjs', import.meta.url);
+
+// The contract run against a factory with read, write and exec tools and real processes on core's supervisor.
+factoryContract({
+  factory,
+  resources: () => resources(project.path),
+  tools: { sleeper_start: 'read', sleeper_write: 'write', sleeper_exec: 'exec' },
+  warmUp: { tool: 'sleeper_start', args: { seconds: 1 }, marker: project.path },
+  harness,
 });
 
-// The contract run against a factory with read, write and exec tools and a real process.
-factoryContract({
-  factory: sleeperTools,
-  resources: () => ({ cwd: '/tmp', sleeperServer: new SleeperServer(`contract-${process.pid}`) }),
-  tools: { sleeper_status: 'read', sleeper_write: 'write', sleeper_exec: 'exec' },
-  warmUp: { tool: 'sleeper_status', args: {}, marker: `sleep-contract-${process.pid}` },
+// Every check must be able to fail: each is run here against a tool or resource that breaks it.
+describe('the contract checks catch what breaks them', () => {
+  const needsPath = defineTool({
+    name: 'needs_path',
+    tier: 'read',
+    description: 'd',
+    parallelSafe: true,
+    parameters: z.object({ path: z.string().optional() }),
+    execute: () => textResult('x'),
+  });
+
+  it('{}: accepted despite a required field, refused without naming one, or a crash', () => {
+    const required = defineTool({ ...needsPath, parameters: z.object({ path: z.string() }) });
+    expect(emptyCallProblems(required, textResult('fine'))).toEqual(['needs_path accepted {} although it requires path']);
+    expect(emptyCallProblems(needsPath, errorResult('Something is missing.'))).toEqual([
+      'needs_path refused {} without naming a parameter (path): Something is missing.',
+    ]);
+    expect(emptyCallProblems(needsPath, errorResult('needs_path failed: x is undefined'))[0]).toMatch(/crashed on \{\}/);
+    expect(emptyCallProblems(needsPath, errorResult('The action needs "path".'))).toEqual([]);
+    expect(emptyCallProblems(required, errorResult('- `path` is required (expected string).'))).toEqual([]);
+  });
+
+  it('after dispose: an answer as if nothing happened, a crash, or a hang', () => {
+    const call = { tool: 'needs_path', args: {} };
+    expect(afterDisposeProblems(call, textResult('ok'))).toHaveLength(1);
+    expect(afterDisposeProblems(call, errorResult('needs_path failed: closed'))).toHaveLength(1);
+    expect(afterDisposeProblems(call, errorResult('needs_path did not finish within 30 s and was cancelled. Try a smaller request.'))).toHaveLength(1);
+    expect(afterDisposeProblems(call, errorResult('The server was shut down.'))).toEqual([]);
+  });
+
+  it('dispose twice: a resource whose second dispose throws, or one that hangs', async () => {
+    let disposed = 0;
+    const fragile = {
+      dispose() {
+        disposed++;
+        if (disposed > 1) throw new Error('already disposed');
+      },
+    };
+    const hanging = { dispose: () => new Promise(() => undefined) };
+    const { registry, errors } = contractRegistry({ cwd: '/tmp' }, factory);
+    const problems = await disposeTwiceProblems(registry, { fragile, hanging } as never, errors, 100);
+    expect(problems).toContain('disposing fragile: already disposed');
+    expect(problems).toContain('disposing hanging: did not finish disposing within 100 ms');
+  });
+
+  it('harness death: a process started outside the supervisor survives a SIGKILLed harness, and is reported', { timeout: 60_000 }, async () => {
+    await using dir = tempDir({});
+    const outcome = await harnessDeath({
+      module: new URL('./fixtures/escaping.mjs', import.meta.url),
+      dir: dir.path,
+      call: { tool: 'escape', args: {} },
+      death: 'sigkill',
+      budgetMs: 1000,
+    });
+    expect(outcome.started).toBeGreaterThan(0);
+    expect(outcome.survivors.map((p) => p.command)).toEqual([expect.stringContaining('sleep')]);
+  });
 });

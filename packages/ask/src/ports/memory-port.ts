@@ -25,8 +25,11 @@ export interface MemoryCard {
   respond(outcome: CardOutcome | Record<string, unknown>): void;
 }
 
-/** A question port held in memory: for tests, and for programmatic harnesses that answer cards themselves. */
-export interface MemoryPort extends QuestionPort {
+/**
+ * A question port held in memory: for tests, and for programmatic harnesses that answer cards themselves.
+ * Disposing it ends the open card as `unavailable` and detaches it, so later questions fail closed.
+ */
+export interface MemoryPort extends QuestionPort, Disposable {
   /** Set to false to simulate that nobody is attached; cards already shown end as `unavailable`. */
   attached: boolean;
   /** Every card shown so far, in order. */
@@ -35,6 +38,7 @@ export interface MemoryPort extends QuestionPort {
   readonly open: readonly MemoryCard[];
   /** The next card shown that `next()` has not returned yet; waits for one (rejects after `timeoutMs`, default 5 s). */
   next(timeoutMs?: number): Promise<MemoryCard>;
+  dispose(): void;
 }
 
 /** How {@link memoryPort} behaves. */
@@ -52,14 +56,27 @@ export function memoryPort(options: MemoryPortOptions = {}): MemoryPort {
   let taken = 0;
   const waiters: (() => void)[] = [];
   let attached = options.attached ?? true;
+  let disposed = false;
+  const detach = (reason: string): void => {
+    attached = false;
+    for (const end of [...enders.values()]) end({ type: 'unavailable', reason });
+  };
+  const dispose = (): void => {
+    if (disposed) return;
+    disposed = true;
+    detach('the question port was closed');
+  };
 
   const port: MemoryPort = {
     get attached() {
-      return attached;
+      return attached && !disposed;
     },
     set attached(value: boolean) {
-      attached = value;
-      if (!value) for (const end of [...enders.values()]) end({ type: 'unavailable', reason: 'the human went away' });
+      if (value) attached = true;
+      else detach('the human went away');
+    },
+    get detachedReason() {
+      return disposed ? 'the question port was closed' : undefined;
     },
     get cards() {
       return cards;
@@ -130,6 +147,8 @@ export function memoryPort(options: MemoryPortOptions = {}): MemoryPort {
       }
       return cards[taken++] as MemoryCard;
     },
+    dispose,
+    [Symbol.dispose]: dispose,
   };
   return port;
 }

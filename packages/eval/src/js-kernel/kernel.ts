@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import process from 'node:process';
 import { Publisher, Reply, Router } from 'zeromq';
 import { BRIDGE_MARKER, type BridgeCall, type BridgeReply } from '../bridge.js';
+import type { PartedReply } from '../bridge-transfer.js';
 import { InterruptError, JsRuntime, type MimeBundle } from './runtime.js';
 import { CellSyntaxError } from './transform.js';
 import { type ConnectionInfo, decode, encode, type Header, header, KERNEL_PROTOCOL_VERSION, Signer, type WireMessage } from './wire.js';
@@ -244,23 +245,30 @@ export class JsKernel {
       throw new Error('tool() works only while a cell runs under a frontend that answers input requests (the eval tool).');
     }
     await this.#flushStreams();
+    let reply = JSON.parse(await this.#ask(running, BRIDGE_MARKER + JSON.stringify({ calls }))) as BridgeReply & {
+      error?: string;
+      parted?: PartedReply;
+    };
+    if (reply.parted) {
+      // A large reply travels in parts (a Jupyter server drops a websocket message over 10 MiB).
+      const parts: string[] = [];
+      for (let i = 0; i < reply.parted.parts; i++) parts.push(await this.#ask(running, BRIDGE_MARKER + JSON.stringify({ part: i })));
+      const raw = parts.join('');
+      if (raw.length !== reply.parted.length) throw new Error("the tool bridge's reply arrived incomplete; call again or ask for less");
+      reply = JSON.parse(raw);
+    }
+    if (reply.error) throw new Error(reply.error);
+    return reply;
+  }
+
+  /** Sends one input_request on the stdin channel and waits for its input_reply. */
+  async #ask(running: WireMessage, prompt: string): Promise<string> {
     const request = header('input_request', this.#session);
     const answer = new Promise<string>((resolve, reject) => this.#inputs.set(request.msg_id, { resolve, reject }));
     await this.#senders.get(this.#stdin)?.send(
-      encode(
-        {
-          identities: running.identities,
-          header: request,
-          parent_header: running.header,
-          metadata: {},
-          content: { prompt: BRIDGE_MARKER + JSON.stringify({ calls }), password: false },
-        },
-        this.#signer,
-      ),
+      encode({ identities: running.identities, header: request, parent_header: running.header, metadata: {}, content: { prompt, password: false } }, this.#signer),
     );
-    const reply = JSON.parse(await answer) as BridgeReply & { error?: string };
-    if (reply.error) throw new Error(reply.error);
-    return reply;
+    return answer;
   }
 
   #publishDisplay(data: MimeBundle, metadata: Record<string, unknown>): void {

@@ -45,6 +45,12 @@ export interface KernelFactoryOptions {
    * code stuck in C, or ignoring SIGINT, cannot be interrupted.
    */
   readonly interruptGraceMs?: number;
+  /**
+   * The hard ceiling of one cell (default 30 minutes): a cell is interrupted after running this long, output or
+   * not, time in bridged tool calls not counted. The idle budget alone would let a cell printing forever run
+   * forever.
+   */
+  readonly cellCeilingMs?: number;
 }
 
 /** A kernel handed to a cell, with what the cell should tell the model about it. */
@@ -68,6 +74,8 @@ export interface KernelFactory extends AsyncDisposable {
   readonly stateDir: string;
   /** How long an interrupted cell may take to stop before its kernel is given up. */
   readonly interruptGraceMs: number;
+  /** How long one cell may run in all, bridged calls not counted. */
+  readonly cellCeilingMs: number;
   /** The kernel of this conversation and language, started if needed. */
   acquire(conversationId: string | undefined, language: KernelLanguage): Promise<AcquiredKernel>;
   /** Shuts the kernel of this conversation and language down; the next acquire starts a clean one. */
@@ -110,6 +118,8 @@ class JupyterKernelFactory implements KernelFactory {
   readonly #remotes = new Map<string, Server>();
   #local: { server: LocalJupyterServer; ready: Promise<Server> } | undefined;
   #disposed: Promise<void> | undefined;
+  /** Aborted by dispose, so a kernel still starting fails at once instead of holding dispose up. */
+  readonly #lifetime = new AbortController();
 
   constructor(options: KernelFactoryOptions) {
     this.#options = options;
@@ -117,6 +127,10 @@ class JupyterKernelFactory implements KernelFactory {
 
   get interruptGraceMs(): number {
     return this.#options.interruptGraceMs ?? 10_000;
+  }
+
+  get cellCeilingMs(): number {
+    return this.#options.cellCeilingMs ?? 30 * 60_000;
   }
 
   get #startTimeoutMs(): number {
@@ -214,6 +228,7 @@ class JupyterKernelFactory implements KernelFactory {
       kernelName,
       language,
       startTimeoutMs: this.#startTimeoutMs,
+      signal: this.#lifetime.signal,
       ...(language === 'python' ? { prelude: PYTHON_PRELUDE } : {}),
     });
     return session;
@@ -316,6 +331,7 @@ class JupyterKernelFactory implements KernelFactory {
   }
 
   async #dispose(): Promise<void> {
+    this.#lifetime.abort();
     this.#entries.clear();
     const sessions = [...this.#started];
     this.#started.clear();

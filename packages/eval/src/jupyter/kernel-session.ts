@@ -45,7 +45,12 @@ export interface StartKernelOptions {
   readonly startTimeoutMs: number;
   /** Code run silently before the first cell (Python's helpers). */
   readonly prelude?: string;
+  /** Aborted when the run ends: a start in progress fails at once instead of waiting out its timeout. */
+  readonly signal?: AbortSignal;
 }
+
+/** Why a start in progress failed when its run ended. */
+const RUN_ENDED = 'the run ended while it started';
 
 const DEATH_STATES: ReadonlySet<string> = new Set(['dead', 'restarting', 'autorestarting']);
 
@@ -83,13 +88,14 @@ export class KernelSession {
 
   /** Starts a kernel, waits until it answers, and runs the prelude. */
   static async start(options: StartKernelOptions): Promise<KernelSession> {
-    const { services, settings, kernelName, language, startTimeoutMs } = options;
+    const { services, settings, kernelName, language, startTimeoutMs, signal } = options;
     const model = await withTimeout(
       // `path: ''` starts the kernel in the server's root directory; without a path the server uses its own
       // process's working directory, which for an environment's server may be anywhere.
       services.KernelAPI.startNew({ name: kernelName, path: '' } as { name: string }, settings),
       startTimeoutMs,
       `the Jupyter server did not start the ${kernelName} kernel within ${startTimeoutMs / 1000} s`,
+      signal,
     ).catch((error: unknown) => {
       throw new EvalToolError('kernel_start_failed', `Could not start the ${language} kernel "${kernelName}": ${errorDetail(error)}`, {
         cause: error,
@@ -97,8 +103,10 @@ export class KernelSession {
     });
     const kernel = quietly(() => new (connectionClass(services))({ model, serverSettings: settings, handleComms: false }));
     const session = new KernelSession(kernel, language, options.where, () => services.KernelAPI.shutdownKernel(model.id, settings));
+    const ended = (): void => session.markDead(RUN_ENDED);
+    signal?.addEventListener('abort', ended, { once: true });
     try {
-      await withTimeout(kernel.info, startTimeoutMs, `the ${language} kernel did not answer within ${startTimeoutMs / 1000} s`);
+      await withTimeout(kernel.info, startTimeoutMs, `the ${language} kernel did not answer within ${startTimeoutMs / 1000} s`, signal);
       if (options.prelude) {
         const failure: string[] = [];
         const reply = await session.execute(
@@ -115,11 +123,15 @@ export class KernelSession {
       }
       return session;
     } catch (error) {
-      await session.shutdown();
+      // When the run ended, the run's own server is being stopped and takes its kernels with it.
+      if (signal?.aborted && options.where === 'local') session.close();
+      else await session.shutdown();
       if (error instanceof EvalToolError) throw error;
       throw new EvalToolError('kernel_start_failed', `Could not start the ${language} kernel "${kernelName}": ${errorDetail(error)}`, {
         cause: error,
       });
+    } finally {
+      signal?.removeEventListener('abort', ended);
     }
   }
 
@@ -285,11 +297,18 @@ function toOutput(msg: KernelMessage.IIOPubMessage): CellOutput | undefined {
   }
 }
 
-/** Rejects with `message` when `promise` has not settled within `ms`. */
-export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+/** Rejects with `message` when `promise` has not settled within `ms`, and at once when `signal` aborts. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, message: string, signal?: AbortSignal): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(message)), ms);
+    onAbort = () => reject(new Error(RUN_ENDED));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, timeout]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  });
 }

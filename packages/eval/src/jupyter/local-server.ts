@@ -83,6 +83,9 @@ export class LocalJupyterServer {
       // it: eval replaces a dead kernel itself and says the state was lost.
       '--KernelRestarter.time_to_dead=0.5',
       '--KernelRestarter.restart_limit=0',
+      // No IOPub rate limit: the server would replace a fast cell's output with its warning; eval bounds what it
+      // keeps itself, and says how much it dropped.
+      '--ServerApp.limit_rate=False',
       ...(process.getuid?.() === 0 ? ['--allow-root'] : []),
     ];
     const tree = spawnSupervised({

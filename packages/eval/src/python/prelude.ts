@@ -54,8 +54,14 @@ def __agent_tools_setup(marker):
             raise RuntimeError("tool() works only inside an eval cell (it talks to the harness over the kernel's stdin channel)")
         payload = marker + json.dumps({"calls": calls}, default=_jsonable)
         with bridge_lock:
-            raw = kernel.raw_input(payload)
-        reply = json.loads(raw)
+            reply = json.loads(kernel.raw_input(payload))
+            parted = reply.get("parted") if isinstance(reply, dict) else None
+            if parted:
+                # A large reply travels in parts (a Jupyter server drops a websocket message over 10 MiB).
+                raw = "".join(kernel.raw_input(marker + json.dumps({"part": i})) for i in range(parted["parts"]))
+                if len(raw.encode("utf-16-le")) // 2 != parted["length"]:
+                    raise ToolError("the tool bridge's reply arrived incomplete; call again or ask for less")
+                reply = json.loads(raw)
         if "error" in reply:
             raise ToolError(reply["error"])
         answers = []

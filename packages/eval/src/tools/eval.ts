@@ -3,11 +3,20 @@ import { z } from 'zod';
 import type { AcquiredKernel, KernelFactory } from '../jupyter/kernel-factory.js';
 import { LANGUAGES } from '../language.js';
 import { rewritePython, SUPPORTED_IDIOMS } from '../python/magics.js';
+import { unsendablePython } from '../python/source-check.js';
 import { type EvalStructured, renderCell } from '../render/cell-result.js';
 import { runCell } from '../run-cell.js';
 
 /** The default idle budget of a cell, in seconds. */
 export const DEFAULT_IDLE_SECONDS = 300;
+
+/** A duration for a sentence: "90 s", "30 min", "2 h". */
+function duration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 120 ? `${minutes} min` : `${Math.round((minutes / 60) * 10) / 10} h`;
+}
 
 /** Counts the words of a description (tokens holding a letter or digit). */
 export function wordCount(text: string): number {
@@ -77,6 +86,8 @@ export function evalTool(factory: KernelFactory) {
       let code = params.code;
       let rewritten: readonly string[] = [];
       if (language === 'python') {
+        const unsendable = unsendablePython(code);
+        if (unsendable) return errorResult(`${unsendable} Nothing was run; the kernel and its variables are kept.`);
         const rewrite = rewritePython(code);
         if ('error' in rewrite) return errorResult(`${rewrite.error} Nothing was run.`);
         code = rewrite.code;
@@ -100,6 +111,7 @@ export function evalTool(factory: KernelFactory) {
         session: acquired.session,
         code,
         idleMs: idleSeconds * 1000,
+        ceilingMs: factory.cellCeilingMs,
         caller: ctx.registry,
         signal: ctx.signal,
         interruptGraceMs: factory.interruptGraceMs,
@@ -109,7 +121,9 @@ export function evalTool(factory: KernelFactory) {
       switch (run.ended) {
         case 'timeout':
           after.push(
-            `The cell was interrupted after ${idleSeconds} s without output or a tool call. The kernel and its variables are kept; to allow longer quiet stretches pass a larger timeout_seconds, or print progress.`,
+            run.stoppedBy === 'ceiling'
+              ? `The cell was interrupted after running ${duration(factory.cellCeilingMs)}, the most one cell may run (tool calls not counted), although it was still printing. The kernel and its variables are kept; split the work into shorter cells.`
+              : `The cell was interrupted after ${idleSeconds} s without output or a tool call. The kernel and its variables are kept; to allow longer quiet stretches pass a larger timeout_seconds, or print progress.`,
           );
           break;
         case 'cancelled':
@@ -123,6 +137,11 @@ export function evalTool(factory: KernelFactory) {
           break;
         default:
           break;
+      }
+      if (run.outputs.some((o) => o.type === 'stream' && /IOPub (data|message) rate exceeded/.test(o.text))) {
+        after.push(
+          "The Jupyter server throttled this cell's output (its IOPub rate limit), so part of it never arrived here. Print less, or start that server with --ServerApp.limit_rate=False (eval's own local server does).",
+        );
       }
       if (run.droppedDisplays > 0) {
         after.push(`${run.droppedDisplays} more display outputs were not kept: display less per cell.`);
