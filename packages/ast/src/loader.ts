@@ -64,7 +64,10 @@ export class TreeSitterLoader implements AsyncDisposable {
     };
   }
 
-  /** The calling thread's runtime (compiles patterns, checks rewritten files). */
+  /**
+   * The calling thread's runtime (compiles patterns, checks rewritten files).
+   * @internal Left out of the published types: they would pull in web-tree-sitter's Emscripten globals.
+   */
   get runtime(): TreeSitterRuntime {
     this.#assertLive();
     this.#runtime ??= new TreeSitterRuntime(this.#options.grammarDir);

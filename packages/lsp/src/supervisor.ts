@@ -7,7 +7,7 @@ import { findBinary, type ResolvedCommand } from './discovery/binary.js';
 import { discoverRoots } from './discovery/root.js';
 import { type Resolution, resolveServer } from './discovery/resolution.js';
 import { LspError } from './errors.js';
-import type { FramingLimits } from './rpc/framing.js';
+import type { FramingLimits } from './rpc/connection.js';
 import { LanguageServer, type ServerLimits } from './server/language-server.js';
 import { describeItem } from './server/work-progress.js';
 import { displayPath } from './util/paths.js';

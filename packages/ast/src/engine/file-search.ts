@@ -44,6 +44,7 @@ const SNIFF_BYTES = 8000;
 /**
  * Searches files one by one with a thread's runtime and cache: stat, reuse the cached tree when the file is
  * unchanged, otherwise read, skip files lacking the pattern's literals, parse, match.
+ * @internal Left out of the published types: they would pull in web-tree-sitter's Emscripten globals.
  */
 export class FileSearcher {
   readonly #runtime: TreeSitterRuntime;

@@ -40,6 +40,7 @@ export interface MatchRecord {
 /**
  * Every match of a compiled pattern in a tree, in document order, nested matches included (as the ast-grep
  * CLI reports them). `stop` is polled between candidates; `comments` records the comments inside each match.
+ * @internal Left out of the published types: they would pull in web-tree-sitter's Emscripten globals.
  */
 export function findMatches(
   tree: Tree,

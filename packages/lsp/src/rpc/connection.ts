@@ -1,6 +1,21 @@
 import type { Readable, Writable } from 'node:stream';
+import { type ContentLengthLimits, ContentLengthReader } from '@agent-tools/core/process';
+import {
+  AbstractMessageReader,
+  CancellationTokenSource,
+  createMessageConnection,
+  type DataCallback,
+  type Disposable,
+  ErrorCodes,
+  type Message,
+  type MessageConnection,
+  ResponseError,
+  StreamMessageWriter,
+} from 'vscode-languageserver-protocol/node';
 import { LspError } from '../errors.js';
-import { encodeMessage, type FramingLimits, MessageReader } from './framing.js';
+
+/** Bounds of the reader that keep a misbehaving server from exhausting the harness's memory. */
+export type FramingLimits = ContentLengthLimits;
 
 /** A typed request from vscode-languageserver-protocol (`HoverRequest.type`), reduced to what we need. */
 export interface RequestTypeLike<P, R> {
@@ -25,9 +40,9 @@ export class RpcResponseError extends Error {
 }
 
 /** JSON-RPC's "method not found". */
-export const METHOD_NOT_FOUND = -32601;
-const REQUEST_CANCELLED = -32800;
-const CANCEL_METHOD = '$/cancelRequest';
+export const METHOD_NOT_FOUND = ErrorCodes.MethodNotFound;
+/** LSP's "request cancelled" (a server answering a request we cancelled). */
+const LSP_REQUEST_CANCELLED = -32800;
 
 /** How a connection is wired to a server process. */
 export interface RpcConnectionOptions {
@@ -48,31 +63,87 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
 }
 
-interface Pending {
-  readonly method: string;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
+/**
+ * Reads messages through core's bounded Content-Length reader (stray output skipped up to the next header,
+ * oversized bodies discarded as they stream past, every fault reported) instead of vscode-jsonrpc's own, which
+ * buffers whatever the server prints and stops at the first bad header.
+ */
+class BoundedMessageReader extends AbstractMessageReader {
+  readonly #input: Readable;
+  readonly #limits: FramingLimits | undefined;
+  readonly #malformed: (reason: string) => void;
+
+  constructor(input: Readable, limits: FramingLimits | undefined, malformed: (reason: string) => void) {
+    super();
+    this.#input = input;
+    this.#limits = limits;
+    this.#malformed = malformed;
+  }
+
+  listen(callback: DataCallback): Disposable {
+    const reader = new ContentLengthReader(
+      {
+        message: (message) => {
+          const { id, method } = message as { id?: unknown; method?: unknown };
+          // vscode-jsonrpc would only log these; they count toward the server's malformed output.
+          if (typeof method !== 'string' && (typeof id !== 'number' && typeof id !== 'string')) {
+            this.#malformed('a message is neither a request, a response nor a notification');
+            return;
+          }
+          callback(message as Message);
+        },
+        malformed: (reason) => this.#malformed(reason),
+      },
+      this.#limits,
+    );
+    const onData = (chunk: Buffer): void => reader.push(chunk);
+    const onClose = (): void => this.fireClose();
+    const onError = (error: Error): void => this.fireError(error);
+    this.#input.on('data', onData);
+    this.#input.on('close', onClose);
+    this.#input.on('error', onError);
+    return {
+      dispose: () => {
+        this.#input.off('data', onData);
+        this.#input.off('close', onClose);
+        this.#input.off('error', onError);
+      },
+    };
+  }
 }
 
 /**
- * A JSON-RPC 2.0 connection to one server process. Every request has a timeout and honours an AbortSignal
- * (both send `$/cancelRequest`); closing the connection fails every request in flight with the reason.
+ * A JSON-RPC 2.0 connection to one server process on vscode-jsonrpc's `createMessageConnection`, which does the
+ * protocol itself: ids, responses, `$/cancelRequest`, dispatch of the server's requests and notifications.
+ * Kept here, because the library does not: a timeout on every request (it cancels the request and names the
+ * server and the method), an AbortSignal per request, the bounded reader above, errors as {@link LspError}s,
+ * and closing with a reason that fails every request in flight with it.
  */
 export class RpcConnection {
   readonly #options: RpcConnectionOptions;
-  readonly #pending = new Map<number, Pending>();
-  #nextId = 1;
+  readonly #connection: MessageConnection;
+  readonly #pending = new Set<(error: LspError) => void>();
   #closed: LspError | undefined;
 
   constructor(options: RpcConnectionOptions) {
     this.#options = options;
-    const reader = new MessageReader(
-      { message: (m) => this.#dispatch(m as Record<string, unknown>), malformed: (r) => this.#malformed(r) },
-      options.limits,
-    );
-    options.input.on('data', (chunk: Buffer) => reader.push(chunk));
     // A write to a dead process fails with EPIPE; the exit handler reports it, so the stream error is ignored.
     options.output.on('error', () => {});
+    const reader = new BoundedMessageReader(options.input, options.limits, (reason) => this.#malformed(reason));
+    this.#connection = createMessageConnection(reader, new StreamMessageWriter(options.output, 'utf-8'));
+    this.#connection.onNotification((method, params) => this.#guard(() => options.onNotification(method, params)));
+    // vscode-jsonrpc routes `$/progress` to progress handlers, never to the generic notification handler.
+    this.#connection.onUnhandledProgress((params) => this.#guard(() => options.onNotification('$/progress', params)));
+    this.#connection.onRequest(async (method, params) => {
+      try {
+        return (await options.onRequest(method, params)) ?? null;
+      } catch (error) {
+        if (error instanceof RpcResponseError) return new ResponseError(error.code, error.message);
+        return new ResponseError(ErrorCodes.InternalError, (error as Error).message);
+      }
+    });
+    this.#connection.onError(() => {});
+    this.#connection.listen();
   }
 
   /** Requests in flight. */
@@ -89,37 +160,42 @@ export class RpcConnection {
   requestRaw(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
     if (this.#closed) return Promise.reject(this.#closed);
     if (options.signal?.aborted) return Promise.reject(cancelled(method));
-    const id = this.#nextId++;
     return new Promise<unknown>((resolve, reject) => {
-      const cleanup = (): void => {
+      const source = new CancellationTokenSource();
+      let settled = false;
+      const finish = (outcome: () => void): void => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
-        this.#pending.delete(id);
+        this.#pending.delete(fail);
+        source.dispose();
+        outcome();
       };
+      const fail = (error: LspError): void => finish(() => reject(error));
       const timer = setTimeout(() => {
-        cleanup();
-        this.#send({ jsonrpc: '2.0', method: CANCEL_METHOD, params: { id } });
+        // Cancelling sends `$/cancelRequest`; the late answer, if any, is dropped.
+        source.cancel();
         const seconds = Math.round(options.timeoutMs / 100) / 10;
-        reject(new LspError('timeout', `${this.#options.name} did not answer ${method} within ${seconds} s.`));
+        fail(new LspError('timeout', `${this.#options.name} did not answer ${method} within ${seconds} s.`));
       }, options.timeoutMs);
       const onAbort = (): void => {
-        cleanup();
-        this.#send({ jsonrpc: '2.0', method: CANCEL_METHOD, params: { id } });
-        reject(cancelled(method));
+        source.cancel();
+        fail(cancelled(method));
       };
       options.signal?.addEventListener('abort', onAbort, { once: true });
-      this.#pending.set(id, {
-        method,
-        resolve: (value) => {
-          cleanup();
-          resolve(value);
-        },
-        reject: (error) => {
-          cleanup();
-          reject(error);
-        },
-      });
-      this.#send({ jsonrpc: '2.0', id, method, params });
+      this.#pending.add(fail);
+      let sent: Promise<unknown>;
+      try {
+        sent = this.#connection.sendRequest(method, params, source.token);
+      } catch (error) {
+        fail(new LspError('server_exited', `${this.#options.name} could not be sent ${method}: ${(error as Error).message}`));
+        return;
+      }
+      sent.then(
+        (result) => finish(() => resolve(result ?? null)),
+        (error: unknown) => fail(this.#failure(method, error)),
+      );
     });
   }
 
@@ -128,62 +204,42 @@ export class RpcConnection {
     this.notifyRaw(type.method, params);
   }
 
-  /** Sends a notification by method name. */
+  /** Sends a notification by method name (dropped silently when the connection is closed or the pipe broke). */
   notifyRaw(method: string, params: unknown): void {
     if (this.#closed) return;
-    this.#send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+    try {
+      const sent = params === undefined ? this.#connection.sendNotification(method) : this.#connection.sendNotification(method, params);
+      sent.catch(() => {});
+    } catch {
+      // The process is gone; its exit handler reports why.
+    }
   }
 
   /** Fails every request in flight with `reason`; later requests fail at once. */
   close(reason: LspError): void {
     if (this.#closed) return;
     this.#closed = reason;
-    for (const pending of [...this.#pending.values()]) pending.reject(reason);
+    for (const fail of [...this.#pending]) fail(reason);
     this.#pending.clear();
+    this.#connection.dispose();
   }
 
-  #send(message: unknown): void {
-    const output = this.#options.output;
-    if (output.destroyed || output.writableEnded) return;
-    output.write(encodeMessage(message));
+  #failure(method: string, error: unknown): LspError {
+    if (this.#closed) return this.#closed;
+    if (error instanceof ResponseError) {
+      const code = error.code === LSP_REQUEST_CANCELLED ? 'cancelled' : error.code === ErrorCodes.MethodNotFound ? 'unsupported' : 'request_failed';
+      return new LspError(code, `${this.#options.name} answered ${method} with an error: ${error.message}`);
+    }
+    return new LspError('server_exited', `${this.#options.name} did not answer ${method}: ${(error as Error).message}`);
   }
 
-  #dispatch(message: Record<string, unknown>): void {
+  /** A handler bug must not take the reader down with it. */
+  #guard(work: () => void): void {
     if (this.#closed) return;
     try {
-      const { id, method } = message;
-      if (typeof method === 'string') {
-        if (id === undefined || id === null) this.#options.onNotification(method, message['params']);
-        else void this.#answer(id, method, message['params']);
-        return;
-      }
-      if (typeof id === 'number' || typeof id === 'string') {
-        const pending = this.#pending.get(Number(id));
-        if (!pending) return; // An answer to a request that already timed out.
-        const error = message['error'] as { code?: number; message?: string } | undefined;
-        if (error) {
-          const text = typeof error.message === 'string' ? error.message : JSON.stringify(error);
-          const code = error.code === REQUEST_CANCELLED ? 'cancelled' : error.code === METHOD_NOT_FOUND ? 'unsupported' : 'request_failed';
-          pending.reject(new LspError(code, `${this.#options.name} answered ${pending.method} with an error: ${text}`));
-        } else {
-          pending.resolve(message['result'] ?? null);
-        }
-        return;
-      }
-      this.#malformed('a message is neither a request, a response nor a notification');
+      work();
     } catch (error) {
-      // A handler bug must not take the reader down with it.
       this.#malformed(`handling a message failed: ${(error as Error).message}`);
-    }
-  }
-
-  async #answer(id: unknown, method: string, params: unknown): Promise<void> {
-    try {
-      const result = await this.#options.onRequest(method, params);
-      this.#send({ jsonrpc: '2.0', id, result: result ?? null });
-    } catch (error) {
-      const code = error instanceof RpcResponseError ? error.code : -32603;
-      this.#send({ jsonrpc: '2.0', id, error: { code, message: (error as Error).message } });
     }
   }
 

@@ -26,8 +26,8 @@ import {
   type NotificationTypeLike,
   RpcConnection,
   type RequestTypeLike,
+  type FramingLimits,
 } from '../rpc/connection.js';
-import type { FramingLimits } from '../rpc/framing.js';
 import { displayPath, fromUri, toUri } from '../util/paths.js';
 import { CLIENT_CAPABILITIES } from './client-capabilities.js';
 import { DocumentSync, type OpenDocument } from './documents.js';
