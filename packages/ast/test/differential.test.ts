@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTreeSitterLoader, findLanguage } from '../src/index.js';
-import { copyCorpus } from './agreement.js';
+import { copyCorpus } from './corpus.js';
 import { comparePattern, grammarDiffers, type PatternOutcome, REASONS, type Reason } from './differential/compare.js';
 import { CORPORA } from './differential/corpora.js';
 import { generatePatterns } from './differential/generate.js';

@@ -22,5 +22,6 @@ export {
   waitForNoMarked,
   waitForNoProcesses,
 } from './processes.js';
+export { seededRandom } from './seeded-random.js';
 export { checkStrictSchema } from './strict-rules.js';
 export { type TempDir, tempDir } from './temp-dir.js';

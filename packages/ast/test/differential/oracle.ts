@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { AST_GREP } from '../agreement.js';
+import { AST_GREP } from '../corpus.js';
 
 const run = promisify(execFile);
 
