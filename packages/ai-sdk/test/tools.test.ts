@@ -41,8 +41,12 @@ describe('toAiSdkTools', () => {
     const grep = toAiSdkTools(f.registry, { strict: true })['ast_grep'] as unknown as Executable;
     expect(grep.strict).toBe(true);
     const schema = (await grep.inputSchema.jsonSchema) as { required: string[] };
-    expect(schema.required).toEqual(['pattern', 'path', 'language', 'max_results']);
-    const outputs = await execute(grep, { pattern: 'console.log($A)', path: 'src', language: 'typescript', max_results: null });
+    const plain = toolSchema(f.registry.tools().find((t) => t.name === 'ast_grep') as never).inputSchema;
+    const names = Object.keys(plain['properties'] as object);
+    expect(names).toContain('max_results');
+    expect(schema.required).toEqual(names); // every property required, the optional ones nullable
+    const nulls = Object.fromEntries(names.map((name) => [name, null]));
+    const outputs = await execute(grep, { ...nulls, pattern: 'console.log($A)', path: 'src', language: 'typescript' });
     expect(outputs.at(-1)).toMatchObject({ isError: false });
   });
 });

@@ -100,6 +100,12 @@ export function defineTool<P extends z.ZodType, S = unknown>(definition: ToolDef
   if (!description.trim()) {
     throw new CoreError('invalid_definition', `Tool "${name}" needs a description: it is the model's only manual.`);
   }
+  if (!isZod4Schema(parameters)) {
+    throw new CoreError(
+      'invalid_definition',
+      `Tool "${name}" needs a zod 4 schema for its parameters, and got ${zodVersionOf(parameters)}. Install zod 4 in your project (npm i zod@^4) and build the schema with it.`,
+    );
+  }
   if (parameters._zod.def.type !== 'object') {
     throw new CoreError('invalid_definition', `Tool "${name}" parameters must be a z.object() schema.`);
   }
@@ -107,4 +113,15 @@ export function defineTool<P extends z.ZodType, S = unknown>(definition: ToolDef
     throw new CoreError('invalid_definition', `Tool "${name}" timeoutMs must be positive or Infinity.`);
   }
   return Object.freeze({ ...definition });
+}
+
+/** Whether a value is a zod 4 schema (classic or mini): it carries `_zod`, which zod 3 schemas do not. */
+function isZod4Schema(value: unknown): value is z.ZodType {
+  const internals = (value as { _zod?: { def?: unknown } } | null | undefined)?._zod;
+  return typeof internals === 'object' && internals !== null && typeof internals.def === 'object';
+}
+
+function zodVersionOf(value: unknown): string {
+  if (typeof value === 'object' && value !== null && '_def' in value) return 'a zod 3 schema';
+  return value === undefined ? 'nothing' : 'something that is not a zod schema';
 }

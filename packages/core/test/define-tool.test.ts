@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { z as z3 } from 'zod3';
 import { defineTool, textResult } from '../src/index.js';
 
 const base = {
@@ -16,6 +17,14 @@ describe('defineTool', () => {
     const tool = defineTool(base);
     expect(tool.name).toBe('ok_name');
     expect(Object.isFrozen(tool)).toBe(true);
+  });
+
+  it('says a zod 3 schema needs zod 4, instead of crashing on it', () => {
+    const parameters = z3.object({ file: z3.string() });
+    expect(() => defineTool({ ...base, parameters: parameters as never })).toThrow(
+      '[agent-tools/core] Tool "ok_name" needs a zod 4 schema for its parameters, and got a zod 3 schema. Install zod 4 in your project (npm i zod@^4) and build the schema with it.',
+    );
+    expect(() => defineTool({ ...base, parameters: undefined as never })).toThrow(/needs a zod 4 schema .* got nothing/);
   });
 
   it('refuses names that model APIs reject', () => {

@@ -58,6 +58,28 @@ int main(void) {
 }
 `;
 
+const CPP_THROWS = `#include <cstdio>
+#include <stdexcept>
+
+static int risky(int v) {
+  if (v > 1) throw std::runtime_error("too big"); // @cpp-throw
+  return v;
+}
+
+int main() {
+  int caught = 0;
+  for (int i = 0; i < 3; i++) {
+    try {
+      risky(i);
+    } catch (const std::exception &) {
+      caught++;
+    }
+  }
+  std::printf("caught %d\\n", caught);
+  return 0;
+}
+`;
+
 const pyFiles = { 'pyproject.toml': '[project]\nname = "kinds"\n', 'app.py': PY_KINDS };
 const LOOP = lineOf(PY_KINDS, '@loop');
 const LOG = lineOf(PY_KINDS, '@log');
@@ -179,6 +201,25 @@ describe('breakpoint kinds (real adapters)', () => {
     const done = await rig.call({ action: 'continue' });
     expect(done.text).toContain('The program exited with code 0.');
     expect(done.text).toContain('total 20');
+    expect(await strays(rig)).toEqual([]);
+  });
+
+  it('lldb-dap: exceptions ["all"] on C++ stops at the throw; the default lets a caught exception pass', { timeout: 90_000 }, async () => {
+    await using rig = debugRig({ 'CMakeLists.txt': 'project(throws CXX)\n', 'throws.cpp': CPP_THROWS });
+    execFileSync('g++', ['-g', '-O0', '-o', rig.dir.join('throws'), rig.dir.join('throws.cpp')]);
+    const plain = await rig.call({ action: 'launch', program: 'throws' });
+    expect(plain.text).toContain('The program exited with code 0.');
+    expect(plain.text).toContain('caught 1');
+
+    const all = await rig.call({ action: 'breakpoints', exceptions: ['all'] });
+    expect(all.text).toContain('Exceptions: ["all"] (the filters are chosen at launch from what the adapter offers).');
+    const launched = await rig.call({ action: 'launch', program: 'throws' });
+    expect(launched.text).toContain('Exceptions ["all"]: stops on cpp_throw ("C++ Throw"), objc_throw ("Objective-C Throw"); lldb also offers cpp_catch');
+    expect(launched.text).toContain('Stopped on an exception in __cxa_throw (no source)');
+    expect(launched.text).toContain('Exception: cpp_throw: C++ Throw');
+    expect(launched.text).toContain(`Called from: ::risky(int) (throws.cpp:${lineOf(CPP_THROWS, '@cpp-throw')})`);
+    const done = await rig.call({ action: 'continue' });
+    expect(done.text).toContain('The program exited with code 0.');
     expect(await strays(rig)).toEqual([]);
   });
 });

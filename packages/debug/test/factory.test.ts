@@ -26,6 +26,7 @@ factoryContract({
     // The debuggee's command line holds the program's path, which is inside the fresh temporary folder.
     marker: (res) => String(res['cwd']),
   },
+  harness: new URL('./harness/contract.mjs', import.meta.url),
 });
 
 describe('@agent-tools/debug factory', () => {

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { debugRig, strays } from './helpers.js';
+import { GO_MOD } from './programs.js';
 
 const pyproject = { 'pyproject.toml': '[project]\nname = "fixture"\n' };
 
@@ -23,6 +24,22 @@ sys.stdout.flush()
 /** A last line longer than any output cap: 10 000 characters, then its end marker. */
 const LONG_LAST_LINE = `print("first line")
 print("z" * 10000 + " END-OF-LONG-LINE")
+`;
+
+/** 3 MiB of two-, three- and four-byte characters in one write: pipe chunks end inside them. */
+const GO_UNICODE = `package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+func main() {
+	os.Stdout.WriteString(strings.Repeat("é€😀", 256*1024))
+	fmt.Println()
+	fmt.Println("END")
+}
 `;
 
 const C_LONG_LAST_LINE = `#include <stdio.h>
@@ -85,6 +102,17 @@ describe('debuggee output under hostile programs (real adapters)', () => {
     expect(launched.text).toMatch(/\(the newest 4000 of 100(29|30|31) characters printed, the first line cut at its start; call output for up to 4000\):\n {2}\| …z+ END-OF-LONG-LINE\n/);
     const output = await rig.call({ action: 'output' });
     expect(output.text).toMatch(/^Program output \(the newest 4000 of \d+ characters printed, the first line cut at its start\):\n…z{3982} END-OF-LONG-LINE\n$/);
+    expect(await strays(rig)).toEqual([]);
+  });
+
+  it('keeps multi-byte characters whole across pipe chunks (delve, whose debuggee writes to its stdout)', { timeout: 150_000 }, async () => {
+    await using rig = debugRig({ 'go.mod': GO_MOD, 'main.go': GO_UNICODE });
+    const launched = await rig.call({ action: 'launch', program: 'main.go' });
+    expect(launched.text).toContain('The program exited with code 0.');
+    const output = await rig.call({ action: 'output' });
+    expect(output.text).toMatch(/^Program output \(the newest 4000 of 1048581 characters printed, the first line cut at its start\):\n…[é€😀]+\nEND\n$/u);
+    expect(output.text).not.toContain('\ufffd');
+    expect(rig.supervisor.conversation('conv-1').session?.output.since(0, 2_000_000).text).not.toContain('\ufffd');
     expect(await strays(rig)).toEqual([]);
   });
 });

@@ -1,7 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import { BreakpointBook } from '../src/session/breakpoints.js';
 import { outputView } from '../src/format/output.js';
 import { OutputBuffer } from '../src/session/output-buffer.js';
+import { SourceFiles } from '../src/session/source-files.js';
 import { chooseFilters } from '../src/session/configure.js';
 import { parseExitStatus } from '../src/session/session.js';
 
@@ -68,12 +71,17 @@ describe('outputView', () => {
     expect(view.note).toBe('the newest 4000 of 10000 characters printed, the first line cut at its start');
   });
 
-  it('starts a cut output at a line boundary when that leaves something to show', () => {
-    const view = outputView({ text: 'tail of a line\nwhole line\n', total: 90, cut: true, partialLine: true, redrawn: true });
+  it('starts a cut output at a line boundary when that keeps most of it', () => {
+    const view = outputView({ text: 'ine\nwhole line\n', total: 90, cut: true, partialLine: true, redrawn: true });
     expect(view).toEqual({
       text: 'whole line\n',
       note: 'the newest 11 of 90 characters printed; carriage-return redraws show their last state',
     });
+  });
+
+  it('shows a long cut line behind the marker rather than dropping it for a short last line', () => {
+    const view = outputView({ text: `${'w'.repeat(50)}\nEND\n`, total: 900, cut: true, partialLine: true, redrawn: false });
+    expect(view).toEqual({ text: `…${'w'.repeat(50)}\nEND\n`, note: 'the newest 55 of 900 characters printed, the first line cut at its start' });
   });
 });
 
@@ -137,5 +145,18 @@ describe('parseExitStatus', () => {
     expect(parseExitStatus('Process 11349 exited with status = 3 (0x00000003) \n')).toBe(3);
     expect(parseExitStatus('Process 1 has exited with status 0\nProcess 2 has exited with status -1\n')).toBe(-1);
     expect(parseExitStatus('Detaching\n')).toBeUndefined();
+  });
+});
+
+describe('SourceFiles', () => {
+  it('reads a file once while it is unchanged, and again once it changes', () => {
+    using dir = tempDir({ 'a.py': 'one\ntwo\n' }, 'agent-tools-debug-sources-');
+    const sources = new SourceFiles();
+    const first = sources.lines(dir.join('a.py'));
+    expect(first).toEqual(['one', 'two', '']);
+    expect(sources.lines(dir.join('a.py'))).toBe(first);
+    writeFileSync(dir.join('a.py'), 'one\ntwo\nthree\n');
+    expect(sources.lines(dir.join('a.py'))).toEqual(['one', 'two', 'three', '']);
+    expect(sources.lines(dir.join('missing.py'))).toBeUndefined();
   });
 });

@@ -17,6 +17,7 @@ factoryContract({
     // The factory's state directory is on the command line of the server and of every kernel.
     marker: (resources) => (resources['kernelFactory'] as KernelFactory).stateDir,
   },
+  harness: new URL('./harness/contract.mjs', import.meta.url),
 });
 
 describe('evalTools', () => {

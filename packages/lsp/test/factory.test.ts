@@ -26,6 +26,7 @@ factoryContract({
     args: { action: 'hover', file: 'a.fake', line: 1, symbol: 'word' },
     marker: (r) => r['marker'] as string,
   },
+  harness: new URL('./harness/contract.mjs', import.meta.url),
 });
 
 describe('lspTools', () => {

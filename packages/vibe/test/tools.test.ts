@@ -12,6 +12,7 @@ factoryContract({
   resources: () => ({ workerList: new WorkerList({ runner: processRunner({ command: ['sh', dir.script('hang')] }) }) }),
   tools: { vibe_spawn: 'read', vibe_send: 'read', vibe_wait: 'read', vibe_kill: 'read', vibe_list: 'read' },
   warmUp: { tool: 'vibe_spawn', args: { brief: 'hang around', label: 'warm-up' }, marker: dir.path },
+  harness: new URL('./harness/contract.mjs', import.meta.url),
 });
 
 function run(runner: WorkerRunner = processRunner({ command: ['sh', dir.script('{label}')], killGraceMs: 300 }), maxRunning = 4) {

@@ -33,6 +33,8 @@ export interface SearchRequest {
   readonly job: number;
   readonly pattern: CompiledPattern;
   readonly files: readonly string[];
+  /** Whether new trees and texts go into the cache (false for a search far larger than the cache). */
+  readonly cache: boolean;
   readonly wantText: boolean;
   readonly maxFileBytes: number;
   readonly parseTimeoutMs: number;
@@ -44,6 +46,7 @@ const SNIFF_BYTES = 8000;
 /**
  * Searches files one by one with a thread's runtime and cache: stat, reuse the cached tree when the file is
  * unchanged, otherwise read, skip files lacking the pattern's literals, parse, match.
+ * @internal Left out of the published types: they would pull in web-tree-sitter's Emscripten globals.
  */
 export class FileSearcher {
   readonly #runtime: TreeSitterRuntime;
@@ -106,7 +109,7 @@ export class FileSearcher {
     }
     const source = text;
     if (!pattern.literals.every((literal) => source.includes(literal))) {
-      if (!cached) this.#cache.put(key, { size, mtimeMs, text: source, tree: undefined, errorRow: undefined });
+      if (!cached && request.cache) this.#cache.put(key, { size, mtimeMs, text: source, tree: undefined, errorRow: undefined });
       return { file, status: 'searched', matches: [], prefiltered: true };
     }
     let tree: Tree | undefined = cached?.tree;
@@ -126,7 +129,7 @@ export class FileSearcher {
         };
       }
       errorRow = tree.rootNode.hasError ? firstErrorRow(tree.rootNode) : undefined;
-      owned = !this.#cache.put(key, { size, mtimeMs, text: source, tree, errorRow });
+      owned = !request.cache || !this.#cache.put(key, { size, mtimeMs, text: source, tree, errorRow });
     }
     try {
       const forEdit = request.wantText;

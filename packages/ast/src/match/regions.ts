@@ -29,6 +29,7 @@ function stringKinds(tree: Tree): string[] {
  * Offsets of the line starts that lie inside a multi-line string literal: a rewrite must leave those lines
  * exactly as they are (their indentation is part of the string's value), and they do not count when the file's
  * indentation unit is measured.
+ * @internal Left out of the published types: they would pull in web-tree-sitter's Emscripten globals.
  */
 export function stringLineStarts(tree: Tree, src: string): number[] {
   const out: number[] = [];
@@ -41,7 +42,10 @@ export function stringLineStarts(tree: Tree, src: string): number[] {
   return out.sort((a, b) => a - b);
 }
 
-/** The comments (extra named nodes) inside a node, in document order. */
+/**
+ * The comments (extra named nodes) inside a node, in document order.
+ * @internal Left out of the published types: they would pull in web-tree-sitter's Emscripten globals.
+ */
 export function commentsIn(node: Node, src: string): CommentRecord[] {
   const out: CommentRecord[] = [];
   const visit = (n: Node): void => {

@@ -28,6 +28,7 @@ interface Refusal {
  * expression, class member, declaration, top level) and uses the first that accepts it without errors.
  * Throws an `unparseable_pattern` {@link AstError} naming the language and where the parse failed when
  * no context accepts it: a pattern is never searched and silently found nowhere.
+ * @internal Left out of the published types: they would pull in web-tree-sitter's Emscripten globals.
  */
 export async function compilePattern(
   runtime: TreeSitterRuntime,

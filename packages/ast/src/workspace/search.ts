@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs';
-import { relative, sep } from 'node:path';
-import { resolveInside } from '@agent-tools/core';
+import { displayPath, resolveInside } from '@agent-tools/core';
 import { AstError } from '../errors.js';
 import { hasExtensionOf, LANGUAGE_IDS, type LanguageSpec, languageOfFile, languageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';
@@ -87,7 +86,6 @@ export async function searchWorkspace(
     ...(options.wantText ? { wantText: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const rel = (abs: string): string => relative(cwd, abs).split(sep).join('/') || abs;
   outcomes.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 
   const results: FileMatches[] = [];
@@ -98,7 +96,7 @@ export async function searchWorkspace(
   let searched = 0;
   let totalMatches = 0;
   for (const outcome of outcomes) {
-    const file = rel(outcome.file);
+    const file = displayPath(outcome.file, cwd);
     switch (outcome.status) {
       case 'searched':
         searched++;

@@ -134,6 +134,6 @@ function makePattern(
   // Patterns are written flush left, as a model would write them: strip the first line's column from the rest.
   const column = node.startPosition.column;
   const lines = pattern.split('\n');
-  pattern = lines.map((line, k) => (k === 0 ? line : line.replace(new RegExp(`^[ \\t]{0,${column}}`), ''))).join('\n');
+  pattern = lines.map((line, k) => (k === 0 ? line : line.replace(new RegExp(`^[ \\t]{0,${column}}`), ''))).join('\n').trimEnd();
   return { pattern, singles: [...new Set(bound)], multis };
 }

@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AdapterConfig } from './adapter.js';
-import { findMatching, pathDirs } from './locate.js';
+import { searchPath } from '@agent-tools/core';
+import { findMatching } from './locate.js';
 
 /** lldb-dap and its older name lldb-vscode, unversioned or with Debian's version suffix. */
 const BINARY = /^lldb-(dap|vscode)(-\d+(\.\d+)*)?$/;
@@ -26,7 +27,7 @@ export function lldbAdapter(options: { readonly llvmDirs?: boolean } = {}): Adap
     async locate(ctx) {
       // $PATH first (what the user chose), then the LLVM install folders.
       const found =
-        findMatching(BINARY, pathDirs(ctx.env), rankName)[0] ??
+        findMatching(BINARY, searchPath(ctx.env), rankName)[0] ??
         (options.llvmDirs === false ? undefined : findMatching(BINARY, llvmDirs(), rankName)[0]);
       if (!found) {
         return {

@@ -9,16 +9,17 @@ export interface OutputView {
 }
 
 /**
- * The newest output of a slice, ready to show. A cut output starts at a line boundary when one leaves something
- * to show; otherwise (one line longer than the cap) the line's end is shown behind a `…` marker: output the
- * program printed is never answered as "nothing".
+ * The newest output of a slice, ready to show. A cut output starts at a line boundary when that keeps most of
+ * it; otherwise (a line about as long as the cap) the line's end is shown behind a `…` marker: output the program
+ * printed is never answered as "nothing".
  */
 export function outputView(slice: OutputSlice): OutputView {
   let text = slice.text;
   let lineCut = '';
   if (slice.partialLine) {
     const newline = text.replace(/\n$/, '').indexOf('\n');
-    if (newline >= 0) text = text.slice(newline + 1);
+    // Dropping the cut line is worth it only when most of the text is left; a long line is shown cut instead.
+    if (newline >= 0 && newline < text.length / 2) text = text.slice(newline + 1);
     else {
       text = `…${text}`;
       lineCut = ', the first line cut at its start';

@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { isLive, isStillRunning, readProcess, type SupervisedProcess, spawnSupervised, TrackedProcesses } from '@agent-tools/core/process';
 import { DapConnection } from '../dap/connection.js';
 import { DebugError } from '../errors.js';
@@ -141,8 +142,11 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
       return new AdapterProcess(connection, tree, exited);
     }
     const port = await waitForListening(tree, options, exited);
-    stdout.on('data', (chunk: Buffer) => options.onProcessOutput?.('stdout', chunk.toString('utf8')));
-    stderr.on('data', (chunk: Buffer) => options.onProcessOutput?.('stderr', chunk.toString('utf8')));
+    // One decoder per stream: a chunk may end inside a multi-byte character, which the next chunk completes.
+    const out = new StringDecoder('utf8');
+    const err = new StringDecoder('utf8');
+    stdout.on('data', (chunk: Buffer) => options.onProcessOutput?.('stdout', out.write(chunk)));
+    stderr.on('data', (chunk: Buffer) => options.onProcessOutput?.('stderr', err.write(chunk)));
     const socket = await connectSocket(port, options.startTimeoutMs, name);
     const connection = new DapConnection(socket, socket, { name, requestTimeoutMs: options.requestTimeoutMs });
     void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));

@@ -34,7 +34,10 @@ export interface ExecuteReply {
   readonly executionCount: number | null;
 }
 
-/** How a kernel is started. */
+/**
+ * How a kernel is started.
+ * @internal Left out of the published types: they would pull in @jupyterlab/services' own (which need React's).
+ */
 export interface StartKernelOptions {
   readonly services: Services;
   readonly settings: ServerConnection.ISettings;
@@ -86,7 +89,10 @@ export class KernelSession {
     });
   }
 
-  /** Starts a kernel, waits until it answers, and runs the prelude. */
+  /**
+   * Starts a kernel, waits until it answers, and runs the prelude.
+   * @internal Left out of the published types: they would pull in @jupyterlab/services' own (which need React's).
+   */
   static async start(options: StartKernelOptions): Promise<KernelSession> {
     const { services, settings, kernelName, language, startTimeoutMs, signal } = options;
     const model = await withTimeout(
