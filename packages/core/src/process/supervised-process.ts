@@ -141,6 +141,8 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
       child.once('error', (error) => {
         // A process that could not be spawned emits no 'exit'.
         if (child.pid !== undefined) return;
+        this.#treeGone = true;
+        unregisterLive(this);
         const code = (error as NodeJS.ErrnoException).code;
         this.#onLeaderExit({ code: null, signal: null, spawnError: code ? `spawn ${options.command} ${code}` : error.message });
         resolve();
