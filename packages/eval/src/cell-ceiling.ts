@@ -1,3 +1,6 @@
+/** The longest delay setTimeout keeps (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * A cell's hard ceiling: it runs out after `ms` of the cell's own running time, whatever it prints. Time spent in
  * bridged calls does not count (the clock is paused meanwhile, as the idle budget is), so a cell waiting on
@@ -35,7 +38,13 @@ export class CellCeiling implements Disposable {
   #run(): void {
     if (this.#disposed || !Number.isFinite(this.#left)) return;
     this.#since = performance.now();
-    this.#timer = setTimeout(() => this.#onExpire(), Math.max(0, this.#left));
+    // A timer cannot wait longer than MAX_TIMER_MS (a longer delay fires at once): wake up and wait the rest.
+    const wait = Math.min(Math.max(0, this.#left), MAX_TIMER_MS);
+    this.#timer = setTimeout(() => {
+      this.#left -= performance.now() - this.#since;
+      if (this.#left > 0) this.#run();
+      else this.#onExpire();
+    }, wait);
   }
 
   [Symbol.dispose](): void {
