@@ -1,4 +1,4 @@
-import { errorDetail } from '@agent-tools/core';
+import { afterDelay, errorDetail } from '@agent-tools/core';
 import { type CardOutcome, checkCard, type QuestionCard, type QuestionPort, type TargetSpace } from './card.js';
 import { checkOutcome } from './outcome-check.js';
 
@@ -83,7 +83,7 @@ class Desk {
     const controller = new AbortController();
     const withdraw = (): void => controller.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', withdraw, { once: true });
-    const cancelTimer = afterMs(options.timeoutMs, () => controller.abort(timeoutReason()));
+    const cancelTimer = afterDelay(options.timeoutMs, () => controller.abort(timeoutReason()));
     const ended = new Promise<AskOutcome>((resolve) => {
       controller.signal.addEventListener(
         'abort',
@@ -110,20 +110,6 @@ class Desk {
       options.signal?.removeEventListener('abort', withdraw);
     }
   }
-}
-
-/** The longest delay one setTimeout keeps: a longer one (Infinity included) fires after 1 ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Calls `callback` once `ms` have passed (never, for Infinity), waiting in steps past what one timer holds. */
-function afterMs(ms: number, callback: () => void): () => void {
-  let timer: NodeJS.Timeout | undefined;
-  const wait = (left: number): void => {
-    if (!Number.isFinite(left)) return;
-    timer = setTimeout(() => (left > MAX_TIMER_MS ? wait(left - MAX_TIMER_MS) : callback()), Math.min(Math.max(0, left), MAX_TIMER_MS));
-  };
-  wait(ms);
-  return () => clearTimeout(timer);
 }
 
 /** The abort reason of a card that timed out: a `TimeoutError`, as `AbortSignal.timeout()` uses. */

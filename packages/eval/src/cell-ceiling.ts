@@ -1,5 +1,4 @@
-/** The longest delay setTimeout keeps (2^31 - 1 ms, about 24.8 days). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+import { afterDelay } from '@agent-tools/core';
 
 /**
  * A cell's hard ceiling: it runs out after `ms` of the cell's own running time, whatever it prints. Time spent in
@@ -10,7 +9,7 @@ export class CellCeiling implements Disposable {
   readonly #onExpire: () => void;
   #left: number;
   #since = 0;
-  #timer: NodeJS.Timeout | undefined;
+  #cancel = (): void => undefined;
   #paused = 0;
   #disposed = false;
 
@@ -23,8 +22,7 @@ export class CellCeiling implements Disposable {
   /** Stops the clock until every pause has been resumed. */
   pause(): void {
     if (this.#paused++ > 0) return;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#cancel();
     this.#left -= performance.now() - this.#since;
   }
 
@@ -38,17 +36,12 @@ export class CellCeiling implements Disposable {
   #run(): void {
     if (this.#disposed || !Number.isFinite(this.#left)) return;
     this.#since = performance.now();
-    // A timer cannot wait longer than MAX_TIMER_MS (a longer delay fires at once): wake up and wait the rest.
-    const wait = Math.min(Math.max(0, this.#left), MAX_TIMER_MS);
-    this.#timer = setTimeout(() => {
-      this.#left -= performance.now() - this.#since;
-      if (this.#left > 0) this.#run();
-      else this.#onExpire();
-    }, wait);
+    // afterDelay, not setTimeout: a ceiling past 2^31 ms would fire at once.
+    this.#cancel = afterDelay(this.#left, () => this.#onExpire());
   }
 
   [Symbol.dispose](): void {
     this.#disposed = true;
-    clearTimeout(this.#timer);
+    this.#cancel();
   }
 }
