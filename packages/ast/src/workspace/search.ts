@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { relative, sep } from 'node:path';
-import { resolveInside } from '@agent-tools/core';
+import { resolveInside, type ToolProgress } from '@agent-tools/core';
 import { AstError } from '../errors.js';
 import { hasExtensionOf, LANGUAGE_IDS, type LanguageSpec, languageOfFile, languageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';
@@ -64,6 +64,8 @@ export async function searchWorkspace(
     compile?: CompileOptions;
     /** Called with the compiled pattern before any file is searched; may throw to stop (a bad rewrite). */
     onCompiled?: (pattern: CompiledPattern) => void;
+    /** Hears how far the search is: listing files, then files searched of all. */
+    onProgress?: (progress: ToolProgress) => void;
   } = {},
 ): Promise<SearchSummary> {
   const target = resolveInside(cwd, params.path?.trim() || '.', { mustExist: true });
@@ -78,14 +80,19 @@ export async function searchWorkspace(
   if (isFile) {
     files = [target.absolute];
   } else {
+    options.onProgress?.({ message: `listing the ${spec.id} files under ${target.relative || '.'}` });
     const walked = await walkFiles(cwd, target.absolute, (name) => hasExtensionOf(spec, name), options.signal);
     files = walked.files;
     ignored = walked.ignored;
   }
 
+  const report = options.onProgress;
   const outcomes = await loader.search(pattern, files, {
     ...(options.wantText ? { wantText: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(report && !isFile
+      ? { onSearched: (done: number) => report({ message: `searched ${done} of ${files.length} files`, progress: done, total: files.length }) }
+      : {}),
   });
   const rel = (abs: string): string => relative(cwd, abs).split(sep).join('/') || abs;
   outcomes.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
