@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTreeSitterLoader, findLanguage } from '../src/index.js';
-import { copyCorpus } from './agreement.js';
+import { copyCorpus } from './corpus.js';
 import { comparePattern, grammarDiffers, type PatternOutcome, REASONS, type Reason } from './differential/compare.js';
 import { CORPORA } from './differential/corpora.js';
 import { generatePatterns } from './differential/generate.js';
@@ -27,11 +27,13 @@ const ONLY = process.env['AST_DIFFERENTIAL_LANGUAGES']?.split(',');
  * Generated patterns of the CI sample (seed 20251, 40 per language) whose disagreement is not explained yet: a
  * grammar-build difference our checks do not see (Swift: ast-grep compiles tree-sitter-swift 0.7.x, we load the
  * older build in @cursorless/tree-sitter-wasms, no npm package ships a newer wasm), bash's `$(...)` read by ast-grep
- * with `$` as an expansion, a C# attribute name. Listed so the test fails when they change; see the README.
+ * with `$` as an expansion. Listed so the test fails when they change; see the README.
  */
 const OPEN: Readonly<Record<string, readonly string[]>> = {
   bash: ['$($A)'],
-  csharp: ['SecurityCritical'],
+  // Rewrite: where `'$A'` matched `m["query".freeze]`, the CLI leaves it as it is; our reading of its rewrite would
+  // write `'query'`.
+  ruby: ["'$A'"],
   swift: ['try $$$', '.$A', '{\n$A}'],
 };
 
@@ -87,7 +89,7 @@ for (const corpus of CORPORA) {
       const failing = outcomes.filter((o) => !o.mirror || [...o.extra, ...o.missing].some((d) => d.reasons.length === 0));
       expect(failing.filter((o) => !open.has(o.pattern)).map((o) => ({ pattern: o.pattern, origin: o.origin, ...o.mirrorDiff }))).toEqual([]);
       expect(report.unexplained.filter((u) => ![...open].some((p) => u.includes(JSON.stringify(p))))).toEqual([]);
-      expect(rewrites.unexplained).toEqual([]);
+      expect(rewrites.unexplained.filter((u) => ![...open].some((p) => u.startsWith(JSON.stringify(p))))).toEqual([]);
       expect(outcomes.length).toBeGreaterThanOrEqual(Math.min(PATTERNS, generated.length) * 0.4);
       expect(outcomes.some((o) => o.cli > 0)).toBe(true);
     });
@@ -126,7 +128,7 @@ function summarize(
       `our ast-grep reading reproduces the CLI on ${outcomes.filter((o) => o.mirror).length} of ${outcomes.length}.`,
     ...[...byReason].map(([reason, e]) => `- ${e.patterns} pattern(s), ${reason} (e.g. ${e.example})`),
     ...(grammar.length ? [`- ${grammar.length} pattern(s) set aside, ast-grep's grammar build differs (checked): ${grammar.slice(0, 3).join('; ').slice(0, 300)}`] : []),
-    `Rewrites: ${rewrites.compared} compared, ${rewrites.identical} identical files sets${rewrites.explained.length ? `, ${rewrites.explained.length} explained: ${[...new Set(rewrites.explained)].join('; ')}` : ''}.`,
+    `Rewrites: ${rewrites.compared} compared, ${rewrites.identical} with identical files${rewrites.explained.length ? `; ${rewrites.explained.length} file(s) differ, each explained: ${[...new Set(rewrites.explained)].join('; ')}` : ''}.`,
     ...unexplained.map((u) => `- UNEXPLAINED ${u}`),
     ...rewrites.unexplained.map((u) => `- UNEXPLAINED rewrite ${u}`),
   ];

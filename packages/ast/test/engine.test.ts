@@ -94,16 +94,25 @@ describe('the tree cache', () => {
 
   it('stays within its byte budget, and a repeated scan keeps hitting the same part instead of thrashing', async () => {
     const perFile = 'def f10(x):\n    return target(10) + x\n'.length * (2 + TREE_BYTES_PER_CHAR) + 200;
-    const budget = perFile * 15;
+    // 40 files, room for 25: within twice the budget, so the search is cached as far as it fits.
+    const budget = perFile * 25;
     await using loader = createTreeSitterLoader({ workers: 1, cacheBytes: budget });
     await search(loader, '$A + $B');
     const [first] = await loader.cacheStats();
     expect(first!.bytes).toBeLessThanOrEqual(budget);
-    expect(first!.trees).toBeGreaterThanOrEqual(13);
+    expect(first!.trees).toBeGreaterThanOrEqual(23);
     await search(loader, '$A + $B');
     const [second] = await loader.cacheStats();
     expect(second!.hits).toBe(first!.entries);
     expect(second!.bytes).toBeLessThanOrEqual(budget);
+  });
+
+  it('does not cache a search that needs more than twice the budget (a repeat could reuse little of it)', async () => {
+    const perFile = 'def f10(x):\n    return target(10) + x\n'.length * (2 + TREE_BYTES_PER_CHAR) + 200;
+    await using loader = createTreeSitterLoader({ workers: 1, cacheBytes: perFile * 15 });
+    await search(loader, '$A + $B');
+    const [stats] = await loader.cacheStats();
+    expect(stats).toMatchObject({ entries: 0, trees: 0 });
   });
 
   it('evicts entries a search did not use to make room for a new one', async () => {

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from '@agent-tools/test-utils';
+import { seededRandom, tempDir } from '@agent-tools/test-utils';
 import type { Node } from 'web-tree-sitter';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findLanguage } from '../src/index.js';
 import { searchWorkspace } from '../src/workspace/search.js';
-import { copyCorpus } from './agreement.js';
+import { copyCorpus } from './corpus.js';
 import { CORPORA } from './differential/corpora.js';
-import { random } from './differential/generate.js';
 import { inlineLoader } from './helpers.js';
 
 /**
@@ -50,7 +49,7 @@ for (const corpus of CORPORA) {
         visit(tree.rootNode);
         tree.delete();
       }
-      const rnd = random(7);
+      const rnd = seededRandom(7);
       const sample = [...literals].sort(() => rnd() - 0.5).slice(0, 12);
       expect(sample.length, 'the corpus has literals').toBeGreaterThan(0);
       let found = 0;

@@ -5,7 +5,7 @@ import { approveAll, createRegistry, resultText } from '@agent-tools/core';
 import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type AstEditResult, astTools, createTreeSitterLoader } from '../src/index.js';
-import { copyCorpus } from './agreement.js';
+import { copyCorpus } from './corpus.js';
 
 const loader = createTreeSitterLoader({ workers: 1 });
 afterAll(() => loader.dispose());

@@ -5,7 +5,7 @@ import type { Node } from 'web-tree-sitter';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findLanguage } from '../src/index.js';
 import { searchWorkspace } from '../src/workspace/search.js';
-import { copyCorpus } from './agreement.js';
+import { copyCorpus } from './corpus.js';
 import { CORPORA } from './differential/corpora.js';
 import { inlineLoader, texts } from './helpers.js';
 

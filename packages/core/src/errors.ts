@@ -45,8 +45,11 @@ export class AgentToolsError<Code extends string = string> extends Error {
   }
 
   // `instanceof AgentToolsError` answers by brand; `instanceof` a subclass keeps the ordinary prototype check.
+  // `this` is the class on the right of `instanceof`, which is the point (a subclass inherits this method).
   static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: the class instanceof asks about, not always this one
     if (this === AgentToolsError) return AgentToolsError.isInstance(value);
+    // biome-ignore lint/complexity/noThisInStatic: as above
     return Function.prototype[Symbol.hasInstance].call(this, value);
   }
 }

@@ -12,7 +12,7 @@ export type {
   DiagnosticsSource,
   FileCheck,
 } from './diagnostics/diagnostic.js';
-export { displayPath, formatDiagnostic } from './diagnostics/format.js';
+export { formatDiagnostic } from './diagnostics/format.js';
 export { DiagnosticsLedger, type LedgerLimits, ledgerKey } from './diagnostics/ledger.js';
 export {
   LATE_DIAGNOSTICS_SOURCE,
@@ -21,6 +21,22 @@ export {
   type WriteDiagnostics,
   type WrittenFileReport,
 } from './diagnostics/run-diagnostics.js';
+export {
+  ancestorsUpTo,
+  type BinaryLookup,
+  type BinarySearch,
+  type BinarySource,
+  findBinary,
+  findExecutable,
+  findRoot,
+  type FoundRoot,
+  IGNORED_DIRS,
+  isExecutable,
+  PROJECT_BIN_DIRS,
+  projectBinDirs,
+  type ResolvedCommand,
+  searchPath,
+} from './discovery.js';
 export { disposeValue } from './dispose.js';
 export { type ErrorData, toolErrorResult } from './error-result.js';
 export {
@@ -51,7 +67,14 @@ export {
   type ToolFactory,
 } from './factory.js';
 export { type Notice, type NoticeLimits, RunNotices } from './notices.js';
-export { isWithin, type ResolvedPath, type ResolveOptions, resolveInside } from './paths.js';
+export {
+  displayPath,
+  type DisplayPathOptions,
+  isWithin,
+  type ResolvedPath,
+  type ResolveOptions,
+  resolveInside,
+} from './paths.js';
 export { formatProgress, type ProgressEvent, type ProgressListener, type ToolProgress } from './progress.js';
 export { createRegistry, type FactoryStatus, Registry, type RegistryOptions } from './registry.js';
 export {

@@ -49,9 +49,9 @@ export function resolveInside(cwd: string, input: string, options: ResolveOption
     );
   }
 
-  const rel = toPosix(relative(root, absolute)) || '.';
+  const rel = displayPath(absolute, root);
   if (blockedBy) {
-    const file = toPosix(relative(root, blockedBy));
+    const file = displayPath(blockedBy, root);
     throw new CoreError('invalid_path', `"${file}" is a file, so "${rel}" cannot exist below it; check the path.`);
   }
   if (options.mustExist && !exists) {
@@ -73,6 +73,24 @@ export function resolveInside(cwd: string, input: string, options: ResolveOption
 export function isWithin(parent: string, child: string): boolean {
   const rel = relative(parent, child);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/** How {@link displayPath} words a path outside the working directory. */
+export interface DisplayPathOptions {
+  /** The home folder: a path below it (outside the working directory) reads `~/…`. */
+  readonly home?: string | undefined;
+}
+
+/**
+ * A path as a model reads it: relative to the working directory with forward slashes (`.` for the directory
+ * itself), absolute outside it (`~/…` below `home` when given). Without a working directory, the path as given.
+ * The one helper every package uses, so a file reads the same in every tool's answer.
+ */
+export function displayPath(file: string, cwd: string | undefined, options: DisplayPathOptions = {}): string {
+  if (cwd && isWithin(cwd, file)) return toPosix(relative(cwd, file)) || '.';
+  const home = options.home?.replace(/[/\\]+$/, '');
+  if (home && isWithin(home, file) && file !== home) return `~/${toPosix(relative(home, file))}`;
+  return file;
 }
 
 function toPosix(path: string): string {

@@ -15,6 +15,7 @@ export {
 export { type KeeperStatus, keeperStatus } from './process/keeper.js';
 export { liveTreeCount } from './process/live-trees.js';
 export {
+  childrenOf,
   descendantsOf,
   groupMembers,
   hasProcFs,

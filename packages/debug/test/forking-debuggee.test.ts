@@ -2,37 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { waitForNoProcesses } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import { debugRig } from './helpers.js';
+import { C_FORKER, pythonForker } from './forkers.js';
 import { C_CMAKE } from './programs.js';
 
 // Issue #13 item 4: a debuggee that forks a helper and exits. The helper leaves the session (`setsid`) and outlives
 // its parent, so it is re-parented away from the adapter; the session must still end, and the helper with it.
 
-/** Forks a helper that detaches and sleeps, says so, and exits 0 without waiting for it. */
-const PYTHON_FORKER = `import os, sys, time
-pid = os.fork()
-if pid == 0:
-    os.setsid()
-    time.sleep(600)
-    os._exit(0)
-print("forked helper", pid, flush=True)
-sys.exit(0)
-`;
-
-const C_FORKER = `#include <stdio.h>
-#include <unistd.h>
-
-int main(void) {
-  pid_t pid = fork();
-  if (pid == 0) {
-    setsid();
-    sleep(600);
-    return 0;
-  }
-  printf("forked helper %d\\n", (int)pid);
-  fflush(stdout);
-  return 0;
-}
-`;
+const PYTHON_FORKER = pythonForker('sys.exit(0)');
 
 describe('a debuggee that forks a helper and exits (real adapters)', () => {
   it('debugpy: the session ends with the exit code, the helper goes with it, the next launch works', { timeout: 90_000 }, async () => {

@@ -190,4 +190,21 @@ describe('faults of a language server (scripted fake server process)', () => {
     expect(result.isError).toBe(true);
     expect(text(result)).toBe('fake-server does not offer implementation. Try definition, references or hover instead.');
   });
+
+  it('any server\'s work-done progress is awaited before answering; past the budget the answer says INCOMPLETE first', async () => {
+    const progress = { title: 'indexing', message: '37/112', percentage: 33 };
+    const { run } = fakeRun({ progressOnOpen: { ...progress, endAfterMs: 600 }, methods: { 'textDocument/hover': { reply: { contents: 'complete' } } } });
+    const started = Date.now();
+    const waited = await run.lsp(hover);
+    expect(text(waited)).toBe('complete');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+
+    const { run: slow } = fakeRun({ progressOnOpen: progress, methods: { 'textDocument/hover': { reply: { contents: 'partial' } } } }, { indexWaitMs: 200 });
+    const partial = await slow.lsp(hover);
+    expect(text(partial)).toMatch(
+      /^INCOMPLETE: fake-server \(root \.\) is still indexing 37\/112 \(33%\) after a wait of [\d.]+ s; this answer may miss results\. Call again in a moment for the complete answer\.\npartial$/,
+    );
+    expect(partial.structured).toMatchObject({ incomplete: expect.stringContaining('indexing 37/112 (33%)') });
+    expect(text(await slow.lsp({ action: 'status' }))).toContain('busy: indexing 37/112 (33%)');
+  });
 });

@@ -4,6 +4,7 @@ import { type Run, startRun, text } from './helpers.js';
 const files = {
   'go.mod': 'module example.com/shop\n\ngo 1.19\n',
   'main.go': ['package main', '', 'import "fmt"', '', 'func main() {', '\tfmt.Println(Total([]int{1, 2}))', '}', ''].join('\n'),
+  'report.go': 'package main\n\n// PrintReport prints the report.\nfunc PrintReport() {}\n',
   'total.go': ['package main', '', '// Total sums the prices.', 'func Total(prices []int) int {', '\tsum := 0', '\tfor _, p := range prices {', '\t\tsum += p', '\t}', '\treturn sum', '}', ''].join('\n'),
 };
 
@@ -24,6 +25,15 @@ describe('lsp against gopls', () => {
     expect(text(definition)).toContain('total.go\n  4:6  func Total(prices []int) int {');
     const references = await run.lsp({ action: 'references', file: 'total.go', line: 4, symbol: 'Total' });
     expect(text(references)).toMatch(/^2 references to `Total` \(total.go:4\) in 2 files:/);
+  });
+
+  it('workspace symbols: the module\'s own first, the standard library marked outside, the server\'s own cut stated', async () => {
+    const result = await run.lsp({ action: 'symbols', query: 'Print' });
+    const body = text(result);
+    const symbols = (result.structured as { symbols: Array<{ file: string; name: string; outside?: true }> }).symbols;
+    expect(symbols[0]).toMatchObject({ file: 'report.go', name: 'PrintReport' });
+    expect(symbols.some((s) => s.outside)).toBe(true);
+    expect(body).toMatch(/^CUT BY THE SERVER: gopls returned its maximum of 100, so other matches may exist; refine the query\.\n\d+ symbols matching "Print" \(1 in the working directory, \d+ outside it\):\nreport.go\n {2}4: function PrintReport \(in example\.com\/shop\)\n\/\S+ \(outside the working directory\)/);
   });
 
   it('incoming_calls and outgoing_calls', async () => {

@@ -26,6 +26,14 @@ const files = {
   'report.py': ['from stock.levels import Level, below', '', 'print(below([Level("A1", 3)], 5))', ''].join('\n'),
 };
 
+describe('pyright, cold', () => {
+  it('the first workspace symbol search of a fresh run waits for the workspace and finds the class', async () => {
+    await using run = startRun(files);
+    const result = await run.lsp({ action: 'symbols', query: 'Level' });
+    expect(text(result)).toContain('stock/levels.py\n  6: class Level');
+  });
+});
+
 describe('lsp against pyright', () => {
   let run: Run;
   beforeAll(() => {

@@ -152,6 +152,9 @@ describe('planWorkspaceEdit and applyEditPlan: all or nothing', () => {
     writeFileSync(dir.join('sub'), 'now a file\n');
     const error = await rejected(applyEditPlan(plan, dir.path));
     expect(error.detail).toMatch(/^Applying the edit failed \(.*\); every file was restored\.$/);
+    // What the model reads names files relative to the working directory, never an absolute temporary path.
+    expect(error.detail).not.toContain(dir.path);
+    expect(error.detail).not.toMatch(/agent-tools-[0-9a-f]+\.tmp/);
     expect(readFileSync(dir.join('a.ts'), 'utf8')).toBe('a\n');
     expect(readdir(dir.path)).toEqual(['a.ts', 'sub']);
   });

@@ -1,4 +1,4 @@
-import { type AnyToolFactory, approveAll, createRegistry, type Resources, resultText, type Tier } from '@agent-tools/core';
+import { type AnyToolFactory, approveAll, createRegistry, disposeValue, type Resources, resultText, type Tier } from '@agent-tools/core';
 import { describe, expect, it } from 'vitest';
 import {
   afterDisposeProblems,
@@ -116,7 +116,8 @@ export function factoryContract(options: FactoryContractOptions): void {
         // A call that waits for a disposed resource is cut off here, and reported as hung.
         const { registry, errors } = contractRegistry(resources, factory, 30_000);
         await using _ = registry;
-        await Promise.all(Object.values(resources).map((value) => disposeOf(value)));
+        // Disposed directly, as a harness that tears its resources down before the registry would.
+        await Promise.all(Object.values(resources).map((value) => disposeValue(value, DISPOSE_MS)));
         const result = await registry.call(call.tool, call.args);
         expect(afterDisposeProblems(call, result)).toEqual([]);
         expect(errors).toEqual([]);
@@ -172,12 +173,4 @@ function delay(ms: number): Promise<void> {
 
 function markerOf(marker: string | ((resources: Resources) => string), resources: Resources): string {
   return typeof marker === 'string' ? marker : marker(resources);
-}
-
-/** Disposes a resource directly, as a harness that tears its resources down before the registry would. */
-async function disposeOf(value: unknown): Promise<void> {
-  const v = value as Record<PropertyKey, (() => unknown) | undefined> | null;
-  if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return;
-  const method = v[Symbol.asyncDispose] ?? v['dispose'] ?? v[Symbol.dispose];
-  await method?.call(value);
 }

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { envMarker, markedProcesses, type ProcessInfo, waitForNoMarked } from './processes.js';
 
 /** A stand-in harness: a Node script run as its own process, so a test can kill it the way a harness dies. */
 export interface HarnessProcess {
@@ -9,9 +10,24 @@ export interface HarnessProcess {
   readonly output: string;
 }
 
-/** Runs `script` (a `.mjs` file) with `node`, its stdout captured, its stderr passed through. */
+const started = new Set<ChildProcess>();
+let hooked = false;
+
+/**
+ * Runs `script` (a `.mjs` file) with `node`, its stdout captured, its stderr passed through. Its stdin is a pipe
+ * from this process: a stand-in should exit when it closes. Whatever a test does, one still running when the test
+ * process exits is killed then.
+ */
 export function startHarnessProcess(script: string, args: readonly string[], env: NodeJS.ProcessEnv): HarnessProcess {
-  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+  if (!hooked) {
+    hooked = true;
+    process.once('exit', () => {
+      for (const running of started) running.kill('SIGKILL');
+    });
+  }
+  started.add(child);
+  child.once('exit', () => started.delete(child));
   let output = '';
   const listeners = new Set<() => void>();
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -43,5 +59,55 @@ export async function waitUntil(check: () => boolean, ms = 10_000): Promise<void
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** What a stand-in harness had started, and what of it outlived the harness. */
+export interface HarnessOutcome {
+  /** The processes carrying its marker just before it was killed (the harness itself excluded). */
+  readonly seen: readonly ProcessInfo[];
+  /** Those still alive after the budget, found through /proc by the marker. */
+  readonly survivors: readonly ProcessInfo[];
+}
+
+/**
+ * The proof that a run leaves nothing when its harness is SIGKILLed: starts `script` with a fresh environment marker,
+ * waits for it to print `ready` and for `started` to hold of the marked processes, kills it with SIGKILL (also when
+ * anything before failed), and returns what still carries the marker after `budgetMs`.
+ */
+export async function killHarness(
+  script: string,
+  args: readonly string[],
+  started: (running: readonly ProcessInfo[]) => boolean = () => true,
+  budgetMs = 5000,
+): Promise<HarnessOutcome> {
+  const marker = envMarker();
+  const harness = startHarnessProcess(script, args, marker.env);
+  const others = (): ProcessInfo[] => markedProcesses(marker).filter((p) => p.pid !== harness.child.pid);
+  let seen: ProcessInfo[] = [];
+  try {
+    await harness.said('ready');
+    await waitUntil(() => {
+      seen = others();
+      return started(seen);
+    }, 30_000);
+  } finally {
+    harness.child.kill('SIGKILL');
+  }
+  return { seen, survivors: await waitForNoMarked(marker, budgetMs) };
+}
+
+/**
+ * The same proof for a harness that disposes: runs `script` with `HARNESS_DISPOSE=1` until it prints `disposed`,
+ * and returns the marked processes still alive at that moment besides the harness.
+ */
+export async function disposeHarness(script: string, args: readonly string[]): Promise<readonly ProcessInfo[]> {
+  const marker = envMarker();
+  const harness = startHarnessProcess(script, args, { ...marker.env, HARNESS_DISPOSE: '1' });
+  try {
+    await harness.said('disposed');
+    return markedProcesses(marker).filter((p) => p.pid !== harness.child.pid);
+  } finally {
+    harness.child.kill('SIGKILL');
   }
 }

@@ -2,7 +2,14 @@
 export type { ContractCall } from './contract-checks.js';
 export { type FactoryContractOptions, factoryContract, HARNESS_DEATH_BUDGET_MS } from './factory-contract.js';
 export { type HarnessDeath, type HarnessDeathOutcome, harnessDeath } from './harness-death.js';
-export { type HarnessProcess, startHarnessProcess, waitUntil } from './harness-process.js';
+export {
+  disposeHarness,
+  type HarnessOutcome,
+  type HarnessProcess,
+  killHarness,
+  startHarnessProcess,
+  waitUntil,
+} from './harness-process.js';
 export {
   descendantsOf,
   type EnvMarker,
@@ -15,5 +22,6 @@ export {
   waitForNoMarked,
   waitForNoProcesses,
 } from './processes.js';
+export { seededRandom } from './seeded-random.js';
 export { checkStrictSchema } from './strict-rules.js';
 export { type TempDir, tempDir } from './temp-dir.js';

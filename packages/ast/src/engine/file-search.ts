@@ -33,6 +33,8 @@ export interface SearchRequest {
   readonly job: number;
   readonly pattern: CompiledPattern;
   readonly files: readonly string[];
+  /** Whether new trees and texts go into the cache (false for a search far larger than the cache). */
+  readonly cache: boolean;
   readonly wantText: boolean;
   readonly maxFileBytes: number;
   readonly parseTimeoutMs: number;
@@ -107,7 +109,7 @@ export class FileSearcher {
     }
     const source = text;
     if (!pattern.literals.every((literal) => source.includes(literal))) {
-      if (!cached) this.#cache.put(key, { size, mtimeMs, text: source, tree: undefined, errorRow: undefined });
+      if (!cached && request.cache) this.#cache.put(key, { size, mtimeMs, text: source, tree: undefined, errorRow: undefined });
       return { file, status: 'searched', matches: [], prefiltered: true };
     }
     let tree: Tree | undefined = cached?.tree;
@@ -127,7 +129,7 @@ export class FileSearcher {
         };
       }
       errorRow = tree.rootNode.hasError ? firstErrorRow(tree.rootNode) : undefined;
-      owned = !this.#cache.put(key, { size, mtimeMs, text: source, tree, errorRow });
+      owned = !request.cache || !this.#cache.put(key, { size, mtimeMs, text: source, tree, errorRow });
     }
     try {
       const forEdit = request.wantText;

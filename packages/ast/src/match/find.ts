@@ -57,6 +57,11 @@ export function findMatches(
     const found = record(node, src, matcher);
     out.push(options.comments ? { ...found, comments: commentsIn(node, src) } : found);
   };
+  // An error leaf (a fragment that is one bad token) is looked for among error nodes only, as in ast-grep.
+  if (root.type === 'leaf' && root.kindId === ERROR_KIND_ID) {
+    for (const node of tree.rootNode.descendantsOfType('ERROR')) if (node) visit(node);
+    return out;
+  }
   if (root.type === 'meta' || root.kindId === ERROR_KIND_ID) {
     // Any node is a candidate: walk the whole tree (rare, and slow in wasm).
     const namedOnly = root.type === 'meta' && root.meta.kind === 'single' && root.meta.named;

@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs';
-import { relative, sep } from 'node:path';
-import { resolveInside, type ToolProgress } from '@agent-tools/core';
+import { displayPath, resolveInside, type ToolProgress } from '@agent-tools/core';
 import { AstError } from '../errors.js';
 import { hasExtensionOf, LANGUAGE_IDS, type LanguageSpec, languageOfFile, languageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';
@@ -94,7 +93,6 @@ export async function searchWorkspace(
       ? { onSearched: (done: number) => report({ message: `searched ${done} of ${files.length} files`, progress: done, total: files.length }) }
       : {}),
   });
-  const rel = (abs: string): string => relative(cwd, abs).split(sep).join('/') || abs;
   outcomes.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 
   const results: FileMatches[] = [];
@@ -105,7 +103,7 @@ export async function searchWorkspace(
   let searched = 0;
   let totalMatches = 0;
   for (const outcome of outcomes) {
-    const file = rel(outcome.file);
+    const file = displayPath(outcome.file, cwd);
     switch (outcome.status) {
       case 'searched':
         searched++;

@@ -1,18 +1,7 @@
+import { seededRandom } from '@agent-tools/test-utils';
 import type { Node } from 'web-tree-sitter';
 import type { LanguageSpec } from '../../src/languages.js';
 import type { TreeSitterRuntime } from '../../src/engine/runtime.js';
-
-/** A deterministic PRNG (mulberry32), so a seed names one set of patterns. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A generated pattern: where it came from and how it was made. */
 export interface Generated {
@@ -39,7 +28,7 @@ export async function generatePatterns(
   count: number,
   seed: number,
 ): Promise<Generated[]> {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
   const parser = await runtime.parser(spec);
   const pool: { file: string; text: string; node: Node }[] = [];
@@ -134,6 +123,6 @@ function makePattern(
   // Patterns are written flush left, as a model would write them: strip the first line's column from the rest.
   const column = node.startPosition.column;
   const lines = pattern.split('\n');
-  pattern = lines.map((line, k) => (k === 0 ? line : line.replace(new RegExp(`^[ \\t]{0,${column}}`), ''))).join('\n');
+  pattern = lines.map((line, k) => (k === 0 ? line : line.replace(new RegExp(`^[ \\t]{0,${column}}`), ''))).join('\n').trimEnd();
   return { pattern, singles: [...new Set(bound)], multis };
 }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { AST_GREP } from '../agreement.js';
+import { AST_GREP } from '../corpus.js';
 
 const run = promisify(execFile);
 
@@ -67,7 +67,9 @@ export async function oracleShape(language: string, pattern: string): Promise<st
   try {
     out = await cli(['run', '--pattern', pattern, '--lang', CLI_LANGUAGE[language] ?? language, '--debug-query=cst', '/dev/null'], '/');
   } catch (error) {
-    out = (error as { stdout?: string; stderr?: string }).stderr ?? '';
+    // A pattern ast-grep warns about exits with 1; the tree is printed all the same.
+    const failed = error as { stdout?: string; stderr?: string };
+    out = `${failed.stdout ?? ''}\n${failed.stderr ?? ''}`;
   }
   const shape: string[] = [];
   for (const line of out.split('\n')) {

@@ -1,14 +1,159 @@
-import type { TreeSitterLoader } from '../../src/index.js';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { approveAll, createRegistry } from '@agent-tools/core';
+import { astTools, type TreeSitterLoader } from '../../src/index.js';
+import { findLanguage } from '../../src/languages.js';
+import { AST_GREP, PRODUCT } from '../../src/pattern/pattern-node.js';
+import { prepareRewrite } from '../../src/rewrite/template.js';
+import { propose } from '../../src/staging/propose.js';
+import { searchWorkspace } from '../../src/workspace/search.js';
+import { rewriteAsAstGrep } from './ast-grep-render.js';
 import type { PatternOutcome } from './compare.js';
 import type { Generated } from './generate.js';
+import { oracleRewrite } from './oracle.js';
 
-/** The rewrite half of the differential (filled in below). */
+/** How the rewrite half of the differential went for one language. */
+export interface RewriteReport {
+  compared: number;
+  identical: number;
+  /** Differences whose reason was confirmed, one line each. */
+  readonly explained: string[];
+  readonly unexplained: string[];
+}
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const visit = (d: string): void => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const full = join(d, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else if (statSync(full).isFile()) out.push(relative(dir, full));
+    }
+  };
+  visit(dir);
+  return out.sort();
+}
+
+/**
+ * Rewrites of the patterns whose match sets agree exactly: ast-grep's `--rewrite --update-all` and our ast_edit +
+ * resolve, each on its own copy of the corpus, with the same template; the files must come out identical. The
+ * template swaps the first two metavariables a pattern binds (or keeps the pattern as it is), so captured code
+ * moves. A file that differs must be explained by one of our deliberate rewrite differences, checked on the
+ * file: ast-grep changed a line inside a multi-line string literal (we copy those lines exactly).
+ */
 export async function compareRewrites(
-  _loader: TreeSitterLoader,
-  _dir: string,
-  _language: string,
-  _generated: readonly Generated[],
-  _outcomes: readonly PatternOutcome[],
-): Promise<{ compared: number; identical: number; explained: string[]; unexplained: string[] }> {
-  return { compared: 0, identical: 0, explained: [], unexplained: [] };
+  loader: TreeSitterLoader,
+  dir: string,
+  language: string,
+  generated: readonly Generated[],
+  outcomes: readonly PatternOutcome[],
+  limit = Number(process.env['AST_DIFFERENTIAL_REWRITES'] ?? 10),
+): Promise<RewriteReport> {
+  const agreed = new Set(outcomes.filter((o) => o.mirror && o.extra.length === 0 && o.missing.length === 0 && o.cli > 0).map((o) => o.pattern));
+  const report: RewriteReport = { compared: 0, identical: 0, explained: [], unexplained: [] };
+  for (const g of generated) {
+    if (report.compared >= limit) break;
+    // Only patterns whose metavariables are all named: a rewrite can only use what a pattern binds.
+    if (!agreed.has(g.pattern) || /\$_|\$\$\$(?![A-Z])/.test(g.pattern)) continue;
+    const rewrite = swapped(g);
+    // What ast-grep writes, computed from our reading as ast-grep: it must be what the CLI writes.
+    const mirror = await searchWorkspace(loader, dir, { pattern: g.pattern, language }, { wantText: true, compile: { style: 'ast-grep', deviations: AST_GREP } });
+    const expected = new Map(mirror.results.map((r) => [r.file, rewriteAsAstGrep(rewrite, r.matches, r.text ?? '')]));
+    const theirs = mkdtempSync(join(tmpdir(), 'ast-rw-cli-'));
+    const ours = mkdtempSync(join(tmpdir(), 'ast-rw-ours-'));
+    try {
+      cpSync(dir, theirs, { recursive: true });
+      cpSync(dir, ours, { recursive: true });
+      await oracleRewrite(theirs, language, g.pattern, rewrite);
+      const registry = createRegistry({ resources: { cwd: ours, treeSitter: loader }, factories: [astTools], approve: approveAll });
+      const staged = await registry.call('ast_edit', { pattern: g.pattern, rewrite, language });
+      const id = (staged.structured as { editId?: string } | undefined)?.editId;
+      if (id) await registry.call('resolve', { edit_id: id, action: 'accept' });
+      report.compared++;
+      let same = true;
+      for (const file of filesUnder(dir)) {
+        const a = readFileSync(join(theirs, file), 'utf8');
+        const b = readFileSync(join(ours, file), 'utf8');
+        const line = `${JSON.stringify(g.pattern)} -> ${JSON.stringify(rewrite)} in ${file}`;
+        const original = readFileSync(join(dir, file), 'utf8');
+        if ((expected.get(file) ?? original) !== a) {
+          report.unexplained.push(`${line}: our reading of ast-grep's rewrite differs from its CLI, ${firstDifference(a, expected.get(file) ?? original)}`);
+          same = false;
+          continue;
+        }
+        if (a === b) continue;
+        same = false;
+        const why = explainRewrite(original, a, b) ?? (await explainByTokens(loader, ours, dir, file, language, g.pattern, rewrite, a));
+        if (why) report.explained.push(`${why}`);
+        else report.unexplained.push(`${line}: ${firstDifference(a, b)}`);
+      }
+      if (same) report.identical++;
+    } finally {
+      rmSync(theirs, { recursive: true, force: true });
+      rmSync(ours, { recursive: true, force: true });
+    }
+  }
+  return report;
+}
+
+/** The rewrite template: the pattern with its first two single metavariables swapped. */
+function swapped(g: Generated): string {
+  const [a, b] = g.singles;
+  if (!a || !b) return g.pattern;
+  return g.pattern.replace(/\$([A-Z_][A-Z0-9_]*)/g, (whole, name: string) => (name === a ? `$${b}` : name === b ? `$${a}` : whole));
+}
+
+/**
+ * The reason a rewritten file differs, when it is one of ours: every line where the two outputs differ is, in
+ * ast-grep's output, a line of the original file's multi-line strings with its indentation changed (ours keeps
+ * it exactly).
+ */
+function explainRewrite(original: string, theirs: string, ours: string): string | undefined {
+  // Same code, other layout: ours indents with the file's own unit (tabs too; ast-grep counts spaces only),
+  // keeps a capture's own line breaks, copies lines inside strings exactly and keeps a match's own line break.
+  if (theirs.replace(/\s+/g, '') === ours.replace(/\s+/g, '')) {
+    const a = theirs.split('\n');
+    const b = ours.split('\n');
+    const originalLines = new Set(original.split('\n'));
+    const strings = a.length === b.length && a.every((l, i) => l === b[i] || (originalLines.has(b[i] as string) && l.trim() === b[i]?.trim()));
+    return strings
+      ? 'layout: ast-grep re-indents lines of a multi-line string (ours copies them exactly)'
+      : "layout: ours indents with the file's own unit, tabs included (ast-grep counts spaces only), and keeps a capture's line breaks";
+  }
+  return undefined;
+}
+
+/**
+ * Whether the product with its matching of the tokens after a `$$$` turned off (ast-grep subtracts their count
+ * from the run instead) writes what ast-grep wrote, layout aside.
+ */
+async function explainByTokens(
+  loader: TreeSitterLoader,
+  scratch: string,
+  dir: string,
+  file: string,
+  language: string,
+  pattern: string,
+  rewrite: string,
+  theirs: string,
+): Promise<string | undefined> {
+  const spec = findLanguage(language);
+  if (!spec) return undefined;
+  cpSync(join(dir, file), join(scratch, file));
+  const summary = await searchWorkspace(loader, scratch, { pattern, path: file }, { wantText: true, compile: { deviations: { ...PRODUCT, trailingTokens: false } } });
+  const proposal = await propose(loader, spec, summary.results, prepareRewrite(rewrite, summary.pattern));
+  const written = proposal.files[0]?.updated ?? readFileSync(join(dir, file), 'utf8');
+  return written.replace(/\s+/g, '') === theirs.replace(/\s+/g, '')
+    ? 'ast-grep drops as many nodes from the end of a $$$ run as the pattern has tokens after it (ours matches the tokens)'
+    : undefined;
+}
+
+function firstDifference(a: string, b: string): string {
+  const x = a.split('\n');
+  const y = b.split('\n');
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return `line ${i + 1}: ast-grep ${JSON.stringify(x[i])}, ours ${JSON.stringify(y[i])}`;
+  }
+  return 'same lines';
 }

@@ -1,14 +1,4 @@
-import { relative, sep } from 'node:path';
 import type { Diagnostic } from './diagnostic.js';
-
-/** A path as a model reads it: relative to the working directory, with forward slashes. */
-export function displayPath(file: string, cwd: string | undefined): string {
-  if (!cwd) return file;
-  const rel = relative(cwd, file);
-  if (!rel) return '.';
-  if (rel.startsWith('..')) return file;
-  return sep === '/' ? rel : rel.split(sep).join('/');
-}
 
 /** One diagnostic as an indented line: `12:5 error TS2322: message`. */
 export function formatDiagnostic(diagnostic: Diagnostic): string {

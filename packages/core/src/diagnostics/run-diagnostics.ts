@@ -3,7 +3,8 @@ import { messageOf } from '../errors.js';
 import { RunNotices } from '../notices.js';
 import { asSentence } from '../sentence.js';
 import type { Diagnostic, DiagnosticSeverity, DiagnosticsSource, FileCheck } from './diagnostic.js';
-import { displayPath, formatNewDiagnostics } from './format.js';
+import { displayPath } from '../paths.js';
+import { formatNewDiagnostics } from './format.js';
 import { DiagnosticsLedger, type LedgerLimits } from './ledger.js';
 
 /** Options of a run's diagnostics hook. */

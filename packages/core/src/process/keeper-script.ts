@@ -1,39 +1,40 @@
 /**
  * The keeper: a small Python program that stands between the harness and one process tree on Linux.
  *
- * `python3 -I -S -c KEEPER_SCRIPT <grace ms> <LC_CTYPE as JSON> <command> <args...>`, with fd 3 a socket to the
- * harness. It
+ * `python3 -I -S -c KEEPER_BOOTSTRAP agent-tools-keeper <grace ms> <-|=LC_CTYPE> <command> <args...>`, with fd 3 a
+ * socket to the harness, over which the harness first sends this script and a NUL (so `ps` shows a short line).
+ * It
  *
  * - makes itself a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`), so every descendant whose parent dies is
  *   re-parented to it instead of to init: a `setsid` daemon, a debuggee's fork, a kernel's `sleep &` all stay
- *   below it and it can always find them through /proc;
- * - forks the command as the leader of its own session and process group (as \`detached: true\` would), with
- *   fds 0-2 as it received them, then points its own 0-2 at /dev/null so the pipes close when the tree is done
- *   with them;
- * - reports `{"pid"}` once the command runs (or `{"error"}` when it cannot be executed), and `{"exit"}` the
- *   moment the command exits;
+ *   below it, and it can always walk its tree through /proc;
+ * - forks the command as the leader of its own session and process group (as `detached: true` would), with fds
+ *   0-2 as it received them, then points its own 0-2 at /dev/null so the pipes close when the tree is done with
+ *   them;
+ * - reports `pid PID CONTAINED` once the command runs (or `error ERRNO` when it cannot be executed), and
+ *   `exit code N` or `exit signal NAME` the moment the command exits (plain words: importing json costs 18 ms);
  * - ends the rest of the tree (SIGTERM, then SIGKILL after the grace period) when the command exits, when the
- *   harness asks (`{"stop": ms}`, or a SIGTERM to the keeper), and when the socket closes because the harness
- *   died, however it died (SIGKILL, OOM kill, crash): the kernel closes the socket for it;
+ *   harness asks (`stop MS`; `signal NAME` only signals), on a SIGTERM to the keeper, and when the socket closes
+ *   because the harness died, however it died (SIGKILL, OOM kill, crash): the kernel closes the socket for it;
  * - signals a pid only through a pidfd opened after checking the start time, so a reused pid is never hit;
- * - exits once the command has exited and nothing is left below it.
+ * - exits once the command has exited and it has no child left (as their subreaper, nothing is left below it).
  *
  * Python because it is on every machine these tools target and reaches prctl through ctypes without a build.
  */
 export const KEEPER_SCRIPT = String.raw`
-import ctypes, errno, json, os, select, signal, sys, time
+import ctypes, errno, os, select, signal, sys, time
 
 CTL = 3
 GRACE = int(sys.argv[2]) / 1000.0
 LIFELINE_GRACE = min(GRACE, 2.0)
-LC_CTYPE = json.loads(sys.argv[3])
+LC_CTYPE = None if sys.argv[3] == "-" else sys.argv[3][1:]
 ARGV = sys.argv[4:]
 ME = os.getpid()
 
 
-def send(message):
+def send(*words):
     try:
-        os.write(CTL, (json.dumps(message) + "\n").encode())
+        os.write(CTL, (" ".join(str(word) for word in words) + "\n").encode())
     except OSError:
         pass
 
@@ -48,17 +49,45 @@ def stat(pid):
     return fields[0], int(fields[1]), fields[19]
 
 
+def children(pid):
+    found = []
+    try:
+        tids = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return found
+    for tid in tids:
+        try:
+            with open("/proc/%d/task/%s/children" % (pid, tid), "rb") as f:
+                found.extend(int(child) for child in f.read().split())
+        except OSError:
+            pass
+    return found
+
+
+CHILDREN_FILES = os.path.exists("/proc/%d/task/%d/children" % (ME, ME))
+
+
 def tree():
-    children = {}
+    """The live processes below the keeper: all of them, since it is their subreaper."""
+    if CHILDREN_FILES:
+        found, queue = [], [ME]
+        while queue:
+            for pid in children(queue.pop()):
+                info = stat(pid)
+                if info is not None:
+                    queue.append(pid)
+                    if info[0] not in "ZXx":
+                        found.append((pid, info[2]))
+        return found
+    by_parent = {}
     for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        info = stat(int(name))
-        if info is not None:
-            children.setdefault(info[1], []).append((int(name), info[0], info[2]))
+        if name.isdigit():
+            info = stat(int(name))
+            if info is not None:
+                by_parent.setdefault(info[1], []).append((int(name), info[0], info[2]))
     found, queue = [], [ME]
     while queue:
-        for pid, state, start in children.get(queue.pop(), ()):
+        for pid, state, start in by_parent.get(queue.pop(), ()):
             queue.append(pid)
             if state not in "ZXx":
                 found.append((pid, start))
@@ -146,9 +175,9 @@ def main():
     os.close(null)
     if failure:
         os.waitpid(leader, 0)
-        send({"error": failure.decode()})
+        send("error", failure.decode())
         os._exit(127)
-    send({"pid": leader, "contained": contained})
+    send("pid", leader, int(contained))
 
     status = None
     kill_at = None
@@ -167,31 +196,33 @@ def main():
     while True:
         while b"\n" in pending:
             line, pending = pending.split(b"\n", 1)
-            try:
-                command = json.loads(line)
-            except ValueError:
+            words = line.decode().split()
+            if len(words) != 2:
                 continue
-            if "stop" in command:
-                stop(max(0, command["stop"]) / 1000.0)
-            elif command.get("signal") == "SIGKILL":
+            if words[0] == "stop" and words[1].isdigit():
+                stop(int(words[1]) / 1000.0)
+            elif words == ["signal", "SIGKILL"]:
                 killing = True
-            elif "signal" in command:
-                sweep(signal.Signals[command["signal"]])
+            elif words[0] == "signal" and words[1] in signal.Signals.__members__:
+                sweep(signal.Signals[words[1]])
+        alone = False
         while True:
             try:
                 pid, code = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
+                # No child left, living or dead: as their subreaper, nothing is left below the keeper.
+                alone = True
                 break
             if pid == 0:
                 break
             if pid == leader:
                 status = code
                 if os.WIFSIGNALED(code):
-                    send({"exit": {"code": None, "signal": signal.Signals(os.WTERMSIG(code)).name}})
+                    send("exit", "signal", signal.Signals(os.WTERMSIG(code)).name)
                 else:
-                    send({"exit": {"code": os.WEXITSTATUS(code), "signal": None}})
+                    send("exit", "code", os.WEXITSTATUS(code))
                 stop(GRACE)
-        if status is not None and not tree():
+        if status is not None and (alone or not (contained or tree())):
             break
         now = time.monotonic()
         if kill_at is not None and now >= kill_at:

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /** One process as Linux's /proc shows it: enough to find its relatives and to recognise it again later. */
 export interface ProcessEntry {
@@ -75,22 +75,52 @@ export function listProcesses(): ProcessEntry[] {
   return entries;
 }
 
+/** Whether each task lists its children (`/proc/PID/task/TID/children`): a tree is then walked without a scan. */
+const hasChildrenFiles: boolean = hasProcFs && existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
+
+/** The pids of a process's children, from its tasks' children lists; undefined where those lists do not exist. */
+export function childrenOf(pid: number): number[] | undefined {
+  if (!hasChildrenFiles) return undefined;
+  const children: number[] = [];
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return children;
+  }
+  for (const task of tasks) {
+    try {
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ')) {
+        if (child) children.push(Number(child));
+      }
+    } catch {
+      // The task ended while we read it.
+    }
+  }
+  return children;
+}
+
 /**
- * The live descendants of `pid` (children, their children, ...), found through parent links. `table` lets a
- * caller reuse one read of /proc for several questions.
+ * The live descendants of `pid` (children, their children, ...), found through parent links: walked through the
+ * children lists where the kernel has them, else from `table` (one read of /proc, reusable for several questions).
  */
-export function descendantsOf(pid: number, table: readonly ProcessEntry[] = listProcesses()): ProcessEntry[] {
+export function descendantsOf(pid: number, table?: readonly ProcessEntry[]): ProcessEntry[] {
+  if (!table && hasChildrenFiles) return walk(pid, (parent) => (childrenOf(parent) ?? []).flatMap((child) => readProcess(child) ?? []));
   const byParent = new Map<number, ProcessEntry[]>();
-  for (const entry of table) {
+  for (const entry of table ?? listProcesses()) {
     const siblings = byParent.get(entry.ppid);
     if (siblings) siblings.push(entry);
     else byParent.set(entry.ppid, [entry]);
   }
+  return walk(pid, (parent) => byParent.get(parent) ?? []);
+}
+
+function walk(root: number, children: (pid: number) => ProcessEntry[]): ProcessEntry[] {
   const found: ProcessEntry[] = [];
-  const queue = [pid];
+  const queue = [root];
   const seen = new Set(queue);
   while (queue.length > 0) {
-    for (const child of byParent.get(queue.shift() as number) ?? []) {
+    for (const child of children(queue.shift() as number)) {
       if (seen.has(child.pid)) continue;
       seen.add(child.pid);
       queue.push(child.pid);

@@ -4,6 +4,7 @@ import { KEEPER_BOOTSTRAP, KEEPER_SCRIPT } from './keeper-script.js';
 import { keeperStatus } from './keeper.js';
 import { type ExitKillable, registerLive, unregisterLive } from './live-trees.js';
 import {
+  childrenOf,
   descendantsOf,
   groupMembers,
   isLive,
@@ -111,7 +112,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
       return;
     }
     const args = [...(options.args ?? [])];
-    const lcCtype = JSON.stringify(env['LC_CTYPE'] ?? null);
+    const lcCtype = env['LC_CTYPE'] === undefined ? '-' : `=${env['LC_CTYPE']}`;
     const keeperArgs = ['-I', '-S', '-c', KEEPER_BOOTSTRAP, 'agent-tools-keeper', String(this.graceMs), lcCtype, options.command, ...args];
     const child = python
       ? spawn(python, keeperArgs, { cwd: options.cwd, env, stdio: [...stdio, 'pipe'], detached: true, windowsHide: true })
@@ -140,6 +141,8 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
       child.once('error', (error) => {
         // A process that could not be spawned emits no 'exit'.
         if (child.pid !== undefined) return;
+        this.#treeGone = true;
+        unregisterLive(this);
         const code = (error as NodeJS.ErrnoException).code;
         this.#onLeaderExit({ code: null, signal: null, spawnError: code ? `spawn ${options.command} ${code}` : error.message });
         resolve();
@@ -191,20 +194,24 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
 
   /** The live processes of the tree and the tracked ones (not the keeper), read from /proc now. */
   processes(): ProcessEntry[] {
-    const table = listProcesses();
     const found = new Map<number, ProcessEntry>();
     const add = (entry: ProcessEntry | undefined): void => {
       if (isLive(entry) && !found.has(entry.pid)) found.set(entry.pid, entry);
     };
     const root = this.#keeper ? this.#child?.pid : this.#pid;
     if (root !== undefined && !this.#treeGone) {
-      if (!this.#keeper) add(table.find((entry) => entry.pid === root));
-      for (const entry of descendantsOf(root, table)) add(entry);
-      if (!this.#keeper) for (const entry of groupMembers(root, table)) add(entry);
+      if (this.#keeper) {
+        // Everything is below the keeper: its subtree is the whole tree.
+        for (const entry of descendantsOf(root)) add(entry);
+      } else {
+        const table = listProcesses();
+        add(table.find((entry) => entry.pid === root));
+        for (const entry of descendantsOf(root, table)) add(entry);
+        for (const entry of groupMembers(root, table)) add(entry);
+      }
     }
-    const byPid = new Map(table.map((entry) => [entry.pid, entry]));
     for (const [pid, startTime] of this.#known) {
-      const entry = byPid.get(pid);
+      const entry = readProcess(pid);
       if (entry?.startTime === startTime) add(entry);
     }
     for (const entry of this.#tracked.alive()) add(entry);
@@ -224,9 +231,11 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
   orphans(): ProcessEntry[] {
     const keeper = this.#keeper ? this.#child?.pid : undefined;
     if (keeper === undefined || this.#treeGone) return [];
-    const table = listProcesses();
-    const adopted = table.filter((entry) => entry.ppid === keeper && entry.pid !== this.#pid && isLive(entry));
-    return adopted.flatMap((entry) => [entry, ...descendantsOf(entry.pid, table)]);
+    const adopted = (childrenOf(keeper) ?? listProcesses().flatMap((entry) => (entry.ppid === keeper ? [entry.pid] : [])))
+      .filter((pid) => pid !== this.#pid)
+      .flatMap((pid) => readProcess(pid) ?? [])
+      .filter(isLive);
+    return adopted.flatMap((entry) => [entry, ...descendantsOf(entry.pid)]);
   }
 
   /** Ends the {@link orphans}: SIGTERM, then SIGKILL to what is left after `graceMs`. */
@@ -241,7 +250,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
 
   /** Sends a signal to every process of the tree (escaped descendants included) and to the tracked ones. */
   signal(signal: NodeJS.Signals): void {
-    if (!(this.#keeper && this.#tell({ signal }))) this.#signalFromHere(signal);
+    if (!(this.#keeper && this.#tell(`signal ${signal}`))) this.#signalFromHere(signal);
     this.#signalTracked(signal);
   }
 
@@ -265,8 +274,8 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
   }
 
   async #stop(graceMs: number): Promise<void> {
-    this.processes();
-    if (this.#keeper && !this.#treeGone && this.#tell({ stop: graceMs })) {
+    if (!this.#keeper) this.processes();
+    if (this.#keeper && !this.#treeGone && this.#tell(`stop ${Math.max(0, Math.round(graceMs))}`)) {
       this.#signalTracked('SIGTERM');
       if (!(await this.#waitGone(graceMs))) this.#signalTracked('SIGKILL');
       if (await this.#waitGone(FINAL_WAIT_MS)) return;
@@ -292,8 +301,9 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
   }
 
   #allGone(): boolean {
-    if (this.#keeper ? !this.#treeGone : this.#exit === undefined) return false;
-    return this.processes().length === 0;
+    // A keeper exits only once nothing is left below it.
+    if (this.#keeper) return this.#treeGone && this.#tracked.alive().length === 0;
+    return this.#exit !== undefined && this.processes().length === 0;
   }
 
   #signalFromHere(signal: NodeJS.Signals): void {
@@ -310,7 +320,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
     }
     if (this.#keeper && signal === 'SIGKILL' && !this.#treeGone && this.#child?.pid !== undefined) {
       // Only when the tree below it is being killed anyway: a keeper killed first would orphan it.
-      this.#tell({ signal });
+      this.#tell(`signal ${signal}`);
     }
   }
 
@@ -318,11 +328,11 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
     this.#tracked.signal(signal);
   }
 
-  /** Sends a command to the keeper; false when it cannot hear it any more. */
-  #tell(command: Record<string, unknown>): boolean {
+  /** Sends a command to the keeper (`stop MS`, `signal NAME`); false when it cannot hear it any more. */
+  #tell(command: string): boolean {
     const control = this.#child?.stdio[3] as Writable | undefined;
     if (!control || control.destroyed || !control.writable || this.#treeGone) return false;
-    control.write(`${JSON.stringify(command)}\n`);
+    control.write(`${command}\n`);
     return true;
   }
 
@@ -355,15 +365,11 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
   }
 
   #onKeeperMessage(line: string): void {
-    let message: { pid?: number; contained?: boolean; error?: string; exit?: { code: number | null; signal: NodeJS.Signals | null } };
-    try {
-      message = JSON.parse(line) as typeof message;
-    } catch {
-      return;
-    }
-    if (typeof message.pid === 'number') this.#onStarted(message.pid, message.contained === true);
-    else if (message.error) this.#onLeaderExit({ code: null, signal: null, spawnError: `spawn ${this.#options.command} ${message.error}` });
-    else if (message.exit) this.#onLeaderExit(message.exit);
+    const [kind, first, second] = line.split(' ');
+    if (kind === 'pid') this.#onStarted(Number(first), second === '1');
+    else if (kind === 'error') this.#onLeaderExit({ code: null, signal: null, spawnError: `spawn ${this.#options.command} ${first}` });
+    else if (kind === 'exit' && first === 'code') this.#onLeaderExit({ code: Number(second), signal: null });
+    else if (kind === 'exit' && first === 'signal') this.#onLeaderExit({ code: null, signal: second as NodeJS.Signals });
   }
 
   #onStarted(pid: number | undefined, contained: boolean): void {

@@ -55,5 +55,5 @@ export function firstLine(child: ChildProcess): Promise<string> {
 /** Starts the stand-in harness of fixtures/tree-harness.mjs. */
 export function startHarness(env: NodeJS.ProcessEnv): ChildProcess {
   const script = new URL('./fixtures/tree-harness.mjs', import.meta.url).pathname;
-  return spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  return spawn(process.execPath, [script], { env, stdio: ['pipe', 'pipe', 'inherit'] });
 }

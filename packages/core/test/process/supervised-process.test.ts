@@ -84,13 +84,17 @@ describe('spawnSupervised (real processes)', () => {
     const marker = envMarker();
     const outsider = spawn('sleep', ['604'], { env: marker.env, stdio: 'ignore', detached: true });
     const tree = spawnSupervised({ command: 'bash', args: ['-c', 'setsid sleep 605 & exec sleep 606'], cwd, env: marker.env });
-    await tree.started;
-    // The outsider, the keeper and its two sleeps.
-    await until(() => markedProcesses(marker).length === 4);
-    tree.track(outsider.pid);
-    tree.signal('SIGTERM');
-    expect(await waitNoMarked(marker, 5000)).toEqual([]);
-    await tree.stop();
+    try {
+      await tree.started;
+      // The outsider, the keeper and its two sleeps.
+      await until(() => markedProcesses(marker).length === 4);
+      tree.track(outsider.pid);
+      tree.signal('SIGTERM');
+      expect(await waitNoMarked(marker, 5000)).toEqual([]);
+    } finally {
+      outsider.kill('SIGKILL');
+      await tree.stop();
+    }
   });
 
   it('never signals a pid whose start time no longer matches (a reused pid)', async () => {
@@ -123,11 +127,14 @@ describe('a harness that dies without disposing (real processes, checked through
   it('SIGKILL: every tree it started, escaped descendants included, ends within 5 s', { timeout: 30_000 }, async () => {
     const marker = envMarker();
     const harness = startHarness(marker.env);
-    const { pids } = JSON.parse(await firstLine(harness)) as { pids: number[] };
-    expect(pids.length).toBe(8);
-    // The harness, two keepers and eight processes carry the marker.
-    expect(markedProcesses(marker).length).toBe(11);
-    harness.kill('SIGKILL');
+    try {
+      const { pids } = JSON.parse(await firstLine(harness)) as { pids: number[] };
+      expect(pids.length).toBe(8);
+      // The harness, two keepers and eight processes carry the marker.
+      expect(markedProcesses(marker).length).toBe(11);
+    } finally {
+      harness.kill('SIGKILL');
+    }
     expect(await waitNoMarked(marker, 5000)).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
+import { findExecutable, searchPath } from '@agent-tools/core';
 import type { AdapterConfig } from './adapter.js';
-import { findIn, pathDirs } from './locate.js';
 
 /** Dart (and Flutter's Dart): `dart debug_adapter` over stdio. */
 export function dartAdapter(): AdapterConfig {
@@ -13,8 +13,8 @@ export function dartAdapter(): AdapterConfig {
     adapterId: 'dart',
     async locate(ctx) {
       const flutter = ctx.env['FLUTTER_ROOT'];
-      const dirs = [...pathDirs(ctx.env), ...(flutter ? [join(flutter, 'bin')] : []), '/usr/lib/dart/bin'];
-      const dart = findIn('dart', dirs);
+      const dirs = [...searchPath(ctx.env), ...(flutter ? [join(flutter, 'bin')] : []), '/usr/lib/dart/bin'];
+      const dart = findExecutable('dart', dirs);
       if (!dart) return { found: false, reason: 'dart is not on PATH, in $FLUTTER_ROOT/bin or in /usr/lib/dart/bin (install the Dart SDK)' };
       return { found: true, command: { command: dart, args: ['debug_adapter'] }, summary: `${dart} debug_adapter` };
     },

@@ -1,7 +1,9 @@
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
+import { displayPath, findExecutable, isExecutable, projectBinDirs, searchPath } from '@agent-tools/core';
+import { plainHitCondition } from '../session/hit-condition.js';
 import type { AdapterConfig, LocateContext, LocateResult } from './adapter.js';
 import { DEBUGPY_ADAPTER_MAIN } from './debugpy-launcher.js';
-import { findIn, isExecutable, pathDirs, probe, tildify } from './locate.js';
+import { probe } from './locate.js';
 
 const CHECK_TTL_MS = 30_000;
 
@@ -31,12 +33,12 @@ export function debugpyAdapter(): AdapterConfig {
     transport: { kind: 'stdio' },
     adapterId: 'debugpy',
     async locate(ctx: LocateContext): Promise<LocateResult> {
-      const show = (path: string): string => (path.startsWith(`${ctx.cwd}/`) ? relative(ctx.cwd, path) : tildify(path, ctx.env));
-      const project = projectInterpreters([ctx.root, ctx.cwd]);
-      const onPath = ['python3', 'python'].map((name) => findIn(name, pathDirs(ctx.env))).filter((p): p is string => !!p);
+      const show = (path: string): string => displayPath(path, ctx.cwd, { home: ctx.env['HOME'] });
+      const project = projectInterpreters(ctx.root, ctx.cwd);
+      const onPath = ['python3', 'python'].map((name) => findExecutable(name, searchPath(ctx.env))).filter((p): p is string => !!p);
       const candidates = [...new Set([...project, ...onPath, '/usr/bin/python3'])].filter(isExecutable);
       const notes: string[] = [];
-      if (project.length === 0) notes.push(`no .venv/bin/python or venv/bin/python in ${show(ctx.root) || '.'}`);
+      if (project.length === 0) notes.push(`no .venv/bin/python or venv/bin/python in ${show(ctx.root)}`);
       // Checked together (a pyenv shim alone takes a few hundred ms), chosen in order.
       const versions = await Promise.all(candidates.map((python) => debugpyVersion(python, ctx.signal)));
       for (const [index, python] of candidates.entries()) {
@@ -60,6 +62,11 @@ export function debugpyAdapter(): AdapterConfig {
         reason: `no Python that can import debugpy: ${notes.join('; ')}. Install debugpy into the project's .venv (or apt install python3-debugpy).`,
       };
     },
+    // pydevd stops when the hit condition holds, else when the condition does: together they would mean "either".
+    hitCondition: (condition, { withCondition }) =>
+      withCondition
+        ? { unsupported: 'debugpy stops when either the condition or the hit condition holds, not only when both do: give one of them' }
+        : plainHitCondition(condition),
     launchArguments: ({ program, args, root, hints }) => ({
       type: 'python',
       request: 'launch',
@@ -88,14 +95,13 @@ export function debugpyAdapter(): AdapterConfig {
   };
 }
 
-function projectInterpreters(dirs: readonly string[]): string[] {
+/** The project's own interpreters: `.venv` or `venv` from the root up to the working directory, nearest first. */
+function projectInterpreters(root: string, cwd: string): string[] {
   const found: string[] = [];
-  for (const dir of new Set(dirs)) {
-    for (const venv of ['.venv', 'venv']) {
-      for (const name of ['python3', 'python']) {
-        const path = join(dir, venv, 'bin', name);
-        if (isExecutable(path) && !found.includes(path)) found.push(path);
-      }
+  for (const dir of projectBinDirs(root, cwd, ['.venv/bin', 'venv/bin'])) {
+    for (const name of ['python3', 'python']) {
+      const path = join(dir, name);
+      if (isExecutable(path) && !found.includes(path)) found.push(path);
     }
   }
   return found;

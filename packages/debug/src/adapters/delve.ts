@@ -1,6 +1,6 @@
 import { basename, dirname, join } from 'node:path';
+import { findExecutable, searchPath } from '@agent-tools/core';
 import type { AdapterConfig } from './adapter.js';
-import { findIn, pathDirs } from './locate.js';
 
 /**
  * delve: `dlv dap`, which speaks DAP over TCP only. It is started with `--listen=127.0.0.1:0` in the Go
@@ -21,15 +21,15 @@ export function delveAdapter(): AdapterConfig {
       const home = ctx.env['HOME'];
       const gopath = ctx.env['GOPATH'];
       const dirs = [
-        ...pathDirs(ctx.env),
+        ...searchPath(ctx.env),
         ...(gopath ? [join(gopath, 'bin')] : []),
         ...(home ? [join(home, 'go', 'bin')] : []),
       ];
-      const dlv = findIn('dlv', dirs);
+      const dlv = findExecutable('dlv', dirs);
       if (!dlv) return { found: false, reason: 'dlv is not on PATH, in $GOPATH/bin or in ~/go/bin (apt install delve)' };
-      const go = findIn('go', [...pathDirs(ctx.env), '/usr/local/go/bin', '/usr/lib/go/bin']);
+      const go = findExecutable('go', [...searchPath(ctx.env), '/usr/local/go/bin', '/usr/lib/go/bin']);
       if (!go) return { found: false, reason: `dlv is at ${dlv}, but go is not on PATH: delve builds the program with it` };
-      const env = pathDirs(ctx.env).includes(dirname(go)) ? undefined : { PATH: `${dirname(go)}:${ctx.env['PATH'] ?? ''}` };
+      const env = searchPath(ctx.env).includes(dirname(go)) ? undefined : { PATH: `${dirname(go)}:${ctx.env['PATH'] ?? ''}` };
       return {
         found: true,
         command: { command: dlv, args: ['dap', '--listen=127.0.0.1:0'], cwd: ctx.root, ...(env ? { env } : {}) },

@@ -1,31 +1,7 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants, readdirSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-
-/** Whether `path` is an executable regular file (symlinks followed). */
-export function isExecutable(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The folders of `$PATH`, in order, without empties or duplicates. */
-export function pathDirs(env: NodeJS.ProcessEnv): string[] {
-  return [...new Set((env['PATH'] ?? '').split(delimiter).filter(Boolean))];
-}
-
-/** The first executable named `name` in `dirs`. */
-export function findIn(name: string, dirs: readonly string[]): string | undefined {
-  for (const dir of dirs) {
-    const candidate = join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { isExecutable } from '@agent-tools/core';
 
 /**
  * Executables in `dirs` whose name matches `pattern`, best first: Debian ships `lldb-dap-19` and
@@ -58,10 +34,4 @@ export function probe(command: string, args: readonly string[], timeoutMs = 5000
       resolve(error ? undefined : stdout.trim()),
     );
   });
-}
-
-/** Shortens a path under the home folder for messages. */
-export function tildify(path: string, env: NodeJS.ProcessEnv): string {
-  const home = env['HOME'];
-  return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
 }

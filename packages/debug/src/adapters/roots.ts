@@ -1,31 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { isWithin } from '@agent-tools/core';
-
-/** A project root found for an adapter. */
-export interface FoundRoot {
-  readonly dir: string;
-  readonly marker: string;
-}
-
-/**
- * The nearest folder from `from` up to `cwd` (both included) that holds one of `markers`. The walk never
- * leaves the working directory.
- */
-export function findRoot(markers: readonly string[], from: string, cwd: string): FoundRoot | undefined {
-  let dir = from;
-  for (;;) {
-    for (const marker of markers) {
-      if (existsSync(join(dir, marker))) return { dir, marker };
-    }
-    if (dir === cwd || !isWithin(cwd, dir)) return undefined;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
-const SKIP = new Set(['node_modules', '.git', '.venv', 'venv', 'target', 'build', 'dist', '__pycache__']);
+import { join } from 'node:path';
+import { displayPath, IGNORED_DIRS } from '@agent-tools/core';
 
 /**
  * Folders below `cwd` (at most `depth` levels, skipping dependency and build folders) that hold one of
@@ -42,10 +17,10 @@ export function markersBelow(markers: readonly string[], cwd: string, depth = 2,
       return;
     }
     for (const entry of entries) {
-      if (!entry.isDirectory() || entry.name.startsWith('.') || SKIP.has(entry.name)) continue;
+      if (!entry.isDirectory() || entry.name.startsWith('.') || IGNORED_DIRS.has(entry.name)) continue;
       const sub = join(dir, entry.name);
       for (const marker of markers) {
-        if (existsSync(join(sub, marker)) && found.length < limit) found.push(`${relative(cwd, sub)}/${marker}`);
+        if (existsSync(join(sub, marker)) && found.length < limit) found.push(`${displayPath(sub, cwd)}/${marker}`);
       }
       walk(sub, level + 1);
     }

@@ -1,8 +1,9 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { dirname, extname, relative } from 'node:path';
+import { dirname, extname } from 'node:path';
 import { DebugError } from '../errors.js';
 import type { AdapterConfig, LocateResult } from './adapter.js';
-import { findRoot, markersBelow } from './roots.js';
+import { displayPath, findRoot } from '@agent-tools/core';
+import { markersBelow } from './roots.js';
 
 /** What `adapters` says about one adapter. */
 export interface AdapterReport {
@@ -74,7 +75,7 @@ export async function selectForLaunch(
 ): Promise<SelectedAdapter> {
   const kind = programKind(program);
   const from = kind === 'folder' ? program : dirname(program);
-  const shown = relative(ctx.cwd, program) || '.';
+  const shown = displayPath(program, ctx.cwd);
   if (adapterId !== undefined) {
     const config = byId(adapters, adapterId);
     const root = findRoot(config.rootMarkers, from, ctx.cwd)?.dir ?? ctx.cwd;
@@ -91,7 +92,7 @@ export async function selectForLaunch(
     const root = findRoot(config.rootMarkers, from, ctx.cwd);
     if (!root) {
       reasons.push(
-        `${config.id}: marker missing: no ${config.rootMarkers.join(', ')} between ${relative(ctx.cwd, from) || '.'} and the working directory (pass adapter: "${config.id}" to launch it anyway)`,
+        `${config.id}: marker missing: no ${config.rootMarkers.join(', ')} between ${displayPath(from, ctx.cwd)} and the working directory (pass adapter: "${config.id}" to launch it anyway)`,
       );
       continue;
     }

@@ -1,12 +1,11 @@
-import { relative } from 'node:path';
-import { isWithin } from '@agent-tools/core';
+import { isAbsolute } from 'node:path';
+import { displayPath } from '@agent-tools/core';
 import type { FrameView, SourceWindow, VariablesView, VariableView } from '../session/views.js';
 
-/** A path as the model should see it: workspace-relative inside the working directory, absolute outside. */
+/** A path as the model should see it (core's displayPath); an adapter's relative or missing path as it is. */
 export function showPath(path: string | undefined, cwd: string): string {
   if (!path) return '<no source>';
-  if (path.startsWith('/') && isWithin(cwd, path)) return relative(cwd, path) || '.';
-  return path;
+  return isAbsolute(path) ? displayPath(path, cwd) : path;
 }
 
 /** `file:line`, or the frame's name alone when it has no source. */

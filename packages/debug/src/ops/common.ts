@@ -1,4 +1,4 @@
-import { capTextTail, errorResult, textResult, type ToolProgress, type ToolResult } from '@agent-tools/core';
+import { capText, capTextTail, errorResult, textResult, type ToolProgress, type ToolResult } from '@agent-tools/core';
 import { DebugError } from '../errors.js';
 import { outputView } from '../format/output.js';
 import { breakpointReport as formatBreakpoints, hitBreakpoint } from '../format/breakpoints.js';
@@ -88,13 +88,23 @@ export function endSentence(end: EndInfo, session: DebugSession): string {
   }
 }
 
-/** Output that arrived since the last answer, capped, and marked as reported. */
+/** Output that arrived since the last answer, capped, and marked as reported; then the adapter's warnings. */
 export function newOutput(session: DebugSession, max: number = OUTPUT_CAPS.answer): string {
   const view = outputView(session.output.since(session.reportedOutput, max));
   session.reportedOutput = session.output.total;
-  if (!view.text) return '';
+  const warnings = adapterWarnings(session);
+  if (!view.text) return warnings;
   const note = view.note ? ` (${view.note}; call output for up to ${OUTPUT_CAPS.read})` : '';
-  return `Program output since the last answer${note}:\n${indent(view.text.replace(/\n$/, ''), '  | ')}`;
+  const output = `Program output since the last answer${note}:\n${indent(view.text.replace(/\n$/, ''), '  | ')}`;
+  return warnings ? `${output}\n${warnings}` : output;
+}
+
+/** The adapter's important messages since the last answer (a breakpoint condition it could not evaluate), each once. */
+function adapterWarnings(session: DebugSession): string {
+  const warnings = session.takeWarnings();
+  if (warnings.length === 0) return '';
+  const text = warnings.map((w) => (w.count > 1 ? `${w.count} times: ${w.text}` : w.text)).join('\n');
+  return `The ${session.adapterId} adapter warned:\n${indent(capText(text, OUTPUT_CAPS.answer), '  ! ')}`;
 }
 
 /**

@@ -133,15 +133,18 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
   const stdout = tree.stdout as Readable;
   const stderr = tree.stderr as Readable;
   const stdin = tree.stdin as Writable;
+  // A TCP adapter may print where it listens at once: listen before anything is awaited.
+  const listening = options.transport.kind === 'stdio' ? undefined : waitForListening(tree, options, exited);
+  listening?.catch(() => undefined);
   try {
     const early = await Promise.race([exited, delay(0).then(() => undefined)]);
     if (early?.spawnError) throw new Error(early.spawnError);
-    if (options.transport.kind === 'stdio') {
+    if (!listening) {
       const connection = new DapConnection(stdout, stdin, { name, requestTimeoutMs: options.requestTimeoutMs });
       void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));
       return new AdapterProcess(connection, tree, exited);
     }
-    const port = await waitForListening(tree, options, exited);
+    const port = await listening;
     // One decoder per stream: a chunk may end inside a multi-byte character, which the next chunk completes.
     const out = new StringDecoder('utf8');
     const err = new StringDecoder('utf8');

@@ -18,5 +18,6 @@ if (process.env.HARNESS_DISPOSE) {
   await registry.dispose();
   console.log('disposed');
 } else {
-  setInterval(() => undefined, 1000);
+  // Until it is killed, or the test that started it is gone (its pipe closes).
+  process.stdin.on('end', () => process.exit(0)).resume();
 }

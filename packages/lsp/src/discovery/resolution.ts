@@ -1,8 +1,8 @@
 import { dirname, extname } from 'node:path';
+import { findRoot } from '@agent-tools/core';
 import type { ServerConfig } from '../config/server-config.js';
 import { displayPath } from '../util/paths.js';
 import { findBinary, type ResolvedCommand } from './binary.js';
-import { findRoot } from './root.js';
 
 /** Whether, and with what, a server can answer for a file. */
 export type Resolution =
@@ -40,7 +40,7 @@ export function resolveServer(path: string, context: ResolutionContext): Resolut
   }
   const failures: Array<Extract<Resolution, { ok: false }>> = [];
   for (const config of candidates) {
-    const root = findRoot(path, context.cwd, config.rootMarkers);
+    const root = findRoot(config.rootMarkers, dirname(path), context.cwd)?.dir;
     const existing = root ? context.known(config, root) : undefined;
     const lookup = existing
       ? { found: existing, looked: [] }

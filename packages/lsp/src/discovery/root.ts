@@ -1,34 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, extname, join } from 'node:path';
-import { ancestorsUpTo } from './binary.js';
-
-/** Folders never searched for roots or source files: dependencies, build output, tool state. */
-export const IGNORED_DIRS = new Set([
-  'node_modules',
-  '.git',
-  '.hg',
-  '.svn',
-  'dist',
-  'build',
-  'out',
-  'target',
-  '.venv',
-  'venv',
-  '__pycache__',
-  '.next',
-  '.turbo',
-  'coverage',
-  'vendor',
-  '.dart_tool',
-]);
-
-/** The nearest directory above `file` (up to and including `cwd`) that holds one of the markers. */
-export function findRoot(file: string, cwd: string, markers: readonly string[]): string | undefined {
-  for (const dir of ancestorsUpTo(dirname(file), cwd)) {
-    if (markers.some((marker) => existsSync(join(dir, marker)))) return dir;
-  }
-  return undefined;
-}
+import { extname, join } from 'node:path';
+import { IGNORED_DIRS } from '@agent-tools/core';
 
 /** Bounds of a directory walk. */
 export interface WalkLimits {

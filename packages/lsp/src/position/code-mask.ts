@@ -54,7 +54,7 @@ class Lexer {
       if (family === 'python') {
         if (c === '#') i = this.text_(i, this.lineEnd(i));
         else if (c === '"' || c === "'") i = this.pythonString(i, i);
-        else if (/[rRbBuUfF]/.test(c) && isPrefixStart(text, i)) {
+        else if (PY_PREFIX.has(c) && isPrefixStart(text, i)) {
           const prefix = /^[rRbBuUfF]{1,2}(?=["'])/.exec(text.slice(i, i + 3));
           i = prefix ? this.pythonString(i, i + prefix[0].length) : i + 1;
         } else i++;
@@ -233,6 +233,7 @@ function isPrefixStart(text: string, i: number): boolean {
   return !isIdentifierChar(text, i - 1);
 }
 
+const PY_PREFIX = new Set(['r', 'R', 'b', 'B', 'u', 'U', 'f', 'F']);
 const ID_START = /[\p{ID_Start}_$]/u;
 const ID_CONTINUE = /[\p{ID_Continue}_$\u200c\u200d]/u;
 
@@ -250,6 +251,10 @@ function codePointAround(text: string, i: number): string | undefined {
 
 /** Whether the character at a UTF-16 index (either half of a pair) can be part of an identifier. */
 export function isIdentifierChar(text: string, i: number): boolean {
+  const unit = text.charCodeAt(i);
+  // ASCII, nearly every character of code, without a Unicode property lookup.
+  if (unit < 128) return (unit >= 97 && unit <= 122) || (unit >= 65 && unit <= 90) || (unit >= 48 && unit <= 57) || unit === 95 || unit === 36;
+  if (Number.isNaN(unit)) return false;
   const ch = codePointAround(text, i);
   return ch !== undefined && ID_CONTINUE.test(ch);
 }

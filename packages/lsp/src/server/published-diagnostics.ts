@@ -1,4 +1,5 @@
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
+import { Wakeups } from '../util/wakeups.js';
 
 /** One `textDocument/publishDiagnostics` as recorded. */
 export interface Published {
@@ -17,7 +18,7 @@ export class PublishedDiagnostics {
   readonly #entries = new Map<string, Published>();
   readonly #max: number;
   #seq = 0;
-  #wake: Array<() => void> = [];
+  readonly #wakeups = new Wakeups();
 
   constructor(maxFiles = 5000) {
     this.#max = maxFiles;
@@ -43,23 +44,12 @@ export class PublishedDiagnostics {
 
   /** Wakes every waiter (a registration changed, the server exited). */
   poke(): void {
-    const wake = this.#wake;
-    this.#wake = [];
-    for (const resolve of wake) resolve();
+    this.#wakeups.wakeAll();
   }
 
   /** Resolves at the next event, at `deadline` (epoch ms), or when the signal aborts, whichever is first. */
   next(deadline: number, signal?: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
-      signal?.addEventListener('abort', done, { once: true });
-      this.#wake.push(done);
-    });
+    return this.#wakeups.next(deadline, signal);
   }
 
   /**

@@ -22,14 +22,16 @@ export async function awaitComplete(server: LanguageServer, budgetMs: number, si
   for (;;) {
     if (signal?.aborted) throw new LspError('cancelled', 'The call was cancelled.');
     const active = server.work.active;
-    const awaitingIndex = index !== undefined && !server.work.seen(index.title) && Date.now() < (server.firstOpenAt ?? Date.now()) + ANNOUNCE_MS;
+    // Nothing opened yet: the server has nothing to index from, and nothing to wait for.
+    const openedAt = server.firstOpenAt;
+    const awaitingIndex = index !== undefined && openedAt !== undefined && !server.work.seen(index.title) && Date.now() < openedAt + ANNOUNCE_MS;
     if (active.length === 0 && !awaitingIndex) return { complete: true };
     if (Date.now() >= deadline) {
       const waited = `${Math.round((Date.now() - started) / 100) / 10} s`;
       const what = active.length > 0 ? `still ${active.map(describeItem).join('; ')}` : 'about to index the workspace';
       return { complete: false, reason: `${server.label} is ${what} after a wait of ${waited}` };
     }
-    const wake = awaitingIndex ? Math.min(deadline, (server.firstOpenAt ?? Date.now()) + ANNOUNCE_MS) : deadline;
+    const wake = awaitingIndex && openedAt !== undefined ? Math.min(deadline, openedAt + ANNOUNCE_MS) : deadline;
     await server.work.next(wake, signal);
   }
 }

@@ -1,3 +1,5 @@
+import { Wakeups } from '../util/wakeups.js';
+
 /** One piece of work a server reports as in progress (`$/progress` between `begin` and `end`). */
 export interface ProgressItem {
   readonly title: string;
@@ -17,7 +19,7 @@ const MAX_ITEMS = 50;
  */
 export class WorkProgress {
   readonly #items = new Map<Token, ProgressItem>();
-  #wake: Array<() => void> = [];
+  readonly #wakeups = new Wakeups();
   #begun = 0;
   readonly #titles = new Set<string>();
 
@@ -71,27 +73,13 @@ export class WorkProgress {
     return this.active.map(describeItem).join('; ');
   }
 
-  /**
-   * Resolves at the next progress event, at `deadline` (epoch ms), or when the signal aborts, whichever
-   * comes first.
-   */
+  /** Resolves at the next progress event, at `deadline` (epoch ms), or when the signal aborts. */
   next(deadline: number, signal?: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
-      signal?.addEventListener('abort', done, { once: true });
-      this.#wake.push(done);
-    });
+    return this.#wakeups.next(deadline, signal);
   }
 
   #notify(): void {
-    const wake = this.#wake;
-    this.#wake = [];
-    for (const resolve of wake) resolve();
+    this.#wakeups.wakeAll();
   }
 }
 

@@ -1,5 +1,13 @@
 import { z } from 'zod';
 
+/** Which of several occurrences of the symbol on its line is meant (shared by the tools that take a position). */
+export const occurrenceParameter = z
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .describe('Which occurrence of symbol on the line, 1 = leftmost; needed only when it appears more than once.');
+
 /** The actions of the `lsp` tool. */
 export const LSP_ACTIONS = [
   'definition',
@@ -28,12 +36,7 @@ export const lspParameters = z.object({
     .string()
     .optional()
     .describe('The name to ask about, exactly as written on that line (for a.b.c the position is on c). Never a column.'),
-  occurrence: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe('Which occurrence of symbol on the line, 1 = leftmost; needed only when it appears more than once.'),
+  occurrence: occurrenceParameter,
   query: z.string().optional().describe('For symbols: a name or part of a name to search the whole workspace for.'),
 });
 

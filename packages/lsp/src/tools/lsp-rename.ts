@@ -7,19 +7,15 @@ import { LspError } from '../errors.js';
 import { fromUri } from '../util/paths.js';
 import { plural, splitLines } from '../util/text.js';
 import { applyAndReport } from './apply-plan.js';
-import { failure, openTarget, type ToolEnv, whenComplete, withNotes } from './shared.js';
+import { occurrenceParameter } from './lsp-parameters.js';
+import { askWhenComplete, failure, openTarget, type ToolEnv, withNotes } from './shared.js';
 
 /** Parameters of `lsp_rename`. */
 export const lspRenameParameters = z.object({
   file: z.string().describe('Path of a file where the symbol appears, relative to the working directory.'),
   line: z.number().int().min(1).describe('1-based line on which the symbol appears.'),
   symbol: z.string().describe('The current name, exactly as written on that line. Never a column.'),
-  occurrence: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe('Which occurrence of symbol on the line, 1 = leftmost; needed only when it appears more than once.'),
+  occurrence: occurrenceParameter,
   new_name: z.string().min(1).describe('The new name.'),
 });
 
@@ -61,14 +57,16 @@ async function rename(
   const provider = server.capabilities.renameProvider;
   if (!provider) throw new LspError('unsupported', `${server.config.name} cannot rename symbols; nothing was changed.`);
   // A rename computed on a partial index edits some files and misses others: never apply one.
-  const completeness = await whenComplete(env, server, ctx.signal);
+  const request = { textDocument: { uri: doc.uri }, position: at };
+  const { answer, completeness } = await askWhenComplete(env, server, ctx.signal, () =>
+    server.request(RenameRequest.type, { ...request, newName }, { signal: ctx.signal }),
+  );
   if (!completeness.complete) {
     return errorResult(
       `${completeness.reason}; a rename computed now could miss files, so nothing was changed. Call lsp_rename again in a moment.`,
       { action: 'rename', error: 'incomplete_index' },
     );
   }
-  const request = { textDocument: { uri: doc.uri }, position: at };
   if (typeof provider === 'object' && provider.prepareProvider) {
     const prepared = await server.request(PrepareRenameRequest.type, request, { signal: ctx.signal });
     if (prepared === null) return errorResult(`${where} cannot be renamed: the server says there is no renameable symbol there.`);
@@ -81,7 +79,6 @@ async function rename(
       );
     }
   }
-  const answer: WorkspaceEdit | null = await server.request(RenameRequest.type, { ...request, newName }, { signal: ctx.signal });
   if (!answer || (!answer.changes && !answer.documentChanges)) {
     return errorResult(`The server returned no edit for renaming ${where}; nothing was changed.`);
   }

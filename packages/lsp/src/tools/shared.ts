@@ -72,6 +72,20 @@ export function whenComplete(env: ToolEnv, server: LanguageServer, signal: Abort
   return awaitComplete(server, env.supervisor.indexWaitMs, signal);
 }
 
+/**
+ * Asks once the server has finished indexing or loading (within the budget), and asks again when it began such
+ * work while the question was on its way (a server that starts indexing when a file is opened): the answer
+ * returned is the one given after the work, or says it is incomplete.
+ */
+export async function askWhenComplete<T>(env: ToolEnv, server: LanguageServer, signal: AbortSignal, ask: () => Promise<T>): Promise<{ answer: T; completeness: Completeness }> {
+  let completeness = await whenComplete(env, server, signal);
+  const begun = server.work.begun;
+  const answer = await ask();
+  if (server.work.active.length === 0 && server.work.begun === begun) return { answer, completeness };
+  completeness = await whenComplete(env, server, signal);
+  return { answer: await ask(), completeness };
+}
+
 /** The first line of an answer computed before the server finished indexing. */
 export function incompleteLine(completeness: Completeness): string {
   return completeness.complete ? '' : `INCOMPLETE: ${completeness.reason}; this answer may miss results. Call again in a moment for the complete answer.\n`;

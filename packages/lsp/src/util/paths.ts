@@ -1,13 +1,9 @@
-import { relative, sep } from 'node:path';
+import { sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** A path as a model reads it: relative to the working directory with forward slashes, absolute outside it. */
-export function displayPath(file: string, cwd: string): string {
-  const rel = relative(cwd, file);
-  if (rel === '') return '.';
-  if (rel.startsWith('..') || rel.startsWith(sep) || /^[a-zA-Z]:/.test(rel)) return file;
-  return sep === '/' ? rel : rel.split(sep).join('/');
-}
+// One helper for a path as the model reads it, and one for "inside the working directory": core's, so a path
+// reads the same in every package's answers.
+export { displayPath, isWithin as isInside } from '@agent-tools/core';
 
 /**
  * A message as a model reads it: absolute paths inside the working directory made relative, and the temporary
@@ -19,12 +15,6 @@ export function relativeText(text: string, cwd: string): string {
     .split(prefix)
     .join('')
     .replace(/(^|[\s'"(/])\.([^/\s'"]+)\.agent-tools-[0-9a-f]+\.tmp/g, '$1$2 (its temporary copy)');
-}
-
-/** Whether a path lies inside the working directory (lexically). */
-export function isInside(cwd: string, file: string): boolean {
-  const rel = relative(cwd, file);
-  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel));
 }
 
 /** The `file://` URI of an absolute path. */

@@ -10,5 +10,6 @@ if (process.env.HARNESS_DISPOSE) {
   await list.dispose();
   console.log('disposed');
 } else {
-  setInterval(() => undefined, 1000);
+  // Until it is killed, or the test that started it is gone (its pipe closes).
+  process.stdin.on('end', () => process.exit(0)).resume();
 }

@@ -15,7 +15,7 @@ import type { LanguageServer } from '../../server/language-server.js';
 import { fromUri } from '../../util/paths.js';
 import { plural } from '../../util/text.js';
 import type { LspParams } from '../lsp-parameters.js';
-import { incompleteLine, ok, openTarget, requireCapability, type ToolEnv, whenComplete } from '../shared.js';
+import { askWhenComplete, incompleteLine, ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
 
 /** The two directions of the call hierarchy. */
 export type CallDirection = 'incoming_calls' | 'outgoing_calls';
@@ -31,8 +31,11 @@ export async function callHierarchy(env: ToolEnv, action: CallDirection, params:
   const target = await openTarget(env, params, action, signal);
   const { server, doc, position, at, symbol, file } = target;
   requireCapability(server, 'callHierarchyProvider', 'a call hierarchy', 'Use references to find the uses instead.');
-  const completeness = await whenComplete(env, server, signal);
-  const items = (await server.request(CallHierarchyPrepareRequest.type, { textDocument: { uri: doc.uri }, position: at }, { signal })) ?? [];
+  const prepared = await askWhenComplete(env, server, signal, () =>
+    server.request(CallHierarchyPrepareRequest.type, { textDocument: { uri: doc.uri }, position: at }, { signal }),
+  );
+  const { completeness } = prepared;
+  const items = prepared.answer ?? [];
   const subject = `\`${symbol}\` (${file}:${position.line + 1})`;
   const lead = incompleteLine(completeness);
   const flags = completeness.complete ? {} : { incomplete: completeness.reason };

@@ -10,7 +10,7 @@ import {
 import { LineReader } from '../../format/line-reader.js';
 import { fileCount, renderLocations, toRawLocations } from '../../format/locations.js';
 import { plural } from '../../util/text.js';
-import { incompleteLine, ok, openTarget, requireCapability, type ToolEnv, whenComplete } from '../shared.js';
+import { askWhenComplete, incompleteLine, ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
 import type { LspParams } from '../lsp-parameters.js';
 
 /** The navigation actions and what they ask. */
@@ -41,23 +41,19 @@ export async function navigate(env: ToolEnv, action: NavigationAction, params: L
   const target = await openTarget(env, params, action, signal);
   const { server, doc, position, at, symbol } = target;
   requireCapability(server, CAPABILITY[action], action, 'Try definition, references or hover instead.');
-  const completeness = await whenComplete(env, server, signal);
   const textDocument = { uri: doc.uri };
-  let answer: Location | Location[] | LocationLink[] | null;
-  switch (action) {
-    case 'definition':
-      answer = await server.request(DefinitionRequest.type, { textDocument, position: at }, { signal });
-      break;
-    case 'type_definition':
-      answer = await server.request(TypeDefinitionRequest.type, { textDocument, position: at }, { signal });
-      break;
-    case 'implementation':
-      answer = await server.request(ImplementationRequest.type, { textDocument, position: at }, { signal });
-      break;
-    case 'references':
-      answer = await server.request(ReferencesRequest.type, { textDocument, position: at, context: { includeDeclaration: true } }, { signal });
-      break;
-  }
+  const { answer, completeness } = await askWhenComplete(env, server, signal, (): Promise<Location | Location[] | LocationLink[] | null> => {
+    switch (action) {
+      case 'definition':
+        return server.request(DefinitionRequest.type, { textDocument, position: at }, { signal });
+      case 'type_definition':
+        return server.request(TypeDefinitionRequest.type, { textDocument, position: at }, { signal });
+      case 'implementation':
+        return server.request(ImplementationRequest.type, { textDocument, position: at }, { signal });
+      case 'references':
+        return server.request(ReferencesRequest.type, { textDocument, position: at, context: { includeDeclaration: true } }, { signal });
+    }
+  });
   const locations = toRawLocations(answer).map((l) => ({ path: l.path, range: server.positions.range(l.path, l.range) }));
   const lead = incompleteLine(completeness);
   const flags = completeness.complete ? {} : { incomplete: completeness.reason };

@@ -7,7 +7,7 @@ import type { LanguageServer } from '../../server/language-server.js';
 import { displayPath } from '../../util/paths.js';
 import { plural } from '../../util/text.js';
 import type { LspParams } from '../lsp-parameters.js';
-import { incompleteLine, ok, openFile, requireCapability, type ToolEnv, whenComplete } from '../shared.js';
+import { askWhenComplete, incompleteLine, ok, openFile, requireCapability, type ToolEnv } from '../shared.js';
 
 const OUTLINE_CAP = 200;
 const WORKSPACE_CAP = 100;
@@ -59,9 +59,8 @@ async function search(env: ToolEnv, query: string, signal: AbortSignal): Promise
       try {
         if (!server.capabilities.workspaceSymbolProvider) throw new Error(`${server.config.name} does not offer a workspace symbol search.`);
         anchorProject(server);
-        const completeness = await whenComplete(env, server, signal);
+        const { answer, completeness } = await askWhenComplete(env, server, signal, () => server.request(WorkspaceSymbolRequest.type, { query }, { signal }));
         if (!completeness.complete) incomplete.push(completeness.reason);
-        const answer = await server.request(WorkspaceSymbolRequest.type, { query }, { signal });
         const limit = server.config.workspaceSymbolLimit;
         if (limit !== undefined && (answer?.length ?? 0) >= limit) cut.push(`${server.config.name} returned its maximum of ${limit}`);
         found.push(...workspaceSymbols(answer, env.cwd, (p, r) => server.positions.range(p, r)));

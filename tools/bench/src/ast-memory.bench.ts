@@ -1,0 +1,71 @@
+import { execFile } from 'node:child_process';
+import { realpathSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * ast memory: peak resident memory (RSS) of one search over Go's standard library (Debian golang-go, about 5.5k
+ * files), ast_grep in a fresh Node process against the ast-grep CLI, measured by `/usr/bin/time -f %M` around
+ * each process. Medians of AST_MEMORY_ROUNDS (3) runs, for a selective pattern and one every file is parsed for.
+ */
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+const AST_GREP = join(dirname(require.resolve('@ast-grep/cli/package.json')), 'ast-grep');
+const ROUNDS = Number(process.env['AST_MEMORY_ROUNDS'] ?? 3);
+const GO = realpathSync('/usr/lib/go/src');
+
+const script = join(tmpdir(), `agent-tools-ast-memory-${process.pid}.mjs`);
+writeFileSync(
+  script,
+  `import { astTools, createTreeSitterLoader } from ${JSON.stringify(import.meta.resolve("@agent-tools/ast"))};
+import { createRegistry } from ${JSON.stringify(import.meta.resolve("@agent-tools/core"))};
+const [cwd, pattern, cache] = process.argv.slice(2);
+const loader = createTreeSitterLoader(cache ? { cacheBytes: Number(cache) } : {});
+const registry = createRegistry({ resources: { cwd, treeSitter: loader }, factories: [astTools] });
+const result = await registry.call('ast_grep', { pattern, language: 'go', max_results: 1 });
+console.log(result.structured.totalMatches);
+await registry.dispose();
+`,
+);
+
+async function peakKiB(command: string, args: readonly string[]): Promise<{ kib: number; matches: string }> {
+  let stderr = '';
+  let stdout = '';
+  try {
+    ({ stdout, stderr } = await run('/usr/bin/time', ['-f', 'RSS %M', command, ...args], { cwd: GO, maxBuffer: 512 * 1024 * 1024 }));
+  } catch (error) {
+    // ast-grep exits with 1 when nothing matched; time still reports.
+    ({ stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string });
+  }
+  const kib = Number(/RSS (\d+)/.exec(stderr)?.[1] ?? Number.NaN);
+  const matches = command === AST_GREP ? String(stdout.split('\n').filter((l) => l.startsWith('{')).length) : stdout.trim();
+  return { kib, matches };
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+};
+
+console.log(`Peak RSS of one search over ${GO} (${ROUNDS} runs each, median; fresh process per run).\n`);
+console.log('| pattern | ast-grep CLI MB | ast_grep MB | ast_grep, cacheBytes 0 MB | matches (CLI / ours) |');
+console.log('|---|---:|---:|---:|---|');
+for (const pattern of ['return nil, $E', '$A == $A']) {
+  const cli: number[] = [];
+  const ours: number[] = [];
+  const uncached: number[] = [];
+  let counts = '';
+  for (let i = 0; i < ROUNDS; i++) {
+    const a = await peakKiB(AST_GREP, ['run', '--pattern', pattern, '--lang', 'go', '--json=stream', '.']);
+    const b = await peakKiB(process.execPath, [script, GO, pattern]);
+    const c = await peakKiB(process.execPath, [script, GO, pattern, '0']);
+    cli.push(a.kib);
+    ours.push(b.kib);
+    uncached.push(c.kib);
+    counts = `${a.matches} / ${b.matches}`;
+  }
+  const mb = (kib: number): string => (kib / 1024).toFixed(0);
+  console.log(`| \`${pattern}\` | ${mb(median(cli))} | ${mb(median(ours))} | ${mb(median(uncached))} | ${counts} |`);
+}
