@@ -1,4 +1,4 @@
-import type { ToolProgress } from '@agent-tools/core';
+import { collapseCarriageReturns, type ToolProgress } from '@agent-tools/core';
 
 /** How much of a running cell's newest output a progress report carries. */
 const TAIL_CHARS = 2000;
@@ -32,7 +32,7 @@ export class CellProgress implements Disposable {
 
   #send(): void {
     const seconds = Math.floor((performance.now() - this.#started) / 1000);
-    const output = latestState(this.#tail);
+    const output = collapseCarriageReturns(this.#tail).replace(/^\n+/, '').trimEnd();
     this.#report?.({
       message: `${this.#language} cell running for ${seconds} s${output ? '' : ', no output yet'}`,
       ...(output ? { output } : {}),
@@ -42,17 +42,4 @@ export class CellProgress implements Disposable {
   [Symbol.dispose](): void {
     clearInterval(this.#timer);
   }
-}
-
-/** The text with each line at its latest state: what follows the last carriage return (a progress bar's redraw). */
-function latestState(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => {
-      const redraw = line.replace(/\r+$/, '').lastIndexOf('\r');
-      return redraw === -1 ? line.replace(/\r+$/, '') : line.slice(redraw + 1).replace(/\r+$/, '');
-    })
-    .join('\n')
-    .replace(/^\n+/, '')
-    .trimEnd();
 }
