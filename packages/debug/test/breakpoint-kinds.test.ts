@@ -167,6 +167,19 @@ describe('breakpoint kinds (real adapters)', () => {
     expect(await strays(rig)).toEqual([]);
   });
 
+  it('debugpy: a dotted function breakpoint name, which it never matches, is refused with the name it matches', { timeout: 90_000 }, async () => {
+    await using rig = debugRig(pyFiles);
+    await rig.call({ action: 'breakpoints', functions: ['app.check', 'total'] });
+    const launched = await rig.call({ action: 'launch', program: 'app.py' });
+    // debugpy answered "verified" for any name and compared it with the function's bare name, so this never stopped.
+    expect(launched.text).toContain(
+      'Function breakpoints:\n  app.check: NOT set — debugpy matches a function breakpoint by the function\'s own name, without module or class: use "check" (it stops in every function of that name)\n  total: verified',
+    );
+    expect(launched.text).toMatch(/Stopped at function breakpoint total in total at app\.py:\d+/);
+    expect((await rig.call({ action: 'continue' })).text).toContain('The program exited with code 0.');
+    expect(await strays(rig)).toEqual([]);
+  });
+
   it('delve: a conditional function breakpoint stops there; a hit condition it lacks is refused, not set plain', { timeout: 150_000 }, async () => {
     await using rig = debugRig({ 'go.mod': GO_MOD, 'main.go': GO_KINDS });
     const loop = lineOf(GO_KINDS, '@go-loop');

@@ -105,6 +105,8 @@ export interface AdapterConfig {
    * count; debugpy cannot also require a `condition`). Default: as the tool takes it ("== 3", ">= 3", "% 3").
    */
   hitCondition?(condition: HitCondition, context: { readonly withCondition: boolean }): HitConditionTranslation;
+  /** Why a function breakpoint by this name can never stop the program here, when it cannot (sent otherwise). */
+  functionBreakpointProblem?(name: string): string | undefined;
   /** Finds the binary, project-local first. Cheap: called by `adapters` for every configuration. */
   locate(context: LocateContext): Promise<LocateResult>;
   /** The `launch` request's arguments. */

@@ -67,6 +67,13 @@ export function debugpyAdapter(): AdapterConfig {
       withCondition
         ? { unsupported: 'debugpy stops when either the condition or the hit condition holds, not only when both do: give one of them' }
         : plainHitCondition(condition),
+    // pydevd compares a function breakpoint with the code object's bare name, and answers "verified" for any name.
+    functionBreakpointProblem: (name) => {
+      const bare = name.slice(name.lastIndexOf('.') + 1);
+      return bare !== name && bare
+        ? `debugpy matches a function breakpoint by the function's own name, without module or class: use "${bare}" (it stops in every function of that name)`
+        : undefined;
+    },
     launchArguments: ({ program, args, root, hints }) => ({
       type: 'python',
       request: 'launch',

@@ -61,7 +61,13 @@ export async function sendFunctionBreakpoints(session: ConfigurableSession, opti
     }
     return;
   }
-  const sent = screen(session, entries);
+  const problem = session.spec.selected.config.functionBreakpointProblem;
+  const named = entries.filter((entry) => {
+    const why = problem?.(entry.name);
+    if (why) book.refuse(entry, why);
+    return why === undefined;
+  });
+  const sent = screen(session, named);
   await sendAndRecord(session, entries, sent, () =>
     session.request('setFunctionBreakpoints', { breakpoints: sent.map((e) => ({ name: e.name, ...conditionsOf(session, e) })) }, options),
   );

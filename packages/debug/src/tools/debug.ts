@@ -123,7 +123,7 @@ export function debugTool(supervisor: DebugSupervisor, defaults: { cwd: string; 
       // A session that is shutting down (expired, crashed, exited) finishes first, so every answer can say how it ended.
       await conversation.session?.whenEnded();
       const notice = conversation.takeNotice();
-      const op: OpContext = { supervisor, conversation, cwd, signal: ctx.signal };
+      const op: OpContext = { supervisor, conversation, cwd, signal: ctx.signal, report: (p) => ctx.reportProgress(p) };
       let result: ToolResult;
       try {
         result = await guarded(op, () => dispatch(op, params));
