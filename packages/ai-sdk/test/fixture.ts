@@ -9,6 +9,7 @@ import {
   textResult,
 } from '@agent-tools/core';
 import { type TempDir, tempDir } from '@agent-tools/test-utils';
+import { createKernelFactory, evalTools } from '@agent-tools/eval';
 import { vibeTools, WorkerList } from '@agent-tools/vibe';
 import { z } from 'zod';
 
@@ -78,10 +79,19 @@ export function fixture(options: { release?: Promise<void> } = {}): {
       targetSpace: { id: 'conv-1', name: 'the test' },
       workerList: new WorkerList({
         cwd: dir.path,
-        runner: async (task) => ({ ok: true, output: `worker ${task.label} finished: ${task.brief}` }),
+        // A worker that prints a line every 300 ms for a while, then finishes with its brief.
+        runner: async function* (task) {
+          for (let i = 1; i <= 4; i++) {
+            yield `worker ${task.label}: step ${i}\n`;
+            await new Promise((r) => setTimeout(r, 300));
+          }
+          yield `worker ${task.label} finished: ${task.brief}\n`;
+        },
       }),
+      // Free until a cell runs: the Jupyter server starts at the first eval call.
+      kernelFactory: createKernelFactory({ cwd: dir.path }),
     },
-    factories: [astTools, askTools, vibeTools],
+    factories: [astTools, askTools, vibeTools, evalTools],
     tools: [snapshot, slowTool(seen, options.release ?? Promise.resolve())],
     approve: (request) => {
       seen.approvals.push(request);

@@ -116,6 +116,40 @@ describe.each(Object.keys(loops) as (keyof typeof loops)[])('a full %s loop', (k
   });
 });
 
+describe('a real image and real progress', () => {
+  it("an eval cell's matplotlib figure reaches the model as an image part", { timeout: 90_000 }, async () => {
+    await using f = fixture();
+    const code = 'import matplotlib.pyplot as plt\nplt.plot([1, 2, 3], [2, 4, 1])\nplt.show()';
+    const { model, steps } = scriptedModel([
+      { calls: [{ tool: 'eval', input: { code, description: 'Plot three points as a line chart' } }] },
+      { text: 'Plotted.' },
+    ]);
+    await loops.generateText(model, toAiSdkTools(f.registry));
+    const output = toolResults(steps[1]).get('call-1-0')?.output as { type: string; value: Record<string, unknown>[] };
+    expect(output.type).toBe('content');
+    const image = output.value.map(imageOf).find((i) => i?.mediaType === 'image/png');
+    expect(String(image?.data).slice(0, 8)).toBe('iVBORw0K'); // a PNG, base64, as an image part
+  });
+
+  it("vibe_wait's reports of a running worker stream as preliminary results", async () => {
+    await using f = fixture();
+    const { model, steps } = scriptedModel([
+      { calls: [{ tool: 'vibe_spawn', input: { brief: 'Count the exports', label: 'exports', tier: 'fast' } }] },
+      { calls: [{ tool: 'vibe_wait', input: { worker_id: 'exports' } }] },
+      { text: 'Waited.' },
+    ]);
+    const { parts } = await loops.streamText(model, toAiSdkTools(f.registry));
+    // The SDK repeats every call's final output once as a preliminary one; the progress reports come before it.
+    const reports = parts
+      .filter((p) => p.type === 'tool-result' && p.preliminary && p.toolName === 'vibe_wait')
+      .map((p) => (p.output as AiSdkToolOutput).progress)
+      .filter((progress) => progress !== undefined);
+    expect(reports.length).toBeGreaterThanOrEqual(1);
+    expect(reports[0]).toMatchObject({ tool: 'vibe_wait', output: expect.stringMatching(/worker exports: step \d/) });
+    expect(toolResults(steps[2]).get('call-2-0')?.output).toMatchObject({ type: 'text', value: expect.stringContaining('finished: Count the exports') });
+  });
+});
+
 describe('progress as preliminary tool results', () => {
   it('streams the progress of a long call while it runs; the model reads only the final result', async () => {
     let release!: () => void;

@@ -1,4 +1,4 @@
-import { errorDetail } from '@agent-tools/core';
+import { afterDelay, errorDetail } from '@agent-tools/core';
 import { type CardOutcome, checkCard, type QuestionCard, type QuestionPort, type TargetSpace } from './card.js';
 import { checkOutcome } from './outcome-check.js';
 
@@ -83,7 +83,7 @@ class Desk {
     const controller = new AbortController();
     const withdraw = (): void => controller.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', withdraw, { once: true });
-    const timer = setTimeout(() => controller.abort(timeoutReason()), options.timeoutMs);
+    const cancelTimer = afterDelay(options.timeoutMs, () => controller.abort(timeoutReason()));
     const ended = new Promise<AskOutcome>((resolve) => {
       controller.signal.addEventListener(
         'abort',
@@ -106,7 +106,7 @@ class Desk {
     try {
       return await Promise.race([answered, ended]);
     } finally {
-      clearTimeout(timer);
+      cancelTimer();
       options.signal?.removeEventListener('abort', withdraw);
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AskError, askCard, checkCard, memoryPort } from '../src/index.js';
+import { AskError, askCard, checkCard, memoryPort, renderCard } from '../src/index.js';
 import { card, sleep, target } from './helpers.js';
 
 describe('askCard', () => {
@@ -25,6 +25,19 @@ describe('askCard', () => {
     b.choose('MySQL');
     expect(await first).toEqual({ type: 'answered', selected: ['Postgres'] });
     expect(await second).toEqual({ type: 'answered', selected: ['MySQL'] });
+  });
+
+  it('takes a timeout of Infinity (or longer than a timer can wait) as no timeout, not as 1 ms', async () => {
+    for (const timeoutMs of [Number.POSITIVE_INFINITY, 40 * 24 * 3600_000]) {
+      const port = memoryPort();
+      const asked = askCard(port, card(), { target, timeoutMs });
+      const shown = await port.next();
+      await sleep(50);
+      shown.choose('Postgres');
+      // setTimeout takes such a delay as 1 ms: "Nobody answered within Infinity h".
+      expect(await asked).toEqual({ type: 'answered', selected: ['Postgres'] });
+    }
+    expect(renderCard(card(), Number.POSITIVE_INFINITY)).not.toMatch(/Times out|Infinity/);
   });
 
   it('lets a program answer every card itself through the in-memory port', async () => {

@@ -42,6 +42,8 @@ export interface SearchOptions {
   /** Return each matching file's text with its matches (for edits). */
   readonly wantText?: boolean;
   readonly signal?: AbortSignal;
+  /** Hears how many files have been searched so far, as batches finish. */
+  readonly onSearched?: (files: number) => void;
 }
 
 /** Files searched inline between two yields to the event loop. */
@@ -115,7 +117,7 @@ export class TreeSitterLoader implements AsyncDisposable {
       maxFileBytes: this.#options.maxFileBytes,
       parseTimeoutMs: this.#options.parseTimeoutMs,
     };
-    if (this.#options.workers > 0) return this.#poolOf().search(request, files, options.signal);
+    if (this.#options.workers > 0) return this.#poolOf().search(request, files, options.signal, options.onSearched);
     this.#inline ??= new FileSearcher(this.runtime, new TreeCache(this.#options.cacheBytes));
     const signal = options.signal;
     const stop = (): boolean => signal?.aborted === true || this.#disposed;
@@ -123,6 +125,7 @@ export class TreeSitterLoader implements AsyncDisposable {
     for (let i = 0; i < files.length; i += INLINE_SLICE) {
       if (stop()) throw new AstError('cancelled', 'The search was cancelled.');
       out.push(...(await this.#inline.search({ ...request, files: files.slice(i, i + INLINE_SLICE) }, stop)));
+      options.onSearched?.(out.length);
       await yieldToLoop();
     }
     if (stop()) throw new AstError('cancelled', 'The search was cancelled.');

@@ -287,3 +287,13 @@ describe('rewrites fit the file', () => {
     expect(t.read('a.ts')).toBe('function f() {\r\n  const v = g(1);\r\n  return v;\r\n}\r\n');
   });
 });
+
+describe('rewrite templates', () => {
+  it('leave identifiers that start with $ and an upper-case letter as code ($ZodType), substituting only metavariables', async () => {
+    await using t = setup({ 'a.ts': 'const s = make(x);\n' });
+    const result = await t.call('ast_edit', { pattern: 'make($A)', rewrite: 'make<$ZodType>($A)', path: 'a.ts' });
+    expect(result.isError).toBe(false);
+    await t.call('resolve', { edit_id: 'edit_1', action: 'accept' });
+    expect(t.read('a.ts')).toBe('const s = make<$ZodType>(x);\n');
+  });
+});

@@ -5,6 +5,7 @@ import { disposeValue } from './dispose.js';
 import { thrownResult } from './error-result.js';
 import { CoreError, messageOf } from './errors.js';
 import { type AnyToolFactory, type FactoryOutput, isPresent, type Resources } from './factory.js';
+import { afterDelay } from './long-timer.js';
 import { KeyedLock } from './keyed-lock.js';
 import { type NoticeLimits, RunNotices } from './notices.js';
 import { DEFAULT_PROGRESS_INTERVAL_MS, type ProgressListener, ProgressThrottle } from './progress.js';
@@ -346,7 +347,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
       () => undefined,
     );
     const timeoutMs = options.timeoutMs ?? tool.timeoutMs ?? this.#options.timeoutMs ?? 120_000;
-    let timer: NodeJS.Timeout | undefined;
+    let cancelTimer = (): void => undefined;
     const result = new Promise<ToolResult>((resolve) => {
       execution.then(
         (value) => resolve(checkResult(tool.name, value)),
@@ -362,12 +363,10 @@ export class Registry implements ToolCaller, AsyncDisposable {
         () => resolve(errorResult(cancelledText(tool.name, this.#lifetime.signal, controller.signal.reason))),
         { once: true },
       );
-      if (Number.isFinite(timeoutMs)) {
-        timer = setTimeout(() => controller.abort(new TimeoutMarker(timeoutMs)), timeoutMs);
-      }
+      cancelTimer = afterDelay(timeoutMs, () => controller.abort(new TimeoutMarker(timeoutMs)));
     }).finally(() => {
       answered = true;
-      clearTimeout(timer);
+      cancelTimer();
       outer.removeEventListener('abort', stop);
     });
     return { result, settled };

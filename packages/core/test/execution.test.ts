@@ -7,6 +7,7 @@ import {
   defineTool,
   resultText,
   type ToolContext,
+  type ToolResult,
   textResult,
 } from '../src/index.js';
 import { deferred, echoTool } from './helpers.js';
@@ -204,6 +205,20 @@ describe('timeouts, cancellation and failures', () => {
     await using registry = createRegistry({ tools: [tool], timeoutMs: 60_000 });
     expect(resultText(await registry.call('hang', {}))).toMatch(/^hang did not finish within 30 ms/);
     expect(resultText(await registry.call('hang', {}, { timeoutMs: 40 }))).toMatch(/^hang did not finish within 40 ms/);
+  });
+
+  it('takes a timeout longer than a timer can wait (2^31 ms, about 24.8 days) as that long, not as 1 ms', async () => {
+    const slow = defineTool({
+      name: 'slow',
+      tier: 'read',
+      description: 'Answers after 50 ms.',
+      parallelSafe: true,
+      parameters: z.object({}),
+      execute: () => new Promise<ToolResult>((resolve) => setTimeout(() => resolve(textResult('done')), 50)),
+    });
+    await using registry = createRegistry({ tools: [slow], timeoutMs: 30 * 24 * 3600_000 });
+    // setTimeout takes such a delay as 1 ms: "slow did not finish within 2592000 s and was cancelled".
+    expect(resultText(await registry.call('slow', {}))).toBe('done');
   });
 
   it('answers at once when the caller aborts, and the tool sees the abort', async () => {

@@ -1,3 +1,5 @@
+import { afterDelay } from '@agent-tools/core';
+
 /** A scheduled callback that can be cancelled. */
 export interface ClockTimer {
   cancel(): void;
@@ -14,12 +16,10 @@ export interface Clock {
   setTimer(callback: () => void, ms: number): ClockTimer;
 }
 
-/** The wall clock, with unref'd timers. */
+/** The wall clock, with unref'd timers that hold any delay (`Infinity`: never; setTimeout fires those at once). */
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimer(callback, ms) {
-    const timer = setTimeout(callback, ms);
-    timer.unref();
-    return { cancel: () => clearTimeout(timer) };
+    return { cancel: afterDelay(ms, callback, { unref: true }) };
   },
 };

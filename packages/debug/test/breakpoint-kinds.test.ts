@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { debugRig, strays } from './helpers.js';
-import { GO_MOD, lineOf } from './programs.js';
+import { C_APP, GO_APP, GO_MOD, lineOf } from './programs.js';
 
 const PY_KINDS = `def total(values):
     subtotal = 0
@@ -153,6 +153,33 @@ describe('breakpoint kinds (real adapters)', () => {
     expect(await strays(rig)).toEqual([]);
   });
 
+  it('debugpy: a condition it cannot evaluate is reported; a condition with a hit condition (debugpy stops when either holds) is refused', { timeout: 90_000 }, async () => {
+    await using rig = debugRig(pyFiles);
+    await rig.call({ action: 'breakpoints', file: 'app.py', lines: [{ line: LOOP, condition: 'i ==' }, { line: LOG, condition: 'i >= 0', hit_condition: '4' }] });
+    const done = await rig.call({ action: 'launch', program: 'app.py' });
+    expect(done.text).toContain(
+      `  line ${LOG} [condition: i >= 0; hit count: 4]: NOT set — debugpy stops when either the condition or the hit condition holds, not only when both do: give one of them`,
+    );
+    // debugpy does not stop on a broken condition; it only says so in an "important" message, once per hit.
+    expect(done.text).toContain('The program exited with code 0.');
+    expect(done.text).toContain('The debugpy adapter warned:\n  ! 5 times: pydevd: Error while evaluating expression in conditional breakpoint: i ==\n');
+    expect(done.text).toContain('  ! SyntaxError: invalid syntax\n');
+    expect(await strays(rig)).toEqual([]);
+  });
+
+  it('debugpy: a dotted function breakpoint name, which it never matches, is refused with the name it matches', { timeout: 90_000 }, async () => {
+    await using rig = debugRig(pyFiles);
+    await rig.call({ action: 'breakpoints', functions: ['app.check', 'total'] });
+    const launched = await rig.call({ action: 'launch', program: 'app.py' });
+    // debugpy answered "verified" for any name and compared it with the function's bare name, so this never stopped.
+    expect(launched.text).toContain(
+      'Function breakpoints:\n  app.check: NOT set — debugpy matches a function breakpoint by the function\'s own name, without module or class: use "check" (it stops in every function of that name)\n  total: verified',
+    );
+    expect(launched.text).toMatch(/Stopped at function breakpoint total in total at app\.py:\d+/);
+    expect((await rig.call({ action: 'continue' })).text).toContain('The program exited with code 0.');
+    expect(await strays(rig)).toEqual([]);
+  });
+
   it('delve: a conditional function breakpoint stops there; a hit condition it lacks is refused, not set plain', { timeout: 150_000 }, async () => {
     await using rig = debugRig({ 'go.mod': GO_MOD, 'main.go': GO_KINDS });
     const loop = lineOf(GO_KINDS, '@go-loop');
@@ -174,6 +201,29 @@ describe('breakpoint kinds (real adapters)', () => {
     expect(await strays(rig)).toEqual([]);
   });
 
+  it('delve: a logpoint that is only an expression ("{v}") leaves the adapter\'s own lines, and the exit code, alone', { timeout: 150_000 }, async () => {
+    await using rig = debugRig({ 'go.mod': GO_MOD, 'main.go': GO_APP });
+    const twice = lineOf(GO_APP, '@go-twice');
+    await rig.call({ action: 'breakpoints', file: 'main.go', lines: [{ line: twice, log_message: '{v}' }] });
+    const done = await rig.call({ action: 'launch', program: 'main.go' });
+    // delve says the exit status only on its console: a template matching any line took it for logpoint output.
+    expect(done.text).toContain('The program exited with code 3.');
+    expect(done.text).toMatch(/\| .*4\n/);
+    expect(done.text).not.toMatch(/Detaching|has exited with status|dlv help/);
+    expect(await strays(rig)).toEqual([]);
+  });
+
+  it('lldb-dap: a logpoint that is only an expression ("{v}") does not take lldb\'s own console lines for its output', { timeout: 90_000 }, async () => {
+    await using rig = debugRig({ 'CMakeLists.txt': 'project(app C)\n', 'app.c': C_APP });
+    execFileSync('gcc', ['-g', '-O0', '-o', rig.dir.join('app'), rig.dir.join('app.c')]);
+    await rig.call({ action: 'breakpoints', file: 'app.c', lines: [{ line: lineOf(C_APP, '@c-twice'), log_message: '{v}' }] });
+    const done = await rig.call({ action: 'launch', program: 'app' });
+    expect(done.text).toContain('The program exited with code 3.');
+    expect(done.text).toContain('  | 4\n');
+    expect(done.text).not.toMatch(/Process \d+ exited/);
+    expect(await strays(rig)).toEqual([]);
+  });
+
   it('lldb-dap: a hit condition, a logpoint (console output) and a function breakpoint', { timeout: 90_000 }, async () => {
     await using rig = debugRig({ 'CMakeLists.txt': 'project(kinds C)\n', 'kinds.c': C_KINDS });
     execFileSync('gcc', ['-g', '-O0', '-o', rig.dir.join('kinds'), rig.dir.join('kinds.c')]);
@@ -182,25 +232,44 @@ describe('breakpoint kinds (real adapters)', () => {
     await rig.call({
       action: 'breakpoints',
       file: 'kinds.c',
-      lines: [{ line: loop, hit_condition: '3' }, { line: log, log_message: 'after i={i} total={total}' }],
+      lines: [{ line: loop, hit_condition: '>= 3' }, { line: log, log_message: 'after i={i} total={total}' }],
     });
     const launched = await rig.call({ action: 'launch', program: 'kinds' });
-    expect(launched.text).toContain(`  line ${loop} [hit count: 3]: verified\n`);
+    expect(launched.text).toContain(`  line ${loop} [hit count: >= 3]: verified\n`);
     expect(launched.text).toContain('Exceptions ["uncaught"]: lldb has no filter for uncaught exceptions (a crash, a signal or an uncaught C++ exception (which aborts) stops the program by itself); lldb offers cpp_catch ("C++ Catch")');
-    expect(launched.text).toContain(`Stopped at a breakpoint (line ${loop} [hit count: 3]) in main at kinds.c:${loop}`);
+    expect(launched.text).toContain(`Stopped at a breakpoint (line ${loop} [hit count: >= 3]) in main at kinds.c:${loop}`);
     expect(launched.text).toContain('i (int) = 2');
     expect(launched.text).toContain('  | after i=0 total=0\n  | after i=1 total=2');
+    // ">= 3": the third hit and every later one (lldb-dap took ">= 3" for no hit condition and stopped at the first).
+    const fourth = await rig.call({ action: 'continue' });
+    expect(fourth.text).toContain(`Stopped at a breakpoint (line ${loop} [hit count: >= 3]) in main at kinds.c:${loop}`);
+    expect(fourth.text).toContain('i (int) = 3');
 
     const fn = await rig.call({ action: 'breakpoints', file: 'kinds.c', lines: [], functions: ['twice'] });
     expect(fn.text).toContain('Cleared the breakpoints in kinds.c.\nSent to the running lldb session:\nFunction breakpoints:\n  twice: verified');
     const inTwice = await rig.call({ action: 'continue' });
     expect(inTwice.text).toMatch(/Stopped at function breakpoint twice in twice at kinds\.c:\d+/);
-    expect(inTwice.text).toContain('v (int) = 2');
+    expect(inTwice.text).toContain('v (int) = 3');
     const cleared = await rig.call({ action: 'breakpoints', functions: [] });
     expect(cleared.text).toContain('Cleared the function breakpoints.');
     const done = await rig.call({ action: 'continue' });
     expect(done.text).toContain('The program exited with code 0.');
     expect(done.text).toContain('total 20');
+    expect(await strays(rig)).toEqual([]);
+  });
+
+  it('lldb-dap: a hit condition it cannot keep ("3": the third hit only) is refused, not set as "from the third on"', { timeout: 90_000 }, async () => {
+    await using rig = debugRig({ 'CMakeLists.txt': 'project(kinds C)\n', 'kinds.c': C_KINDS });
+    execFileSync('gcc', ['-g', '-O0', '-o', rig.dir.join('kinds'), rig.dir.join('kinds.c')]);
+    const loop = lineOf(C_KINDS, '@c-loop');
+    const log = lineOf(C_KINDS, '@c-log');
+    await rig.call({ action: 'breakpoints', file: 'kinds.c', lines: [{ line: loop, hit_condition: '3' }, { line: log, hit_condition: '% 2' }] });
+    const done = await rig.call({ action: 'launch', program: 'kinds' });
+    expect(done.text).toContain(
+      `  line ${loop} [hit count: 3]: NOT set — lldb-dap can only stop from a hit on (it ignores the hits before): pass hit_condition ">= 3" for the third hit and every later one`,
+    );
+    expect(done.text).toContain(`  line ${log} [hit count: % 2]: NOT set — lldb-dap can only stop from a hit on`);
+    expect(done.text).toContain('The program exited with code 0.');
     expect(await strays(rig)).toEqual([]);
   });
 

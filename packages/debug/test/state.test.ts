@@ -7,6 +7,7 @@ import { OutputBuffer } from '../src/session/output-buffer.js';
 import { SourceFiles } from '../src/session/source-files.js';
 import { chooseFilters } from '../src/session/configure.js';
 import { parseExitStatus } from '../src/session/session.js';
+import { systemClock } from '../src/clock.js';
 
 describe('OutputBuffer', () => {
   it('keeps the newest characters, counts what was cut, and reads from a position', () => {
@@ -158,5 +159,17 @@ describe('SourceFiles', () => {
     writeFileSync(dir.join('a.py'), 'one\ntwo\nthree\n');
     expect(sources.lines(dir.join('a.py'))).toEqual(['one', 'two', 'three', '']);
     expect(sources.lines(dir.join('missing.py'))).toBeUndefined();
+  });
+});
+
+describe('systemClock', () => {
+  it('holds a session limit of Infinity or past 2^31 ms instead of firing at once', async () => {
+    // setTimeout fires such a delay after 1 ms: ttlMs Infinity ended every session "at its Infinity-minute limit".
+    const fired: number[] = [];
+    const timers = [Number.POSITIVE_INFINITY, 40 * 24 * 3600_000].map((ms) => systemClock.setTimer(() => fired.push(ms), ms));
+    const short = systemClock.setTimer(() => fired.push(5), 5);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fired).toEqual([5]);
+    for (const timer of [...timers, short]) timer.cancel();
   });
 });

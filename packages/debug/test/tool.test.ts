@@ -20,6 +20,31 @@ describe('the debug tool', () => {
     }
   });
 
+  it('refuses a breakpoint whose kind is misspelt, instead of setting a plain one that stops', async () => {
+    await using rig = debugRig(files);
+    // camelCase as in the DAP: dropped silently, the logpoint became a breakpoint that stops the program.
+    const line = await rig.call({ action: 'breakpoints', file: 'app.py', lines: [{ line: 3, logMessage: 'x={x}' }] });
+    expect(line.isError).toBe(true);
+    expect(line.text).toContain('`lines[0]`');
+    expect(line.text).toContain('logMessage');
+    const fn = await rig.call({ action: 'breakpoints', functions: [{ name: 'main', hitCondition: '3' }] });
+    expect(fn.isError).toBe(true);
+    expect(fn.text).toContain('`functions[0]`');
+    expect(fn.text).toContain('hitCondition');
+    const listed = await rig.call({ action: 'breakpoints' });
+    expect(listed.text).toBe('No breakpoints are set.');
+  });
+
+  it('refuses a hit condition that is not a hit count ("abc" was never true on debugpy and always on lldb)', async () => {
+    await using rig = debugRig(files);
+    const bad = await rig.call({ action: 'breakpoints', file: 'app.py', lines: [{ line: 3, hit_condition: 'abc' }] });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain('`lines[0].hit_condition`');
+    const good = await rig.call({ action: 'breakpoints', file: 'app.py', lines: [{ line: 3, hit_condition: ' >=  3 ' }, { line: 4, hit_condition: '%2' }] });
+    expect(good.text).toContain('line 3 [hit count: >= 3]: pending');
+    expect(good.text).toContain('line 4 [hit count: % 2]: pending');
+  });
+
   it('kills the adapter and the debuggee when the registry is disposed, even in the middle of a launch', { timeout: 60_000 }, async () => {
     using dir = tempDir(files, 'agent-tools-debug-dispose-');
     const registry = createRegistry({

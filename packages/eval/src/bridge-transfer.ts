@@ -15,6 +15,9 @@ export const BRIDGE_LIMITS = Object.freeze({
   part: 1024 * 1024,
 });
 
+/** Characters of a reply's JSON beside its results (`{"results":[...]}` and the commas). */
+const REPLY_OVERHEAD = 16;
+
 /** The first answer to a request whose reply travels in parts: how many, and the reply's length to check. */
 export interface PartedReply {
   readonly parts: number;
@@ -54,7 +57,7 @@ export function encodeReply(reply: BridgeReply, limits = BRIDGE_LIMITS): Outgoin
  */
 export function capReply(reply: BridgeReply, limit: number): BridgeReply {
   const sizes = reply.results.map((result) => JSON.stringify(result).length);
-  let total = sizes.reduce((sum, size) => sum + size, 0) + 16;
+  let total = sizes.reduce((sum, size) => sum + size, 0) + REPLY_OVERHEAD;
   if (total <= limit) return reply;
   const results = [...reply.results];
   while (total > limit) {
@@ -72,9 +75,10 @@ export function capReply(reply: BridgeReply, limit: number): BridgeReply {
 
 function tooLarge(size: number, limit: number): BridgeResult {
   const mib = (n: number): string => `${Math.round((n / 1024 / 1024) * 10) / 10} Mi`;
-  return {
-    text: `This result is too large for the tool bridge: ${size} characters as JSON, and one tool() or tool.parallel() answer carries at most ${limit} characters (${mib(limit)}). Ask for less: a range of lines, a narrower search, fewer calls in one tool.parallel().`,
-    isError: true,
-    images: [],
-  };
+  // A result that fits alone was only too large beside the others of its call: saying "too large" would contradict the numbers.
+  const text =
+    size + REPLY_OVERHEAD <= limit
+      ? `This result (${size} characters as JSON) fits the tool bridge alone, but not together with the other results of the same call: one tool() or tool.parallel() answer (in JavaScript, the tool() calls started together) carries at most ${limit} characters (${mib(limit)}) in all. Ask for fewer at once (split the calls into smaller groups), or for less in each.`
+      : `This result is too large for the tool bridge: ${size} characters as JSON, and one tool() or tool.parallel() answer carries at most ${limit} characters (${mib(limit)}). Ask for less: a range of lines, a narrower search, fewer calls in one tool.parallel().`;
+  return { text, isError: true, images: [] };
 }

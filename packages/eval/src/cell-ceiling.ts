@@ -1,3 +1,5 @@
+import { afterDelay } from '@agent-tools/core';
+
 /**
  * A cell's hard ceiling: it runs out after `ms` of the cell's own running time, whatever it prints. Time spent in
  * bridged calls does not count (the clock is paused meanwhile, as the idle budget is), so a cell waiting on
@@ -7,7 +9,7 @@ export class CellCeiling implements Disposable {
   readonly #onExpire: () => void;
   #left: number;
   #since = 0;
-  #timer: NodeJS.Timeout | undefined;
+  #cancel = (): void => undefined;
   #paused = 0;
   #disposed = false;
 
@@ -20,8 +22,7 @@ export class CellCeiling implements Disposable {
   /** Stops the clock until every pause has been resumed. */
   pause(): void {
     if (this.#paused++ > 0) return;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#cancel();
     this.#left -= performance.now() - this.#since;
   }
 
@@ -35,11 +36,12 @@ export class CellCeiling implements Disposable {
   #run(): void {
     if (this.#disposed || !Number.isFinite(this.#left)) return;
     this.#since = performance.now();
-    this.#timer = setTimeout(() => this.#onExpire(), Math.max(0, this.#left));
+    // afterDelay, not setTimeout: a ceiling past 2^31 ms would fire at once.
+    this.#cancel = afterDelay(this.#left, () => this.#onExpire());
   }
 
   [Symbol.dispose](): void {
     this.#disposed = true;
-    clearTimeout(this.#timer);
+    this.#cancel();
   }
 }

@@ -1,6 +1,7 @@
-import type { ToolCaller } from '@agent-tools/core';
+import type { ToolCaller, ToolProgress } from '@agent-tools/core';
 import { BridgeHost } from './bridge-host.js';
 import { CellCeiling } from './cell-ceiling.js';
+import { CellProgress } from './cell-progress.js';
 import { EvalToolError } from './errors.js';
 import { IdleBudget } from './idle-budget.js';
 import type { CellOutput, ExecuteReply, KernelSession } from './jupyter/kernel-session.js';
@@ -21,6 +22,8 @@ export interface RunCellOptions {
   readonly signal: AbortSignal;
   /** How long an interrupted cell may take to stop before its kernel is given up (default 10 s). */
   readonly interruptGraceMs?: number;
+  /** Hears how long the cell has run and the tail of what it printed, while it runs. */
+  readonly onProgress?: (progress: ToolProgress) => void;
 }
 
 /** Why a cell was stopped from outside: its idle budget, its ceiling, or a cancelled call. */
@@ -57,6 +60,7 @@ export async function runCell(options: RunCellOptions): Promise<CellRun> {
   });
   using budget = new IdleBudget(options.idleMs, () => stop('timeout'));
   using ceiling = new CellCeiling(options.ceilingMs ?? Number.POSITIVE_INFINITY, () => stop('ceiling'));
+  using progress = new CellProgress(options.onProgress, session.language === 'python' ? 'Python' : 'JavaScript');
   const onAbort = (): void => stop('cancelled');
   signal.addEventListener('abort', onAbort, { once: true });
   if (signal.aborted) stop('cancelled');
@@ -76,6 +80,7 @@ export async function runCell(options: RunCellOptions): Promise<CellRun> {
     onOutput: (output) => {
       log.push(output);
       budget.touch();
+      if (output.type === 'stream') progress.output(output.text);
     },
     onInput: (prompt) => bridge.answer(prompt),
   });

@@ -35,4 +35,15 @@ describe('capReply', () => {
     expect(capped.results[2]?.text).toContain('carries at most 1000 characters');
     expect(JSON.stringify(capped).length).toBeLessThanOrEqual(1000);
   });
+
+  it('says so when a result fits alone and only the results together are too large', () => {
+    const reply: BridgeReply = { results: [result('a'.repeat(500)), result('b'.repeat(600))] };
+    const capped = capReply(reply, 1000);
+    expect(capped.results[0]).toEqual(reply.results[0]);
+    const size = JSON.stringify(reply.results[1]).length;
+    // "too large: 650 characters, at most 1000" read as a contradiction.
+    expect(capped.results[1]?.text).toBe(
+      `This result (${size} characters as JSON) fits the tool bridge alone, but not together with the other results of the same call: one tool() or tool.parallel() answer (in JavaScript, the tool() calls started together) carries at most 1000 characters (0 Mi) in all. Ask for fewer at once (split the calls into smaller groups), or for less in each.`,
+    );
+  });
 });

@@ -82,4 +82,16 @@ describe('CellCeiling', () => {
     vi.advanceTimersByTime(1);
     expect(expire).toHaveBeenCalledOnce();
   });
+
+  it('keeps a ceiling longer than a timer can wait (2^31 ms, about 24.8 days) instead of running out at once', () => {
+    const expire = vi.fn();
+    const days = 24 * 3600_000;
+    // setTimeout takes a longer delay as 1 ms: every cell was stopped at once "after running 40 days".
+    using _ = new CellCeiling(40 * days, expire);
+    vi.advanceTimersByTime(39 * days);
+    expect(expire).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(days);
+    expect(expire).toHaveBeenCalledOnce();
+  });
 });
+

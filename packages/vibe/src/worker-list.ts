@@ -1,4 +1,4 @@
-import { defaultSurface, type Surface } from '@agent-tools/core';
+import { afterDelay, defaultSurface, type Surface } from '@agent-tools/core';
 import { fullBrief, resumeMessage } from './brief.js';
 import { VibeError } from './errors.js';
 import { capabilities, type RunnerCapabilities, runOnce, type WorkerRunner, type WorkerTask, type WorkerTier } from './runner.js';
@@ -327,13 +327,14 @@ export class WorkerList implements AsyncDisposable {
 
   #settledWithin(run: Run): Promise<boolean> {
     const ms = this.#options.stopTimeoutMs ?? 8000;
-    let timer: NodeJS.Timeout | undefined;
+    let cancel = (): void => undefined;
     return Promise.race([
       run.settled.then(() => true),
       new Promise<boolean>((resolve) => {
-        timer = setTimeout(resolve, ms, false);
+        // afterDelay, not setTimeout: a stop timeout of Infinity would give up after 1 ms.
+        cancel = afterDelay(ms, () => resolve(false));
       }),
-    ]).finally(() => clearTimeout(timer));
+    ]).finally(() => cancel());
   }
 
   #notify(worker: Worker): void {

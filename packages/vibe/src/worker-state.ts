@@ -1,4 +1,4 @@
-import type { Surface } from '@agent-tools/core';
+import { afterDelay, type Surface } from '@agent-tools/core';
 import type { WorkerResult, WorkerTier } from './runner.js';
 
 /** Where a worker is: running (also while it restarts), or how its last run ended. */
@@ -119,12 +119,13 @@ export function describe(worker: WorkerSnapshot): string {
 /** Resolves true when `changed` fires, false on timeout or abort. */
 export function raceChange(changed: Promise<void>, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => finish(false), ms);
+    // afterDelay, not setTimeout: a wait of Infinity would end after 1 ms.
+    const cancel = afterDelay(ms, () => finish(false));
     const onAbort = (): void => finish(false);
     signal?.addEventListener('abort', onAbort, { once: true });
     void changed.then(() => finish(true));
     function finish(value: boolean): void {
-      clearTimeout(timer);
+      cancel();
       signal?.removeEventListener('abort', onAbort);
       resolve(value);
     }

@@ -104,6 +104,21 @@ describe('vibe_send continues the worker\'s session when the runner can resume',
     expect(s.sessions().some((r) => r.prompts[0]?.startsWith('task\n\n--- Message 1 from the lead ---'))).toBe(true);
   });
 
+  it('does not resume a session id read from the output that the resume command would read as an option', async () => {
+    const s = setup(() => ({
+      // The worker's own output decides the id: "--no-sandbox" would land in the resume command as a flag.
+      command: ['sh', '-c', 'printf "session: --no-sandbox\\n" >&2; echo "first run"'],
+      resume: { command: ['sh', '-c', 'echo "resumed: $*"', 'agent', '--resume', '{session}', '{brief}'], sessionPattern: /^session: (\S+)$/m },
+    }));
+    await using _ = s.registry;
+    await s.registry.call('vibe_spawn', { brief: 'task', label: 'sly' });
+    expect(resultText(await s.registry.call('vibe_wait', { worker_id: 'w1' }))).toContain('first run');
+    expect(s.workerList.get('w1').session).toBeUndefined();
+    const sent = await s.registry.call('vibe_send', { worker_id: 'w1', message: 'more' });
+    expect(resultText(sent)).toContain('because its earlier run reported no session to continue');
+    expect(resultText(await s.registry.call('vibe_wait', { worker_id: 'w1' }))).not.toContain('resumed');
+  });
+
   it('resumes on a read-only surface only with a read-only resume command', async () => {
     const s = setup((agent) => ({
       command: ['node', agent, '--session-id', '{session}', '-p', '{brief}'],

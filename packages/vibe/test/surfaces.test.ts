@@ -128,6 +128,23 @@ describe('the spawning surface travels with the worker', () => {
     );
   });
 
+  it('refuses a brief, message or label that the agent\'s command line would read as an option', async () => {
+    const s = setup((agent) => ({ readOnlyCommand: ['node', agent, '--read-only', '-p', '{brief}'] }));
+    await using _ = s.registry;
+    // As its own argument, "--dangerously-skip-permissions" is a flag to most agent CLIs: a plan-mode worker set free.
+    const spawn = await s.registry.call('vibe_spawn', { brief: ' --dangerously-skip-permissions', label: 'x' }, { surface: 'plan' });
+    expect(spawn.isError).toBe(true);
+    expect(resultText(spawn)).toContain('`brief`: starts with "-"');
+    const label = await s.registry.call('vibe_spawn', { brief: 'write PWNED.txt', label: '--yolo' }, { surface: 'plan' });
+    expect(resultText(label)).toContain('`label`: starts with "-"');
+    expect(s.sessions()).toEqual([]);
+    await s.registry.call('vibe_spawn', { brief: 'look around', label: 'reader' }, { surface: 'plan' });
+    const send = await s.registry.call('vibe_send', { worker_id: 'w1', message: '-y' }, { surface: 'plan' });
+    expect(resultText(send)).toContain('`message`: starts with "-"');
+    await s.registry.call('vibe_wait', { worker_id: 'w1' }, { surface: 'plan' });
+    expect(s.sessions().flatMap((r) => r.prompts)).toEqual(['look around']);
+  });
+
   it('names what the harness should configure when it says so', async () => {
     await using list = new WorkerList({
       runner: processRunner({ command: 'agent', readOnlyHint: 'set AGENT_TOOLS_VIBE_READONLY_COMMAND to the agent\'s plan-mode command line' }),

@@ -31,6 +31,28 @@ describe('WorkerList', () => {
     expect(seen[0]).toMatchObject({ workerId: 'w1', label: 'renamer', tier: 'fast', run: 1, cwd: '/tmp', brief: 'rename foo' });
   });
 
+  it('takes a wait or a stop timeout of Infinity as no limit, not as 1 ms', async () => {
+    let release!: () => void;
+    await using list = new WorkerList({
+      runner: (task) =>
+        new Promise((resolve) => {
+          release = () => resolve({ ok: true, output: 'done' });
+          // A runner that takes a moment to stop, which a stop timeout of Infinity must wait for.
+          task.signal.addEventListener('abort', () => setTimeout(() => resolve({ ok: false, output: 'wound down', detail: 'stopped' }), 50), { once: true });
+        }),
+      stopTimeoutMs: Number.POSITIVE_INFINITY,
+    });
+    list.spawn({ brief: 'b', label: 'one' });
+    const waiting = list.wait('w1', Number.POSITIVE_INFINITY);
+    await sleep(30);
+    release();
+    // setTimeout fires an Infinity delay after 1 ms: the wait said "still running" at once.
+    expect(await waiting).toMatchObject({ ended: true, worker: { status: 'finished' } });
+    list.spawn({ brief: 'b', label: 'two' });
+    const { worker } = await list.kill('w2');
+    expect(worker).toMatchObject({ status: 'killed', result: { output: 'wound down', detail: 'stopped' } });
+  });
+
   it('defaults to the good tier', async () => {
     await using list = new WorkerList({ runner: async () => 'ok' });
     expect(list.spawn({ brief: 'b', label: 'l' }).tier).toBe('good');

@@ -10,6 +10,7 @@ import { assumedWithoutAsking } from './assumed.js';
 import { assemble } from './assemble.js';
 import { formatList, formatResult, listJson, resultJson } from './output.js';
 import type { Terminal } from './plugin.js';
+import { type StatusLine, statusLine } from './status-line.js';
 import { type StreamTerminal, streamTerminal } from './terminal.js';
 
 /** Runs the harness and returns its exit status: 0 success, 1 error result, 2 usage error. */
@@ -38,7 +39,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     reader ??= streamTerminal(process.stdin, process.stderr);
     return reader;
   };
-  const human = interactive ? lazyTerminal(input) : undefined;
+  // What a long call is doing, live on the terminal (stderr: stdout stays the answers'); never in --json mode.
+  const status = statusLine(process.stderr, !args.asJson);
+  const human = interactive ? lazyTerminal(input, status) : undefined;
 
   let callArgs: unknown = {};
   if (args.command === 'call') {
@@ -74,12 +77,13 @@ export async function main(argv: readonly string[]): Promise<number> {
         return 0;
       }
       case 'call': {
-        const result = await registry.call(args.tool as string, callArgs);
+        const result = await registry.call(args.tool as string, callArgs, progressOptions(status));
+        status.clear();
         process.stdout.write(`${args.asJson ? resultJson(result) : formatResult(result)}\n`);
         return result.isError ? 1 : 0;
       }
       default:
-        await repl(registry, input(), interactive, args.asJson);
+        await repl(registry, input(), interactive, args.asJson, status);
         return 0;
     }
   } finally {
@@ -94,7 +98,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 }
 
 /** Reads `TOOL JSON-ARGS` lines until end of input and answers each, one call at a time. */
-async function repl(registry: Registry, input: StreamTerminal, interactive: boolean, asJson: boolean): Promise<void> {
+async function repl(registry: Registry, input: StreamTerminal, interactive: boolean, asJson: boolean, status: StatusLine): Promise<void> {
   if (interactive) input.write('agent-tools repl: type TOOL {"json":"args"}; end with Ctrl-D.\n');
   for (;;) {
     const line = await input.readLine(interactive ? 'agent-tools> ' : '');
@@ -105,23 +109,30 @@ async function repl(registry: Registry, input: StreamTerminal, interactive: bool
     const tool = space === -1 ? text : text.slice(0, space);
     let result: Awaited<ReturnType<Registry['call']>>;
     try {
-      result = await registry.call(tool, parseCallArguments(space === -1 ? undefined : text.slice(space + 1)));
+      result = await registry.call(tool, parseCallArguments(space === -1 ? undefined : text.slice(space + 1)), progressOptions(status));
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       result = { isError: true, content: [{ type: 'text', text: error.message }] };
     }
+    status.clear();
     process.stdout.write(`${asJson ? resultJson(result) : formatResult(result)}\n`);
   }
 }
 
-/** A terminal that only starts reading stdin when something first prompts. */
-function lazyTerminal(input: () => StreamTerminal): Terminal {
+/** A terminal that only starts reading stdin when something first prompts; the status line stays off its lines. */
+function lazyTerminal(input: () => StreamTerminal, status: StatusLine): Terminal {
   return {
-    readLine: (prompt) => input().readLine(prompt),
+    readLine: (prompt) => status.hold(() => input().readLine(prompt)),
     write: (text) => {
+      status.clear();
       process.stderr.write(text);
     },
   };
+}
+
+/** The call options that feed the status line, when there is one. */
+function progressOptions(status: StatusLine): { onProgress?: StatusLine['onProgress'] } {
+  return status.onProgress ? { onProgress: status.onProgress } : {};
 }
 
 function workingDirectory(dir: string | undefined): string {

@@ -116,6 +116,22 @@ describe('a cherry-picked subset installed from the tarballs with npm', () => {
   });
 });
 
+describe('a project that still has zod 3', () => {
+  const project = npmProject('zod3');
+  afterAll(() => project[Symbol.asyncDispose]());
+
+  it('is told by npm that zod 4 is wanted, and by defineTool that its schema needs zod 4', async () => {
+    // npm refuses the peer conflict outright; a user who forces it past must still get a sentence, not a crash.
+    await expect(project.install([tarball('@agent-tools/core'), 'zod@3.23.8'])).rejects.toThrow(/ERESOLVE|peer zod@"\^4/);
+    await project.install([tarball('@agent-tools/core'), 'zod@3.23.8', '--legacy-peer-deps']);
+    project.write({ 'zod3.mjs': fixture('zod3.mjs') });
+    const { stdout } = await project.node(['zod3.mjs']);
+    expect(stdout.trim()).toBe(
+      '[agent-tools/core] Tool "hover" needs a zod 4 schema for its parameters, and got a zod 3 schema. Install zod 4 in your project (npm i zod@^4) and build the schema with it.',
+    );
+  });
+});
+
 describe('README samples against the packed packages', () => {
   const project = npmProject('readme-samples');
   afterAll(() => project[Symbol.asyncDispose]());

@@ -44,7 +44,7 @@ export function renderCard(card: QuestionCard, timeoutMs: number): string {
     lines.push(`${tag(only)}${only.question}`);
     if (card.context) lines.push(...indented(card.context));
     lines.push(...optionLines(only));
-    lines.push('', `${howToAnswer(card.kind, only, false)} Times out in ${formatDuration(timeoutMs)}.`);
+    lines.push('', `${howToAnswer(card.kind, only, false)}${timesOut(timeoutMs)}`);
     return `${lines.join('\n')}\n`;
   }
   if (card.context) lines.push(...indented(card.context));
@@ -52,8 +52,13 @@ export function renderCard(card: QuestionCard, timeoutMs: number): string {
     lines.push('', `${i + 1}/${questions.length} ${tag(question)}${question.question}`, ...optionLines(question));
     lines.push(`  ${howToAnswer(card.kind, question, true)}`);
   });
-  lines.push('', `Answer each question in turn; "/skip all" skips the rest. Times out in ${formatDuration(timeoutMs)}.`);
+  lines.push('', `Answer each question in turn; "/skip all" skips the rest.${timesOut(timeoutMs)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** " Times out in 10 min." ('' for a card without a time limit). */
+function timesOut(timeoutMs: number): string {
+  return Number.isFinite(timeoutMs) ? ` Times out in ${formatDuration(timeoutMs)}.` : '';
 }
 
 function tag(question: CardQuestion): string {

@@ -58,6 +58,7 @@ export class WorkerPool {
     request: Omit<SearchRequest, 'files'>,
     files: readonly string[],
     signal?: AbortSignal,
+    onSearched?: (files: number) => void,
   ): Promise<FileOutcome[]> {
     const own: string[][] = Array.from({ length: this.#size }, () => []);
     const shared: string[] = [];
@@ -67,7 +68,12 @@ export class WorkerPool {
       else own[home]?.push(file);
     }
     const queue = { files: shared, next: 0 };
-    const results = await Promise.all(own.map((mine, index) => this.#runLane(index, request, mine, queue, signal)));
+    let searched = 0;
+    const counted = (count: number): void => {
+      searched += count;
+      onSearched?.(searched);
+    };
+    const results = await Promise.all(own.map((mine, index) => this.#runLane(index, request, mine, queue, signal, counted)));
     return results.flat();
   }
 
@@ -116,6 +122,7 @@ export class WorkerPool {
     mine: readonly string[],
     queue: { readonly files: readonly string[]; next: number },
     signal: AbortSignal | undefined,
+    counted: (files: number) => void,
   ): Promise<FileOutcome[]> {
     if (mine.length === 0 && queue.files.length === 0) return [];
     const slot = this.#slot(index);
@@ -145,6 +152,7 @@ export class WorkerPool {
             throw new AstError('worker_failed', `A search worker failed: ${reply.message}`);
           }
           if (reply.type === 'result') out.push(...reply.outcomes);
+          counted(batch.length);
           return sendNext();
         },
         (error: unknown) => {

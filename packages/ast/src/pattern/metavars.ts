@@ -96,7 +96,7 @@ export function metaVarOf(text: string, spec: LanguageSpec): MetaVar | undefined
 export function metaVarNames(text: string): { single: string[]; multi: string[] } {
   const single: string[] = [];
   const multi: string[] = [];
-  for (const m of text.matchAll(/\$\$\$([A-Z_][A-Z0-9_]*)|\$\$?([A-Z_][A-Z0-9_]*)/g)) {
+  for (const m of text.matchAll(/\$\$\$([A-Z_][A-Z0-9_]*)(?![\p{L}\p{N}_$])|\$\$?([A-Z_][A-Z0-9_]*)(?![\p{L}\p{N}_$])/gu)) {
     if (m[1] && !m[1].startsWith('_')) multi.push(m[1]);
     if (m[2] && !m[2].startsWith('_')) single.push(m[2]);
   }

@@ -2,8 +2,12 @@ import { AstError } from '../errors.js';
 import { dedent } from '../pattern/compile.js';
 import type { CompiledPattern } from '../pattern/pattern-node.js';
 
-/** A metavariable in a rewrite template: `$$$NAME`, `$$NAME` or `$NAME`. */
-export const METAVAR = /\$\$\$([A-Z_][A-Z0-9_]*)|\$\$?([A-Z_][A-Z0-9_]*)/g;
+/**
+ * A metavariable in a rewrite template: `$$$NAME`, `$$NAME` or `$NAME`. A name running on into other identifier
+ * characters is code, not a metavariable: `$ZodType` in TypeScript stays as written (ast-grep would substitute an
+ * unbound `$Z` and leave `odType`).
+ */
+export const METAVAR = /\$\$\$([A-Z_][A-Z0-9_]*)(?![\p{L}\p{N}_$])|\$\$?([A-Z_][A-Z0-9_]*)(?![\p{L}\p{N}_$])/gu;
 
 /** A rewrite template, dedented, checked against the pattern's metavariables. */
 export interface RewriteTemplate {

@@ -69,7 +69,10 @@ export function createAstGrepTool(loader: TreeSitterLoader, cwd: string) {
     parameters: astGrepParameters,
     parallelSafe: true,
     async execute(params, ctx) {
-      const summary = await searchWorkspace(loader, ctx.cwd ?? cwd, params, { signal: ctx.signal });
+      const summary = await searchWorkspace(loader, ctx.cwd ?? cwd, params, {
+        signal: ctx.signal,
+        onProgress: (progress) => ctx.reportProgress(progress),
+      });
       return report(summary, params.max_results, params.offset);
     },
   });

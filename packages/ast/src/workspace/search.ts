@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { displayPath, resolveInside } from '@agent-tools/core';
+import { displayPath, resolveInside, type ToolProgress } from '@agent-tools/core';
 import { AstError } from '../errors.js';
 import { hasExtensionOf, LANGUAGE_IDS, type LanguageSpec, languageOfFile, languageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';
@@ -63,6 +63,8 @@ export async function searchWorkspace(
     compile?: CompileOptions;
     /** Called with the compiled pattern before any file is searched; may throw to stop (a bad rewrite). */
     onCompiled?: (pattern: CompiledPattern) => void;
+    /** Hears how far the search is: listing files, then files searched of all. */
+    onProgress?: (progress: ToolProgress) => void;
   } = {},
 ): Promise<SearchSummary> {
   const target = resolveInside(cwd, params.path?.trim() || '.', { mustExist: true });
@@ -77,14 +79,19 @@ export async function searchWorkspace(
   if (isFile) {
     files = [target.absolute];
   } else {
+    options.onProgress?.({ message: `listing the ${spec.id} files under ${target.relative || '.'}` });
     const walked = await walkFiles(cwd, target.absolute, (name) => hasExtensionOf(spec, name), options.signal);
     files = walked.files;
     ignored = walked.ignored;
   }
 
+  const report = options.onProgress;
   const outcomes = await loader.search(pattern, files, {
     ...(options.wantText ? { wantText: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(report && !isFile
+      ? { onSearched: (done: number) => report({ message: `searched ${done} of ${files.length} files`, progress: done, total: files.length }) }
+      : {}),
   });
   outcomes.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 

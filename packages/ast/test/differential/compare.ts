@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import { AstError, findLanguage, type TreeSitterLoader } from '../../src/index.js';
 import type { CompileOptions } from '../../src/pattern/compile.js';
+import { preprocessPattern } from '../../src/pattern/metavars.js';
 import { AST_GREP, type Deviations, PRODUCT } from '../../src/pattern/pattern-node.js';
 import { searchWorkspace } from '../../src/workspace/search.js';
 import { type Location, oracleErrors, oracleShape } from './oracle.js';
@@ -134,7 +135,10 @@ export async function grammarDiffers(
   if (!spec) return undefined;
   const parser = await loader.runtime.parser(spec);
   const ours: string[] = [];
-  const tree = loader.runtime.parseWith(parser, pattern);
+  // The text ast-grep parses: its expando in place of `$` (ast-grep leaves an expando already there alone, so
+  // asking it for the tree of this text shows the tree it matches with).
+  const text = preprocessPattern(pattern, { ...spec, quoteMetavariables: false, expando: spec.astGrepExpando ?? spec.expando });
+  const tree = loader.runtime.parseWith(parser, text);
   if (tree) {
     const walk = (node: Node, depth: number): void => {
       ours.push(`${depth} ${node.isError ? 'ERROR' : (node.tree.language.types[node.typeId] ?? node.type)}`);
@@ -143,7 +147,7 @@ export async function grammarDiffers(
     walk(tree.rootNode, 0);
     tree.delete();
   }
-  const theirs = await oracleShape(language, pattern);
+  const theirs = await oracleShape(language, text);
   if (theirs.length > 0 && theirs.join('\n') !== ours.join('\n')) return 'the pattern parses into another tree in ast-grep\'s grammar build';
   const files = [...new Set(locations.map((l) => l.slice(0, l.lastIndexOf('@'))))];
   const cliErrors = await oracleErrors(dir, language, files);

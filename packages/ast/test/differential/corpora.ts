@@ -22,7 +22,14 @@ const ext =
 
 /** One corpus per language both we and ast-grep support. */
 export const CORPORA: readonly Corpus[] = [
-  { language: 'bash', from: 'Debian bash-completion', sources: ['/usr/share/bash-completion/completions'], accept: () => true, rename: '.sh' },
+  {
+    language: 'bash',
+    from: 'Debian bash-completion (its own scripts: bash_completion and the _-prefixed completions)',
+    // Only the package's own files: other packages add completions, which would make the sample machine-dependent.
+    sources: ['/usr/share/bash-completion'],
+    accept: (name) => name === 'bash_completion' || name.startsWith('_'),
+    rename: '.sh',
+  },
   { language: 'c', from: 'Debian golang-go (runtime/cgo)', sources: ['/usr/lib/go/src/runtime/cgo'], accept: ext('.c', '.h') },
   { language: 'cpp', from: 'Debian nlohmann-json3-dev', sources: ['/usr/include/nlohmann'], accept: ext('.hpp') },
   { language: 'csharp', from: 'npm edge-js', sources: [npm('edge-js', 'src')], accept: ext('.cs') },

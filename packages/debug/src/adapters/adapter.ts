@@ -1,3 +1,5 @@
+import type { HitCondition, HitConditionTranslation } from '../session/hit-condition.js';
+
 /** How the supervisor reaches an adapter once its process runs. */
 export type AdapterTransport =
   | { readonly kind: 'stdio' }
@@ -92,6 +94,19 @@ export interface AdapterConfig {
    * none or no "uncaught" one ("delve stops on an unrecovered panic by itself").
    */
   readonly exceptionNote?: string;
+  /**
+   * Set for an adapter that prints logpoint messages as console text beside its own (lldb-dap): console lines that
+   * match a logpoint's message then count as the program's output, except the adapter's own lines, which match
+   * `adapterLines` ("Process 12 exited with status = 3"). Other adapters send logpoints as program output.
+   */
+  readonly consoleLogpoints?: { readonly adapterLines: RegExp };
+  /**
+   * How a hit condition is sent to this adapter, or why it cannot keep it (lldb-dap only ignores the hits before a
+   * count; debugpy cannot also require a `condition`). Default: as the tool takes it ("== 3", ">= 3", "% 3").
+   */
+  hitCondition?(condition: HitCondition, context: { readonly withCondition: boolean }): HitConditionTranslation;
+  /** Why a function breakpoint by this name can never stop the program here, when it cannot (sent otherwise). */
+  functionBreakpointProblem?(name: string): string | undefined;
   /** Finds the binary, project-local first. Cheap: called by `adapters` for every configuration. */
   locate(context: LocateContext): Promise<LocateResult>;
   /** The `launch` request's arguments. */

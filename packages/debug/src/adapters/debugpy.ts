@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { displayPath, findExecutable, isExecutable, projectBinDirs, searchPath } from '@agent-tools/core';
+import { plainHitCondition } from '../session/hit-condition.js';
 import type { AdapterConfig, LocateContext, LocateResult } from './adapter.js';
 import { DEBUGPY_ADAPTER_MAIN } from './debugpy-launcher.js';
 import { probe } from './locate.js';
@@ -60,6 +61,18 @@ export function debugpyAdapter(): AdapterConfig {
         found: false,
         reason: `no Python that can import debugpy: ${notes.join('; ')}. Install debugpy into the project's .venv (or apt install python3-debugpy).`,
       };
+    },
+    // pydevd stops when the hit condition holds, else when the condition does: together they would mean "either".
+    hitCondition: (condition, { withCondition }) =>
+      withCondition
+        ? { unsupported: 'debugpy stops when either the condition or the hit condition holds, not only when both do: give one of them' }
+        : plainHitCondition(condition),
+    // pydevd compares a function breakpoint with the code object's bare name, and answers "verified" for any name.
+    functionBreakpointProblem: (name) => {
+      const bare = name.slice(name.lastIndexOf('.') + 1);
+      return bare !== name && bare
+        ? `debugpy matches a function breakpoint by the function's own name, without module or class: use "${bare}" (it stops in every function of that name)`
+        : undefined;
     },
     launchArguments: ({ program, args, root, hints }) => ({
       type: 'python',

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AdapterConfig } from './adapter.js';
 import { searchPath } from '@agent-tools/core';
+import type { HitCondition, HitConditionTranslation } from '../session/hit-condition.js';
 import { findMatching } from './locate.js';
 
 /** lldb-dap and its older name lldb-vscode, unversioned or with Debian's version suffix. */
@@ -23,6 +24,8 @@ export function lldbAdapter(options: { readonly llvmDirs?: boolean } = {}): Adap
     transport: { kind: 'stdio' },
     adapterId: 'lldb-dap',
     evaluateContext: 'watch',
+    // lldb-dap prints a logpoint's message as console text, and the process's state changes the same way.
+    consoleLogpoints: { adapterLines: /^Process \d+ (launched|exited|stopped|resuming|detached)\b/ },
     exceptionNote: 'a crash, a signal or an uncaught C++ exception (which aborts) stops the program by itself',
     async locate(ctx) {
       // $PATH first (what the user chose), then the LLVM install folders.
@@ -38,6 +41,7 @@ export function lldbAdapter(options: { readonly llvmDirs?: boolean } = {}): Adap
       }
       return { found: true, command: { command: found, args: [] }, summary: found };
     },
+    hitCondition: lldbHitCondition,
     launchArguments: ({ program, args, root }) => ({
       program,
       args: [...args],
@@ -72,4 +76,23 @@ function llvmDirs(): string[] {
     // No /usr/lib here.
   }
   return [...dirs.sort().reverse(), '/opt/homebrew/opt/llvm/bin', '/usr/local/opt/llvm/bin'];
+}
+
+/**
+ * lldb-dap reads a hit condition as a count N and ignores the hits before it (any other text as no condition, so it
+ * stopped at every hit): ">= N" and "> N" can be kept, the rest cannot.
+ */
+function lldbHitCondition({ op, count }: HitCondition): HitConditionTranslation {
+  if (op === '>=' && count >= 1) return { text: String(count) };
+  if (op === '>') return { text: String(count + 1) };
+  const suggestion = op === '==' && count >= 1 ? `: pass hit_condition ">= ${count}" for the ${ordinal(count)} hit and every later one` : '';
+  return { unsupported: `lldb-dap can only stop from a hit on (it ignores the hits before)${suggestion}` };
+}
+
+function ordinal(n: number): string {
+  const names = ['zeroth', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+  if (n < names.length) return names[n] as string;
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }

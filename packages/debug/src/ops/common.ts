@@ -1,4 +1,4 @@
-import { capTextTail, errorResult, textResult, type ToolResult } from '@agent-tools/core';
+import { capText, capTextTail, errorResult, textResult, type ToolProgress, type ToolResult } from '@agent-tools/core';
 import { DebugError } from '../errors.js';
 import { outputView } from '../format/output.js';
 import { breakpointReport as formatBreakpoints, hitBreakpoint } from '../format/breakpoints.js';
@@ -16,7 +16,12 @@ export interface OpContext {
   readonly conversation: ConversationDebugger;
   readonly cwd: string;
   readonly signal: AbortSignal;
+  /** Tells the caller what a long wait is doing (the call's `ctx.reportProgress`). */
+  readonly report?: (progress: ToolProgress) => void;
 }
+
+/** How often a wait for the program to stop says it is still running. */
+const RUNNING_REPORT_MS = 1000;
 
 /** New output shown in an answer, and in full by `output`. */
 export const OUTPUT_CAPS = { answer: 2000, read: 4000 } as const;
@@ -83,13 +88,23 @@ export function endSentence(end: EndInfo, session: DebugSession): string {
   }
 }
 
-/** Output that arrived since the last answer, capped, and marked as reported. */
+/** Output that arrived since the last answer, capped, and marked as reported; then the adapter's warnings. */
 export function newOutput(session: DebugSession, max: number = OUTPUT_CAPS.answer): string {
   const view = outputView(session.output.since(session.reportedOutput, max));
   session.reportedOutput = session.output.total;
-  if (!view.text) return '';
+  const warnings = adapterWarnings(session);
+  if (!view.text) return warnings;
   const note = view.note ? ` (${view.note}; call output for up to ${OUTPUT_CAPS.read})` : '';
-  return `Program output since the last answer${note}:\n${indent(view.text.replace(/\n$/, ''), '  | ')}`;
+  const output = `Program output since the last answer${note}:\n${indent(view.text.replace(/\n$/, ''), '  | ')}`;
+  return warnings ? `${output}\n${warnings}` : output;
+}
+
+/** The adapter's important messages since the last answer (a breakpoint condition it could not evaluate), each once. */
+function adapterWarnings(session: DebugSession): string {
+  const warnings = session.takeWarnings();
+  if (warnings.length === 0) return '';
+  const text = warnings.map((w) => (w.count > 1 ? `${w.count} times: ${w.text}` : w.text)).join('\n');
+  return `The ${session.adapterId} adapter warned:\n${indent(capText(text, OUTPUT_CAPS.answer), '  ! ')}`;
 }
 
 /**
@@ -97,7 +112,8 @@ export function newOutput(session: DebugSession, max: number = OUTPUT_CAPS.answe
  * exit, or "still running". `lead` comes first.
  */
 export async function settleAnswer(op: OpContext, session: DebugSession, lead: string[] = [], waitMs = op.supervisor.waitMs): Promise<ToolResult> {
-  const state = await session.settle(waitMs, op.signal);
+  const stopReporting = reportRunning(op, session);
+  const state = await session.settle(waitMs, op.signal).finally(stopReporting);
   if (state === 'stopped') {
     const snapshot = await buildSnapshot(session);
     return textResult(
@@ -118,6 +134,23 @@ export async function settleAnswer(op: OpContext, session: DebugSession, lead: s
       .join('\n'),
     { state: 'running' },
   );
+}
+
+/**
+ * While a call waits for the program to stop, says every second that it is still running, with what it printed
+ * since the last answer (left unreported: the answer still shows it). Returns the function that stops it.
+ */
+function reportRunning(op: OpContext, session: DebugSession): () => void {
+  const report = op.report;
+  if (!report) return () => undefined;
+  const started = Date.now();
+  const timer = setInterval(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    const printed = session.output.since(session.reportedOutput, OUTPUT_CAPS.answer).text.replace(/\n$/, '');
+    report({ message: `program still running after ${seconds} s; no breakpoint hit yet`, ...(printed ? { output: printed } : {}) });
+  }, RUNNING_REPORT_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** The answer for a session that has ended: how, the output tail, and what to do next. */

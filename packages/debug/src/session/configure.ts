@@ -3,6 +3,7 @@ import type { DebugProtocol } from '../dap/protocol.js';
 import { errorDetail } from '@agent-tools/core';
 import { isDebugError } from '../errors.js';
 import type { BreakpointConditions, BreakpointEntry, ExceptionRequest, FunctionBreakpointEntry } from './breakpoints.js';
+import { type HitConditionTranslation, parseHitCondition, plainHitCondition } from './hit-condition.js';
 import type { ConfigurableSession } from './types.js';
 
 /** Each breakpoint kind, the capability an adapter announces for it, and its name in the tool's arguments. */
@@ -42,7 +43,7 @@ export async function sendLineBreakpoints(session: ConfigurableSession, file: st
       'setBreakpoints',
       {
         source: { path: file, name: file.slice(file.lastIndexOf('/') + 1) },
-        breakpoints: sent.map((e) => ({ line: e.line, ...conditionsOf(e) })),
+        breakpoints: sent.map((e) => ({ line: e.line, ...conditionsOf(session, e) })),
         lines: sent.map((e) => e.line),
       },
       options,
@@ -60,9 +61,15 @@ export async function sendFunctionBreakpoints(session: ConfigurableSession, opti
     }
     return;
   }
-  const sent = screen(session, entries);
+  const problem = session.spec.selected.config.functionBreakpointProblem;
+  const named = entries.filter((entry) => {
+    const why = problem?.(entry.name);
+    if (why) book.refuse(entry, why);
+    return why === undefined;
+  });
+  const sent = screen(session, named);
   await sendAndRecord(session, entries, sent, () =>
-    session.request('setFunctionBreakpoints', { breakpoints: sent.map((e) => ({ name: e.name, ...conditionsOf(e) })) }, options),
+    session.request('setFunctionBreakpoints', { breakpoints: sent.map((e) => ({ name: e.name, ...conditionsOf(session, e) })) }, options),
   );
 }
 
@@ -114,15 +121,29 @@ function screen<E extends BreakpointEntry | FunctionBreakpointEntry>(session: Co
   const sent: E[] = [];
   for (const entry of entries) {
     const missing = unsupportedKinds(session.capabilities, entry);
-    if (missing.length === 0) sent.push(entry);
-    else {
+    const hits = missing.length === 0 ? hitTranslation(session, entry) : undefined;
+    if (missing.length > 0) {
       session.spec.book.refuse(
         entry,
         `the ${session.adapterId} adapter does not support ${missing.join(' or ')}, so it was not set (a plain breakpoint would stop where you did not ask)`,
       );
+    } else if (hits && 'unsupported' in hits) {
+      session.spec.book.refuse(entry, hits.unsupported);
+    } else {
+      sent.push(entry);
     }
   }
   return sent;
+}
+
+/** The hit condition in the adapter's own terms, or why it cannot keep it; `undefined` without one. */
+function hitTranslation(session: ConfigurableSession, entry: BreakpointConditions): HitConditionTranslation | undefined {
+  if (entry.hitCondition === undefined) return undefined;
+  const parsed = parseHitCondition(entry.hitCondition);
+  // The tool only takes counts; anything else came from a caller of the book, and goes as written.
+  if (!parsed) return { text: entry.hitCondition };
+  const translate = session.spec.selected.config.hitCondition ?? plainHitCondition;
+  return translate(parsed, { withCondition: entry.condition !== undefined });
 }
 
 async function sendAndRecord<E extends BreakpointEntry | FunctionBreakpointEntry>(
@@ -145,10 +166,11 @@ async function sendAndRecord<E extends BreakpointEntry | FunctionBreakpointEntry
   }
 }
 
-function conditionsOf(entry: BreakpointConditions): BreakpointConditions {
+function conditionsOf(session: ConfigurableSession, entry: BreakpointConditions): BreakpointConditions {
+  const hits = hitTranslation(session, entry);
   return {
     ...(entry.condition !== undefined ? { condition: entry.condition } : {}),
-    ...(entry.hitCondition !== undefined ? { hitCondition: entry.hitCondition } : {}),
+    ...(hits && 'text' in hits ? { hitCondition: hits.text } : {}),
     ...(entry.logMessage !== undefined ? { logMessage: entry.logMessage } : {}),
   };
 }

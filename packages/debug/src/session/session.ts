@@ -14,6 +14,8 @@ import { describeStartFailure } from './start-failure.js';
 import type { EndInfo, SessionSpec, SessionState, StopInfo } from './types.js';
 
 const CONSOLE_LIMIT = 8000;
+/** Distinct warnings kept until an answer shows them; repeats of one are counted, not kept. */
+const WARNINGS_KEPT = 20;
 
 /**
  * One debug session: an adapter process, the DAP connection to it, and what the adapter has said (stops,
@@ -40,6 +42,8 @@ export class DebugSession {
   #lastThreadId: number | undefined;
   #exitCode: number | undefined;
   #console = '';
+  /** What the adapter marked important (debugpy: a breakpoint condition that failed), not yet shown, with counts. */
+  readonly #warnings = new Map<string, number>();
   #ending: Promise<EndInfo> | undefined;
   #end: EndInfo | undefined;
   #initialized = false;
@@ -119,6 +123,16 @@ export class DebugSession {
   /** The adapter's console messages (not the program's output), newest last. */
   get consoleText(): string {
     return this.#console;
+  }
+
+  /**
+   * The adapter's important messages since the last call (debugpy reports a breakpoint condition that cannot be
+   * evaluated only this way, once per hit, and does not stop), with how often each came; taking them clears them.
+   */
+  takeWarnings(): { readonly text: string; readonly count: number }[] {
+    const taken = [...this.#warnings].map(([text, count]) => ({ text, count }));
+    this.#warnings.clear();
+    return taken;
   }
 
   /**
@@ -342,9 +356,10 @@ export class DebugSession {
       case 'output': {
         const { category, output } = event.body;
         // Logpoint messages get a stream of their own, so they never land inside a line the program is printing:
-        // debugpy and delve send them as program output with a source, lldb-dap as console text.
+        // delve sends them as program output with a source, lldb-dap as console text beside its own.
         if (category === 'stdout' || category === 'stderr') this.output.append(output, 'source' in event.body ? 'logpoint' : category);
-        else if (category === 'console' && this.spec.book.isLogpointMessage(output)) this.output.append(output, 'logpoint');
+        else if (category === 'console' && this.#isConsoleLogpoint(output)) this.output.append(output, 'logpoint');
+        else if (category === 'important') this.#warn(output);
         else if (category !== 'telemetry') this.#console = (this.#console + output).slice(-CONSOLE_LIMIT);
         break;
       }
@@ -359,6 +374,20 @@ export class DebugSession {
       case 'thread':
         break;
     }
+  }
+
+  #warn(text: string): void {
+    const message = text.trim();
+    if (!message) return;
+    const count = this.#warnings.get(message);
+    if (count !== undefined) this.#warnings.set(message, count + 1);
+    else if (this.#warnings.size < WARNINGS_KEPT) this.#warnings.set(message, 1);
+  }
+
+  /** Whether console text is a logpoint's message, for an adapter that prints them there (see `consoleLogpoints`). */
+  #isConsoleLogpoint(text: string): boolean {
+    const console = this.spec.selected.config.consoleLogpoints;
+    return console !== undefined && !console.adapterLines.test(text) && this.spec.book.isLogpointMessage(text);
   }
 
   #moved(state: 'running' | 'stopped'): void {

@@ -6,6 +6,7 @@ import { attach, guarded, launch, pause, resume, step, terminate } from '../ops/
 import { adapters, breakpoints, output, status } from '../ops/info.js';
 import { evaluate, scopes, stack, threads, variables } from '../ops/inspect.js';
 import type { FunctionRequest, LineRequest } from '../session/breakpoints.js';
+import { HIT_CONDITION } from '../session/hit-condition.js';
 import type { DebugSupervisor } from '../supervisor.js';
 
 /** The actions of the debug tool (SPEC §6). */
@@ -32,14 +33,17 @@ export const DEBUG_ACTIONS = [
 const condition = z.string().min(1).optional().describe('Stop only when this expression (in the program\'s language) is true.');
 const hitCondition = z
   .string()
-  .min(1)
+  .regex(HIT_CONDITION, 'a hit condition is a count with an optional operator: "3" (the third hit only), ">= 3" (the third and every later one), "% 3" (every third); also ">", "<", "<="')
   .optional()
-  .describe('Stop only when the hit count satisfies this, e.g. "5" or ">= 5" (the adapter\'s syntax).');
+  .describe('Stop only at some hits: "3" (the third hit only), ">= 3" (the third and every later one), "% 3" (every third); also ">", "<", "<=".');
 
-/** A line breakpoint: a line number, or a line with a condition, a hit condition or a log message. */
+/**
+ * A line breakpoint: a line number, or a line with a condition, a hit condition or a log message. The object is
+ * strict: a misspelt kind (the DAP's `logMessage`) dropped silently would leave a plain breakpoint that stops.
+ */
 const lineBreakpoint = z.union([
   z.number().int().min(1),
-  z.object({
+  z.strictObject({
     line: z.number().int().min(1).describe('1-based line number.'),
     condition,
     hit_condition: hitCondition,
@@ -52,7 +56,7 @@ const lineBreakpoint = z.union([
 ]);
 
 /** A function breakpoint: a function's name, or a name with a condition or hit condition. */
-const functionBreakpoint = z.union([z.string().min(1), z.object({ name: z.string().min(1), condition, hit_condition: hitCondition })]);
+const functionBreakpoint = z.union([z.string().min(1), z.strictObject({ name: z.string().min(1), condition, hit_condition: hitCondition })]);
 
 /** The debug tool's parameters: the action, and its arguments beside it, flat. */
 export const debugParameters = z.object({
@@ -119,7 +123,7 @@ export function debugTool(supervisor: DebugSupervisor, defaults: { cwd: string; 
       // A session that is shutting down (expired, crashed, exited) finishes first, so every answer can say how it ended.
       await conversation.session?.whenEnded();
       const notice = conversation.takeNotice();
-      const op: OpContext = { supervisor, conversation, cwd, signal: ctx.signal };
+      const op: OpContext = { supervisor, conversation, cwd, signal: ctx.signal, report: (p) => ctx.reportProgress(p) };
       let result: ToolResult;
       try {
         result = await guarded(op, () => dispatch(op, params));
@@ -182,7 +186,7 @@ function toLineRequest(item: z.output<typeof lineBreakpoint>): LineRequest {
   return {
     line: item.line,
     ...(item.condition !== undefined ? { condition: item.condition } : {}),
-    ...(item.hit_condition !== undefined ? { hitCondition: item.hit_condition } : {}),
+    ...(item.hit_condition !== undefined ? { hitCondition: canonicalHits(item.hit_condition) } : {}),
     ...(item.log_message !== undefined ? { logMessage: item.log_message } : {}),
   };
 }
@@ -192,8 +196,13 @@ function toFunctionRequest(item: z.output<typeof functionBreakpoint>): FunctionR
   return {
     name: item.name,
     ...(item.condition !== undefined ? { condition: item.condition } : {}),
-    ...(item.hit_condition !== undefined ? { hitCondition: item.hit_condition } : {}),
+    ...(item.hit_condition !== undefined ? { hitCondition: canonicalHits(item.hit_condition) } : {}),
   };
+}
+
+/** A hit condition the schema accepted, spaced one way (">=3 " reads ">= 3") for the book and the answers. */
+function canonicalHits(text: string): string {
+  return text.trim().replace(/^(==|>=|<=|>|<|%)\s*/, '$1 ');
 }
 
 function need<T>(value: T | undefined, action: string, field: string, what: string): T {

@@ -115,6 +115,7 @@ export function evalTool(factory: KernelFactory) {
         caller: ctx.registry,
         signal: ctx.signal,
         interruptGraceMs: factory.interruptGraceMs,
+        onProgress: (progress) => ctx.reportProgress(progress),
       });
 
       const after: string[] = [];

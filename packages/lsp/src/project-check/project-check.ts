@@ -1,4 +1,4 @@
-import { type Diagnostic, errorDetail } from '@agent-tools/core';
+import { type Diagnostic, errorDetail, type ToolProgress } from '@agent-tools/core';
 import type { ServerConfig } from '../config/server-config.js';
 import { fromLspDiagnostic } from '../diagnostics/convert.js';
 import { findBinary } from '../discovery/binary.js';
@@ -30,21 +30,45 @@ const SWEEP_MAX_FILES = 300;
  * `diagnostics "*"`: checks every project root of every configured server found in the working directory.
  * Per root: the server's workspace diagnostics when it offers them, else the language's own checker
  * (`tsc --noEmit`, `pyright`, `go vet`) from the project-local binary, else every source file opened with the
- * server. A checker that fails to run makes its part "not verified", never clean.
+ * server. A checker that fails to run makes its part "not verified", never clean. `report` hears which root is
+ * being checked, how many are done, and (every second) for how long.
  */
-export async function checkProject(supervisor: LspSupervisor, signal?: AbortSignal): Promise<ProjectCheckPart[]> {
-  const parts: ProjectCheckPart[] = [];
+export async function checkProject(
+  supervisor: LspSupervisor,
+  signal?: AbortSignal,
+  report?: (progress: ToolProgress) => void,
+): Promise<ProjectCheckPart[]> {
+  const targets: { config: ServerConfig; root: string }[] = [];
   for (const config of supervisor.servers) {
     const roots = new Set(discoverRoots(supervisor.cwd, config.rootMarkers));
     for (const server of supervisor.running()) {
       if (server.config.id === config.id && isInside(supervisor.cwd, server.root)) roots.add(server.root);
     }
-    for (const root of [...roots].sort()) {
-      if (signal?.aborted) break;
-      parts.push(await checkRoot(supervisor, config, root, signal));
-    }
+    for (const root of [...roots].sort()) targets.push({ config, root });
+  }
+  const parts: ProjectCheckPart[] = [];
+  for (const [done, { config, root }] of targets.entries()) {
+    if (signal?.aborted) break;
+    const what = `${config.languages} at ${displayPath(root, supervisor.cwd)}`;
+    const stopReporting = reportChecking(report, what, done, targets.length);
+    parts.push(await checkRoot(supervisor, config, root, signal).finally(stopReporting));
   }
   return parts;
+}
+
+/** Says which project is being checked, at once and then every second with how long it has taken. */
+function reportChecking(report: ((progress: ToolProgress) => void) | undefined, what: string, done: number, total: number): () => void {
+  if (!report) return () => undefined;
+  const started = Date.now();
+  const send = (): void => {
+    const seconds = Math.floor((Date.now() - started) / 1000);
+    const elapsed = seconds > 0 ? ` for ${seconds} s` : '';
+    report({ message: `checking ${what}${elapsed} (project ${done + 1} of ${total})`, progress: done, total });
+  };
+  send();
+  const timer = setInterval(send, 1000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 async function checkRoot(supervisor: LspSupervisor, config: ServerConfig, root: string, signal?: AbortSignal): Promise<ProjectCheckPart> {

@@ -1,4 +1,4 @@
-import { defineTool, type ToolResult } from '@agent-tools/core';
+import { defineTool, type ToolProgress, type ToolResult } from '@agent-tools/core';
 import { callHierarchy } from './actions/call-hierarchy.js';
 import { codeActions } from './actions/code-actions.js';
 import { diagnostics } from './actions/diagnostics.js';
@@ -38,7 +38,7 @@ export function lspTool(env: ToolEnv) {
     timeoutMs: 300_000,
     async execute(params, ctx): Promise<ToolResult> {
       try {
-        return withNotes(env, await run(env, params, ctx.signal));
+        return withNotes(env, await run(env, params, ctx.signal, (progress) => ctx.reportProgress(progress)));
       } catch (error) {
         return withNotes(env, failure(error, { action: params.action }));
       }
@@ -46,7 +46,12 @@ export function lspTool(env: ToolEnv) {
   });
 }
 
-function run(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> | ToolResult {
+function run(
+  env: ToolEnv,
+  params: LspParams,
+  signal: AbortSignal,
+  report: (progress: ToolProgress) => void,
+): Promise<ToolResult> | ToolResult {
   switch (params.action) {
     case 'definition':
     case 'type_definition':
@@ -63,7 +68,7 @@ function run(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<Tool
     case 'code_actions':
       return codeActions(env, params, signal);
     case 'diagnostics':
-      return diagnostics(env, params, signal);
+      return diagnostics(env, params, signal, report);
     case 'status':
       return status(env, params);
     case 'reload':

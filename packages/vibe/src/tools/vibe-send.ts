@@ -2,7 +2,7 @@ import { defineTool, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import { statusPhrase, workerName } from '../format.js';
 import type { WorkerList } from '../worker-list.js';
-import { workerIdParameter } from './shared.js';
+import { notAnOption, workerIdParameter } from './shared.js';
 
 /** The parameters of `vibe_send`. */
 export const vibeSendParameters = z.object({
@@ -11,6 +11,7 @@ export const vibeSendParameters = z.object({
     .string()
     .trim()
     .min(1, 'the message is empty; say what the worker should do differently')
+    .refine(...notAnOption)
     .describe('New instructions or a correction, written for the worker.'),
 });
 

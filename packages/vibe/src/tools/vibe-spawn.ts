@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { workerName } from '../format.js';
 import { noticeKey } from '../notice.js';
 import type { WorkerList } from '../worker-list.js';
+import { notAnOption } from './shared.js';
 
 /** The parameters of `vibe_spawn`. */
 export const vibeSpawnParameters = z.object({
@@ -10,11 +11,13 @@ export const vibeSpawnParameters = z.object({
     .string()
     .trim()
     .min(1, 'the brief is empty; describe the task the worker should do')
+    .refine(...notAnOption)
     .describe('The whole task, self-contained: the worker does not see this conversation. Say what to change, where, how to check it, and what to report back.'),
   label: z
     .string()
     .trim()
     .min(1, 'give the worker a short label')
+    .refine(...notAnOption)
     .max(80)
     .describe('A short name for the worker ("parser tests"), shown in listings.'),
   tier: z

@@ -1,4 +1,4 @@
-import { capTextTail, defineTool, errorResult, textResult } from '@agent-tools/core';
+import { capTextTail, defineTool, errorResult, textResult, type ToolContext } from '@agent-tools/core';
 import { z } from 'zod';
 import { formatElapsed, statusPhrase, workerName } from '../format.js';
 import { noticeKey } from '../notice.js';
@@ -37,7 +37,8 @@ export function vibeWaitTool(workers: WorkerList) {
     // Bounded by timeout_seconds itself; the registry's default call timeout would cut a long wait short.
     timeoutMs: (MAX_WAIT_SECONDS + 30) * 1000,
     async execute(params, ctx) {
-      const { worker, ended } = await workers.wait(params.worker_id, params.timeout_seconds * 1000, ctx.signal);
+      const stopReporting = reportWhileWaiting(workers, params.worker_id, ctx);
+      const { worker, ended } = await workers.wait(params.worker_id, params.timeout_seconds * 1000, ctx.signal).finally(stopReporting);
       // The answer carries the result, so the notice of the same ending would only repeat it.
       if (ended) ctx.notices.withdraw(noticeKey(worker));
       const structured = { worker, ended };
@@ -63,4 +64,24 @@ export function vibeWaitTool(workers: WorkerList) {
       }
     },
   });
+}
+
+/** How often a wait says how the worker is doing. */
+const PROGRESS_MS = 1000;
+/** How much of the worker's latest output a progress report carries. */
+const PROGRESS_CHARS = 2000;
+
+/** While a wait blocks, tells the caller every second how long the worker has run and its latest output. */
+function reportWhileWaiting(workers: WorkerList, id: string, ctx: ToolContext): () => void {
+  const timer = setInterval(() => {
+    const worker = workers.get(id);
+    if (worker.status !== 'running') return;
+    const output = worker.output.trim();
+    ctx.reportProgress({
+      message: `worker ${workerName(worker)} running for ${formatElapsed(worker.elapsedMs)}`,
+      ...(output ? { output: output.slice(-PROGRESS_CHARS) } : {}),
+    });
+  }, PROGRESS_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -1,4 +1,4 @@
-import { type Diagnostic, errorResult, type ToolResult } from '@agent-tools/core';
+import { type Diagnostic, errorResult, type ToolProgress, type ToolResult } from '@agent-tools/core';
 import { fromLspDiagnostic } from '../../diagnostics/convert.js';
 import { countText, renderDiagnostics } from '../../format/diagnostics.js';
 import { LineReader } from '../../format/line-reader.js';
@@ -11,8 +11,13 @@ const PROJECT_CAP = 100;
 const SHOWN = new Set(['error', 'warning']);
 
 /** diagnostics: a file's errors and warnings now, or with "*" a whole-project check. */
-export async function diagnostics(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
-  if (params.file?.trim() === '*') return project(env, signal);
+export async function diagnostics(
+  env: ToolEnv,
+  params: LspParams,
+  signal: AbortSignal,
+  report?: (progress: ToolProgress) => void,
+): Promise<ToolResult> {
+  if (params.file?.trim() === '*') return project(env, signal, report);
   const { server, doc, file, path } = await openFile(env, params.file, 'diagnostics', signal);
   const list = (await server.diagnostics.of(doc, Date.now() + server.requestTimeoutMs, signal)).map((d) => fromLspDiagnostic(path, d));
   const relevant = list.filter((d) => SHOWN.has(d.severity));
@@ -37,8 +42,8 @@ export async function diagnostics(env: ToolEnv, params: LspParams, signal: Abort
   });
 }
 
-async function project(env: ToolEnv, signal: AbortSignal): Promise<ToolResult> {
-  const parts = await checkProject(env.supervisor, signal);
+async function project(env: ToolEnv, signal: AbortSignal, report?: (progress: ToolProgress) => void): Promise<ToolResult> {
+  const parts = await checkProject(env.supervisor, signal, report);
   if (parts.length === 0) {
     return errorResult(
       'Nothing was checked: no project root of any configured language server was found in the working directory. The project is NOT VERIFIED. Call lsp with action "status" to see what each server looks for.',
