@@ -6,6 +6,7 @@ import { thrownResult } from './error-result.js';
 import { CoreError, messageOf } from './errors.js';
 import { type AnyToolFactory, type FactoryOutput, isPresent, type Resources } from './factory.js';
 import { afterDelay } from './long-timer.js';
+import { wellFormedResult } from './well-formed.js';
 import { KeyedLock } from './keyed-lock.js';
 import { type NoticeLimits, RunNotices } from './notices.js';
 import { DEFAULT_PROGRESS_INTERVAL_MS, type ProgressListener, ProgressThrottle } from './progress.js';
@@ -151,13 +152,14 @@ export class Registry implements ToolCaller, AsyncDisposable {
   /**
    * Executes one call. Never throws: unknown tools, bad arguments, refusals, timeouts, cancellations and
    * crashes all come back as error results whose text tells the model what to do. The run's waiting notices
-   * (late diagnostics of earlier writes, workers that ended) are appended to the result, each once.
+   * (late diagnostics of earlier writes, workers that ended) are appended to the result, each once. Its text is
+   * valid UTF-16 (a lone surrogate becomes U+FFFD), so no result can make the run's next model request invalid JSON.
    */
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const progress = this.#progress(options.onProgress, 0, name);
     const result = await this.#call(name, args, options, [], progress);
     progress?.close();
-    return appendText(result, this.notices.take());
+    return wellFormedResult(appendText(result, this.notices.take()));
   }
 
   /** Disposes every factory output and every resource, aborting calls in flight. Safe to call twice. */
