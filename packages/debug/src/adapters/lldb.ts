@@ -25,7 +25,8 @@ export function lldbAdapter(options: { readonly llvmDirs?: boolean } = {}): Adap
     adapterId: 'lldb-dap',
     evaluateContext: 'watch',
     // lldb-dap prints a logpoint's message as console text, and the process's state changes the same way.
-    consoleLogpoints: { adapterLines: /^Process \d+ (launched|exited|stopped|resuming|detached)\b/ },
+    consoleLogpoints: { adapterLines: /^Process \d+ (launched|exited|stopped|resuming|detached)\b/, errorLines: /^Log message has error: / },
+    logMessageProblem: lldbLogMessageProblem,
     exceptionNote: 'a crash, a signal or an uncaught C++ exception (which aborts) stops the program by itself',
     async locate(ctx) {
       // $PATH first (what the user chose), then the LLVM install folders.
@@ -95,4 +96,18 @@ function ordinal(n: number): string {
   const tens = n % 100;
   const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${suffix}`;
+}
+
+/**
+ * lldb-dap reads backslash escapes in a log message's text its own way, and takes every `{…}` (nested braces included)
+ * as an expression; a message it cannot read leaves a plain breakpoint that stops the program.
+ */
+function lldbLogMessageProblem(message: string): string | undefined {
+  if (message.includes('\\')) {
+    return 'lldb-dap reads backslash escapes in a log message its own way and makes a logpoint it cannot read a breakpoint that stops: leave the backslash out';
+  }
+  if (/\{[^}]*\{/.test(message)) {
+    return 'lldb-dap has no way to print a literal brace: every {…} is an expression, so leave literal braces out';
+  }
+  return undefined;
 }
