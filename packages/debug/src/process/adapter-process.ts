@@ -49,8 +49,12 @@ export class AdapterProcess {
   /** Polls for the end of the launched debuggee. */
   #watch: NodeJS.Timeout | undefined;
 
-  constructor(connection: DapConnection, tree: SupervisedProcess | undefined, exited: Promise<ExitInfo>) {
+  /** The TCP connection, destroyed on kill: ending it only half-closes it, and a peer that never closes its side keeps it open. */
+  readonly #socket: Socket | undefined;
+
+  constructor(connection: DapConnection, tree: SupervisedProcess | undefined, exited: Promise<ExitInfo>, socket?: Socket) {
     this.connection = connection;
+    this.#socket = socket;
     this.#tree = tree;
     this.exited = exited.then((info) => {
       this.#exit = info;
@@ -115,6 +119,7 @@ export class AdapterProcess {
   async kill(graceMs = 500): Promise<void> {
     clearInterval(this.#watch);
     this.connection.close({ kind: 'ended' });
+    this.#socket?.destroy();
     await Promise.all([this.#tree?.stop(graceMs), this.#outside.stop(graceMs)]);
   }
 }
@@ -154,7 +159,7 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
     const socket = await connectSocket(port, options.startTimeoutMs, name);
     const connection = new DapConnection(socket, socket, { name, requestTimeoutMs: options.requestTimeoutMs });
     void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));
-    return new AdapterProcess(connection, tree, exited);
+    return new AdapterProcess(connection, tree, exited, socket);
   } catch (error) {
     await tree.stop(0);
     if (error instanceof DebugError) throw error;
@@ -182,7 +187,7 @@ export async function connectToServer(name: string, port: number, requestTimeout
   }
   const connection = new DapConnection(socket, socket, { name, requestTimeoutMs });
   const exited = new Promise<ExitInfo>((resolve) => socket.once('close', () => resolve({ code: null, signal: null })));
-  return new AdapterProcess(connection, undefined, exited);
+  return new AdapterProcess(connection, undefined, exited, socket);
 }
 
 /** One sentence on how an adapter process ended. */
