@@ -26,8 +26,7 @@ export async function harnessDeath(options: {
   readonly budgetMs: number;
 }): Promise<HarnessDeathOutcome> {
   const moduleUrl = typeof options.module === 'string' ? options.module : options.module.href;
-  const mode = options.death === 'exit' ? 'exit' : 'wait';
-  const args = [moduleUrl, options.dir, options.call.tool, JSON.stringify(options.call.args), mode];
+  const args = [moduleUrl, options.dir, options.call.tool, JSON.stringify(options.call.args)];
   const outcome = await endHarness({ script: driverPath(), args, death: options.death, budgetMs: options.budgetMs });
   const answer = JSON.parse(outcome.output.split('\n')[0] ?? '{}') as HarnessDeathOutcome['answer'];
   return { answer, started: outcome.seen.length, survivors: outcome.survivors };

@@ -62,7 +62,7 @@ export async function waitUntil(check: () => boolean, ms = 10_000): Promise<void
   }
 }
 
-/** How a stand-in harness ends without disposing: `process.exit` (it exits on SIGUSR2), or SIGKILL. */
+/** How a stand-in harness ends without disposing: `process.exit` (SIGUSR2, see `standIn`), or SIGKILL. */
 export type HarnessDeath = 'exit' | 'sigkill';
 
 /** What a stand-in harness had started, and what of it outlived the harness. */
