@@ -3,7 +3,7 @@ import { type ApprovalCallback, readDecision } from './approval.js';
 import { RunDiagnostics, type RunDiagnosticsOptions } from './diagnostics/run-diagnostics.js';
 import { disposeValue } from './dispose.js';
 import { thrownResult } from './error-result.js';
-import { CoreError, messageOf } from './errors.js';
+import { CoreError, errorSentence, messageOf } from './errors.js';
 import { type AnyToolFactory, type FactoryOutput, isPresent, type Resources } from './factory.js';
 import { afterDelay } from './long-timer.js';
 import { wellFormedResult } from './well-formed.js';
@@ -211,7 +211,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
     } catch (error) {
       // #execute contains tool failures itself; this is the last net for a registry bug or a bad surface name.
       this.#options.onError?.(error, { tool: name, phase: 'call' });
-      return errorResult(`The call to ${name} could not be made: ${messageOf(error)}`);
+      return errorResult(`The call to ${name} could not be made: ${errorSentence(error)}`);
     }
   }
 
@@ -287,7 +287,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
       return `The user did not allow this ${tool.name} call.${why} Do not repeat the same call; change the approach or ask the user.`;
     } catch (error) {
       this.#options.onError?.(error, { tool: tool.name, phase: 'call' });
-      return `${tool.name} was refused because the approval step failed (${messageOf(error)}).`;
+      return `${tool.name} was refused because the approval step failed: ${asSentence(errorSentence(error))}`;
     }
   }
 

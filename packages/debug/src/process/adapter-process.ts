@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { isLive, isStillRunning, readProcess, type SupervisedProcess, spawnSupervised, TrackedProcesses } from '@agent-tools/core/process';
+import { errorDetail } from '@agent-tools/core';
 import { DapConnection } from '../dap/connection.js';
 import { DebugError } from '../errors.js';
 import type { AdapterCommand, AdapterTransport } from '../adapters/adapter.js';
@@ -161,11 +162,11 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
     return new AdapterProcess(connection, tree, exited, socket);
   } catch (error) {
     await tree.stop(0);
-    throw error instanceof DebugError
-      ? error
-      : new DebugError('adapter_start_failed', `The ${name} adapter could not be started (${command.command}): ${(error as Error).message}.`, {
-          cause: error,
-        });
+    if (error instanceof DebugError) throw error;
+    const detail = errorDetail(error);
+    throw new DebugError('adapter_start_failed', `The ${name} adapter could not be started (${command.command}): ${detail.replace(/\.$/, '')}.`, {
+      cause: error,
+    });
   }
 }
 
@@ -180,7 +181,7 @@ export async function connectToServer(name: string, port: number, requestTimeout
     try {
       socket = await connectSocket(port, 5000, name);
     } catch (error) {
-      if (Date.now() >= deadline || !String((error as Error).message).includes('ECONNREFUSED')) throw error;
+      if (Date.now() >= deadline || !refused(error)) throw error;
       await delay(100);
     }
   }
@@ -252,9 +253,14 @@ function connectSocket(port: number, timeoutMs: number, name: string): Promise<S
     });
     socket.once('error', (error) => {
       clearTimeout(timer);
-      reject(new DebugError('adapter_start_failed', `Could not connect to the ${name} debug server on 127.0.0.1:${port}: ${error.message}.`));
+      reject(new DebugError('adapter_start_failed', `Could not connect to the ${name} debug server on 127.0.0.1:${port}: ${error.message}.`, { cause: error }));
     });
   });
+}
+
+/** Whether a connection failed because nothing listens yet (known by its errno, not by its sentence). */
+function refused(error: unknown): boolean {
+  return ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED';
 }
 
 function tail(text: string): string {
