@@ -84,7 +84,8 @@ function llvmDirs(): string[] {
  * stopped at every hit): ">= N" and "> N" can be kept, the rest cannot.
  */
 function lldbHitCondition({ op, count }: HitCondition): HitConditionTranslation {
-  if (op === '>=' && count >= 1) return { text: String(count) };
+  // lldb-dap ignores count - 1 hits: "0" would underflow into "never".
+  if (op === '>=') return { text: String(Math.max(1, count)) };
   if (op === '>') return { text: String(count + 1) };
   const suggestion = op === '==' && count >= 1 ? `: pass hit_condition ">= ${count}" for the ${ordinal(count)} hit and every later one` : '';
   return { unsupported: `lldb-dap can only stop from a hit on (it ignores the hits before)${suggestion}` };
