@@ -1,5 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { accessSync, constants, readdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { keeperStatus, readProcess, spawnSupervised } from '../../src/process.js';
 import { firstLine, killAll, startHarness, taggedProcesses, waitNone } from './helpers.js';
@@ -140,6 +141,48 @@ describe('a keeper that is itself SIGKILLed (real processes)', () => {
       expect(await waitNone(() => taggedProcesses(tag), 5000)).toEqual([]);
     } finally {
       killAll(taggedProcesses(tag));
+      await tree.stop();
+    }
+  });
+});
+
+/** Whether this process may choose the next pid (root: /proc/sys/kernel/ns_last_pid is writable). */
+const canChoosePid = (() => {
+  try {
+    accessSync('/proc/sys/kernel/ns_last_pid', constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe('a pid the kernel hands out again (real reuse)', () => {
+  // Reuse is forced by writing the pid before it to ns_last_pid, which needs root (as CI runs); elsewhere it
+  // cannot be arranged in a test's time, and signalProcess's start-time check is tested directly instead.
+  it.skipIf(!canChoosePid)('a tracked process that ended: its pid, now another process, is not signalled by stop', { timeout: 60_000 }, async () => {
+    const tree = spawnSupervised({ command: 'sleep', args: ['600'], cwd, graceMs: 200 });
+    let stranger: ChildProcess | undefined;
+    try {
+      await tree.started;
+      // Other processes on the machine may take the pid first: try again.
+      for (let attempt = 0; attempt < 30 && !stranger; attempt++) {
+        const tracked = spawn('sleep', ['600'], { stdio: 'ignore' });
+        await new Promise((resolve) => tracked.once('spawn', resolve));
+        const pid = tracked.pid as number;
+        tree.track(pid);
+        tracked.kill('SIGKILL');
+        await new Promise((resolve) => tracked.once('exit', resolve));
+        writeFileSync('/proc/sys/kernel/ns_last_pid', String(pid - 1));
+        const next = spawn('sleep', ['601'], { stdio: 'ignore', detached: true });
+        await new Promise((resolve) => next.once('spawn', resolve));
+        if (next.pid === pid) stranger = next;
+        else next.kill('SIGKILL');
+      }
+      expect(stranger?.pid).toBeDefined();
+      await tree.stop();
+      expect(readProcess(stranger?.pid as number)?.state).toMatch(/^[RS]$/);
+    } finally {
+      stranger?.kill('SIGKILL');
       await tree.stop();
     }
   });
