@@ -101,6 +101,16 @@ describe('a harness without a keeper that dies of a signal (real processes)', ()
   });
 });
 
+describe('stop before the command has started (real processes)', () => {
+  for (const keeper of ['on', 'off'] as const) {
+    it(`sends SIGTERM, not SIGKILL after the grace period (keeper ${keeper})`, { timeout: 30_000 }, async () => {
+      const env = { ...process.env, ...(keeper === 'off' ? { AGENT_TOOLS_KEEPER_PYTHON: 'off' } : {}) };
+      const harness = startHarness(env, 'stop-at-once.mjs');
+      expect(JSON.parse(await firstLine(harness))).toEqual({ code: null, signal: 'SIGTERM' });
+    });
+  }
+});
+
 describe('a keeper that is itself SIGKILLed (real processes)', () => {
   it('the harness ends what stayed in the command’s process group or session; only a descendant with a session of its own escapes', { timeout: 30_000 }, async () => {
     const tag = freshTag();
