@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { accessSync, constants, readdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { keeperStatus, readProcess, spawnSupervised } from '../../src/process.js';
-import { firstLine, killAll, startHarness, taggedProcesses, waitNone } from './helpers.js';
+import { firstLine, freshTag, killAll, startHarness, taggedProcesses, until, untilTagged, waitNone } from './helpers.js';
 
 /**
  * Processes that fight back (fixtures/hostile.py: each ignores SIGTERM, SIGHUP and SIGINT), against the promise that
@@ -12,21 +11,6 @@ import { firstLine, killAll, startHarness, taggedProcesses, waitNone } from './h
  */
 const HOSTILE = new URL('./fixtures/hostile.py', import.meta.url).pathname;
 const cwd = process.cwd();
-
-function freshTag(): string {
-  return `qa-${randomUUID()}`;
-}
-
-/** Waits until at least `count` tagged processes run; throws with what it saw after `ms`. */
-async function untilTagged(tag: string, count: number, ms = 20_000): Promise<number> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const seen = taggedProcesses(tag).length;
-    if (seen >= count) return seen;
-    if (Date.now() > deadline) throw new Error(`only ${seen} of ${count} tagged processes started`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('a SIGKILLed harness against processes that fight back (real processes, judged by /proc)', () => {
   it('a double-forked setsid daemon without fds, a pid/group/session hopper, a 40-child fork bomb and a process that clears its environment all end within 5 s', { timeout: 60_000 }, async () => {
@@ -57,58 +41,6 @@ describe('a SIGKILLed harness against processes that fight back (real processes,
     }
     expect(left).toEqual([]);
   });
-});
-
-describe('a harness without a keeper that dies of a signal (real processes)', () => {
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
-    it(`${signal} with no handler of the harness's own: its process groups end with it`, { timeout: 30_000 }, async () => {
-      const tag = freshTag();
-      const harness = startHarness({ ...process.env, AGENT_TOOLS_KEEPER_PYTHON: 'off' }, 'hostile-harness.mjs', [tag, 'hold', 'hold']);
-      try {
-        expect(await firstLine(harness)).toBe('ready');
-        // The harness and its two commands.
-        await untilTagged(tag, 3);
-      } finally {
-        harness.kill(signal);
-      }
-      // It still dies of the signal, as it would without the supervisor.
-      expect(await new Promise((resolve) => harness.once('exit', (_code, how) => resolve(how)))).toBe(signal);
-      const survivors = await waitNone(() => taggedProcesses(tag), 5000);
-      killAll(survivors);
-      expect(survivors).toEqual([]);
-    });
-  }
-  it('a harness that handles SIGINT itself keeps running, and so do its trees, until it exits', { timeout: 30_000 }, async () => {
-    const tag = freshTag();
-    const env = { ...process.env, AGENT_TOOLS_KEEPER_PYTHON: 'off', OWN_SIGINT: '1' };
-    const harness = startHarness(env, 'hostile-harness.mjs', [tag, 'hold']);
-    try {
-      expect(await firstLine(harness)).toBe('ready');
-      const said = new Promise<void>((resolve) => harness.stdout?.on('data', (chunk: string) => chunk.includes('own handler') && resolve()));
-      // The harness and its command (no keeper).
-      await untilTagged(tag, 2);
-      harness.kill('SIGINT');
-      await said;
-      expect(harness.exitCode).toBeNull();
-      expect(taggedProcesses(tag).length).toBe(2);
-      // Its own exit (stdin closed: process.exit) runs the exit hook.
-      harness.stdin?.end();
-      expect(await waitNone(() => taggedProcesses(tag), 5000)).toEqual([]);
-    } finally {
-      harness.kill('SIGKILL');
-      killAll(taggedProcesses(tag));
-    }
-  });
-});
-
-describe('stop before the command has started (real processes)', () => {
-  for (const keeper of ['on', 'off'] as const) {
-    it(`sends SIGTERM, not SIGKILL after the grace period (keeper ${keeper})`, { timeout: 30_000 }, async () => {
-      const env = { ...process.env, ...(keeper === 'off' ? { AGENT_TOOLS_KEEPER_PYTHON: 'off' } : {}) };
-      const harness = startHarness(env, 'stop-at-once.mjs');
-      expect(JSON.parse(await firstLine(harness))).toEqual({ code: null, signal: 'SIGTERM' });
-    });
-  }
 });
 
 describe('a keeper that is itself SIGKILLed (real processes)', () => {
@@ -216,14 +148,6 @@ describe('many trees at once (real processes)', () => {
     }
   });
 });
-
-async function until(check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** The keeper above a command: its parent. */
 function keeperOf(pid: number): number {
