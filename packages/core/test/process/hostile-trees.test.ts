@@ -112,6 +112,9 @@ describe('a pid the kernel hands out again (real reuse)', () => {
         await new Promise((resolve) => tracked.once('spawn', resolve));
         const pid = tracked.pid as number;
         tree.track(pid);
+        // Start times count clock ticks (10 ms): a pid the kernel hands out again really belongs to a later tick,
+        // since wrapping around the pid space takes far longer. Forced reuse must not beat that.
+        await new Promise((resolve) => setTimeout(resolve, 50));
         tracked.kill('SIGKILL');
         await new Promise((resolve) => tracked.once('exit', resolve));
         writeFileSync('/proc/sys/kernel/ns_last_pid', String(pid - 1));
