@@ -18,11 +18,24 @@ export function capList<T>(items: readonly T[], max: number, noun = 'shown'): Ca
  */
 export function capText(text: string, max: number): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, Math.max(0, max))}… (${text.length - max} more characters)`;
+  let end = Math.max(0, max);
+  // Never half of a character made of two UTF-16 units: a lone surrogate makes the whole request invalid JSON.
+  if (end > 0 && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+  return `${text.slice(0, end)}… (${text.length - end} more characters)`;
 }
 
 /** Like {@link capText} but keeps the end: the newest part of an output is usually the one that matters. */
 export function capTextTail(text: string, max: number): string {
   if (text.length <= max) return text;
-  return `(${text.length - max} earlier characters cut) …${text.slice(text.length - max)}`;
+  let start = text.length - Math.max(0, max);
+  if (start < text.length && isLowSurrogate(text.charCodeAt(start))) start++;
+  return `(${start} earlier characters cut) …${text.slice(start)}`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, realpath, rename, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { messageOf } from './errors.js';
+import { errorDetail } from './errors.js';
 
 /** One file's part of a multi-file change. */
 export interface FileChange {
@@ -95,7 +95,7 @@ export async function applyFileChanges(
     }
   } catch (error) {
     const { restored, notRestored } = await undo(steps, createdDirs);
-    return { ok: false, kind: 'failed', reason: messageOf(error), restored, notRestored };
+    return { ok: false, kind: 'failed', reason: errorDetail(error), restored, notRestored };
   }
   return { ok: true };
 }

@@ -5,6 +5,7 @@
 export { type ApprovalCallback, type ApprovalDecision, type ApprovalRequest, approveAll } from './approval.js';
 export { type Capped, capList, capText, capTextTail } from './caps.js';
 export { afterDelay, MAX_TIMER_MS } from './long-timer.js';
+export { wellFormedResult, wellFormedText } from './well-formed.js';
 export { collapseCarriageReturns } from './terminal-text.js';
 export type {
   CheckOptions,

@@ -3,9 +3,10 @@ import { type ApprovalCallback, readDecision } from './approval.js';
 import { RunDiagnostics, type RunDiagnosticsOptions } from './diagnostics/run-diagnostics.js';
 import { disposeValue } from './dispose.js';
 import { thrownResult } from './error-result.js';
-import { CoreError, messageOf } from './errors.js';
+import { CoreError, errorSentence, messageOf } from './errors.js';
 import { type AnyToolFactory, type FactoryOutput, isPresent, type Resources } from './factory.js';
 import { afterDelay } from './long-timer.js';
+import { wellFormedResult } from './well-formed.js';
 import { KeyedLock } from './keyed-lock.js';
 import { type NoticeLimits, RunNotices } from './notices.js';
 import { DEFAULT_PROGRESS_INTERVAL_MS, type ProgressListener, ProgressThrottle } from './progress.js';
@@ -151,13 +152,14 @@ export class Registry implements ToolCaller, AsyncDisposable {
   /**
    * Executes one call. Never throws: unknown tools, bad arguments, refusals, timeouts, cancellations and
    * crashes all come back as error results whose text tells the model what to do. The run's waiting notices
-   * (late diagnostics of earlier writes, workers that ended) are appended to the result, each once.
+   * (late diagnostics of earlier writes, workers that ended) are appended to the result, each once. Its text is
+   * valid UTF-16 (a lone surrogate becomes U+FFFD), so no result can make the run's next model request invalid JSON.
    */
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const progress = this.#progress(options.onProgress, 0, name);
     const result = await this.#call(name, args, options, [], progress);
     progress?.close();
-    return appendText(result, this.notices.take());
+    return wellFormedResult(appendText(result, this.notices.take()));
   }
 
   /** Disposes every factory output and every resource, aborting calls in flight. Safe to call twice. */
@@ -209,7 +211,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
     } catch (error) {
       // #execute contains tool failures itself; this is the last net for a registry bug or a bad surface name.
       this.#options.onError?.(error, { tool: name, phase: 'call' });
-      return errorResult(`The call to ${name} could not be made: ${messageOf(error)}`);
+      return errorResult(`The call to ${name} could not be made: ${errorSentence(error)}`);
     }
   }
 
@@ -285,7 +287,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
       return `The user did not allow this ${tool.name} call.${why} Do not repeat the same call; change the approach or ask the user.`;
     } catch (error) {
       this.#options.onError?.(error, { tool: tool.name, phase: 'call' });
-      return `${tool.name} was refused because the approval step failed (${messageOf(error)}).`;
+      return `${tool.name} was refused because the approval step failed: ${asSentence(errorSentence(error))}`;
     }
   }
 

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   AgentToolsError,
+  approveAll,
   CoreError,
   createRegistry,
   defineTool,
@@ -9,6 +10,8 @@ import {
   errorSentence,
   isAgentToolsError,
   resolveInside,
+  resultText,
+  textResult,
 } from '../src/index.js';
 import { scratch } from './helpers.js';
 
@@ -107,5 +110,62 @@ describe('the registry renders a thrown error', () => {
     await using registry = createRegistry({ tools: [throwingTool(new copy.CoreError('invalid_path', 'The path is empty.'))] });
     const result = await registry.call('probe', {});
     expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'The path is empty.' }], structured: { error: 'invalid_path' } });
+  });
+});
+
+describe('no sentence the model reads carries the package prefix', () => {
+  const lspLike = () => new ProbeError('broken', 'The server did not answer in 10 s.', { hint: 'Call lsp with action "status".' });
+
+  function writeTool() {
+    return defineTool({
+      name: 'write_probe',
+      tier: 'write',
+      description: 'Writes and reports diagnostics.',
+      parallelSafe: false,
+      parameters: z.object({}),
+      execute: async (_args, ctx) => textResult(`Wrote a.ts. ${(await ctx.diagnostics.afterWrite([`${ctx.cwd}/a.ts`])).text}`),
+    });
+  }
+
+  it('a diagnostics source that throws one: the written file is "not verified" with its sentence', async () => {
+    using dir = scratch();
+    const diagnostics = { check: async () => Promise.reject(lspLike()) };
+    await using registry = createRegistry({ tools: [writeTool()], approve: approveAll, resources: { cwd: dir.path, diagnostics } });
+    const text = resultText(await registry.call('write_probe', {}));
+    expect(text).toBe('Wrote a.ts. a.ts was not verified: The server did not answer in 10 s. Call lsp with action "status".');
+  });
+
+  it('an approval step that throws one', async () => {
+    await using registry = createRegistry({
+      tools: [writeTool()],
+      approve: () => {
+        throw lspLike();
+      },
+      onError: () => undefined,
+    });
+    const text = resultText(await registry.call('write_probe', {}));
+    expect(text).toBe(
+      'write_probe was refused because the approval step failed: The server did not answer in 10 s. Call lsp with action "status".',
+    );
+  });
+
+  it("the registry's last net (an unknown surface)", async () => {
+    await using registry = createRegistry({ tools: [throwingTool(new Error('unused'))], onError: () => undefined });
+    const text = resultText(await registry.call('probe', {}, { surface: 'bogus' }));
+    expect(text).toBe('The call to probe could not be made: Unknown surface "bogus"; known surfaces: default, plan, subagent.');
+  });
+
+  it('a thrown non-AgentToolsError, one wrapping an AgentToolsError as its cause, and one from a second copy of core', async () => {
+    const copy = await secondCopy();
+    const cases: [unknown, string][] = [
+      [new TypeError('x is undefined'), 'probe failed: x is undefined'],
+      [new Error('the request failed', { cause: lspLike() }), 'probe failed: the request failed'],
+      [new ProbeError('gone', 'The session ended.', { cause: lspLike() }), 'The session ended.'],
+      [new copy.CoreError('disposed', 'The run was disposed.', { hint: 'Start a new run.' }), 'The run was disposed. Start a new run.'],
+    ];
+    for (const [thrown, sentence] of cases) {
+      await using registry = createRegistry({ tools: [throwingTool(thrown)], onError: () => undefined });
+      expect(resultText(await registry.call('probe', {}))).toBe(sentence);
+    }
   });
 });

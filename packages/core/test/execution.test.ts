@@ -84,7 +84,7 @@ describe('approval', () => {
     });
     const result = await broken.call('change', {});
     expect(result.isError).toBe(true);
-    expect(resultText(result)).toContain('approval step failed (prompt crashed)');
+    expect(resultText(result)).toContain('approval step failed: prompt crashed.');
   });
 
   it('gates bridged calls exactly like model calls and keeps them on the caller surface', async () => {

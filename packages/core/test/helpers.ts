@@ -81,3 +81,18 @@ export class ScriptedSource implements DiagnosticsSource {
     };
   }
 }
+
+/**
+ * A deterministic generator of numbers in [0, 1) (mulberry32), so a generated test names its seed. (Core's tests
+ * cannot use test-utils' copy: test-utils depends on core.)
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

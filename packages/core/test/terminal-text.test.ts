@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collapseCarriageReturns } from '../src/index.js';
+import { seededRandom as random } from './helpers.js';
 
 /** The oracle: a terminal line as an array of cells and a cursor, one character at a time. */
 function terminal(text: string): string {
@@ -19,17 +20,6 @@ function terminal(text: string): string {
   }
   lines.push(cells.join(''));
   return lines.join('\n');
-}
-
-/** A deterministic generator (mulberry32), so a failure names its seed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('collapseCarriageReturns', () => {

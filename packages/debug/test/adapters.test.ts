@@ -77,6 +77,17 @@ describe('adapter lookup', () => {
   });
 });
 
+describe('hit conditions in lldb-dap\'s terms', () => {
+  it('translates from-the-Nth-hit-on into its ignore count, never "0" (which it reads as never)', () => {
+    const translate = lldbAdapter().hitCondition;
+    const none = { withCondition: false };
+    expect(translate?.({ op: '>=', count: 3 }, none)).toEqual({ text: '3' });
+    expect(translate?.({ op: '>=', count: 0 }, none)).toEqual({ text: '1' });
+    expect(translate?.({ op: '>', count: 0 }, none)).toEqual({ text: '1' });
+    expect(translate?.({ op: '==', count: 2 }, none)).toMatchObject({ unsupported: expect.stringContaining('pass hit_condition ">= 2"') });
+  });
+});
+
 describe('adapters and selection through the tool', () => {
   it('dart (detection only: no Dart SDK installs here) is usable with pubspec.yaml and a dart binary, and says which is missing otherwise', async () => {
     using bin = binDir({ dart: 'exit 0' });

@@ -224,6 +224,32 @@ describe('breakpoint kinds (real adapters)', () => {
     expect(await strays(rig)).toEqual([]);
   });
 
+  it('lldb-dap: a logpoint it cannot read is refused, not left to stop; one whose expression fails still shows', { timeout: 90_000 }, async () => {
+    await using rig = debugRig({ 'CMakeLists.txt': 'project(kinds C)\n', 'kinds.c': C_KINDS });
+    execFileSync('gcc', ['-g', '-O0', '-o', rig.dir.join('kinds'), rig.dir.join('kinds.c')]);
+    const loop = lineOf(C_KINDS, '@c-loop');
+    const log = lineOf(C_KINDS, '@c-log');
+    const twice = lineOf(C_KINDS, '@c-twice');
+    await rig.call({
+      action: 'breakpoints',
+      file: 'kinds.c',
+      lines: [
+        { line: twice, log_message: 'tab\\tv={v}' },
+        { line: loop, log_message: 'set {{i}}' },
+        { line: log, log_message: 'bad={nosuch} i={i}' },
+      ],
+    });
+    const done = await rig.call({ action: 'launch', program: 'kinds' });
+    // lldb-dap made the first a plain breakpoint that stopped (its error went to its console), and printed the
+    // third's failed expression over several lines, which were taken for lldb's own and hidden.
+    expect(done.text).toContain(`  line ${twice} [logpoint: "tab\\\\tv={v}"]: NOT set — lldb-dap reads backslash escapes in a log message`);
+    expect(done.text).toContain(`  line ${loop} [logpoint: "set {{i}}"]: NOT set — lldb-dap has no way to print a literal brace`);
+    expect(done.text).toContain('The program exited with code 0.');
+    expect(done.text).toMatch(/\| bad=<error: [^\n]*undeclared identifier 'nosuch'/);
+    expect(done.text).toContain('i=4\n');
+    expect(await strays(rig)).toEqual([]);
+  });
+
   it('lldb-dap: a hit condition, a logpoint (console output) and a function breakpoint', { timeout: 90_000 }, async () => {
     await using rig = debugRig({ 'CMakeLists.txt': 'project(kinds C)\n', 'kinds.c': C_KINDS });
     execFileSync('gcc', ['-g', '-O0', '-o', rig.dir.join('kinds'), rig.dir.join('kinds.c')]);

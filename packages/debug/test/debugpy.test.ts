@@ -7,6 +7,19 @@ const files = { 'pyproject.toml': '[project]\nname = "fixture"\n', 'app.py': PYT
 const CALL = lineOf(PYTHON_APP, '@py-call');
 
 describe('debug with debugpy (real adapter)', () => {
+  it('says a pause has not taken effect yet (a thread blocked in a call), not "no breakpoint was hit; call pause"', { timeout: 60_000 }, async () => {
+    await using rig = debugRig({ ...files, 'sleeper.py': 'import time\ntime.sleep(600)\n' }, { waitMs: 1000, requestTimeoutMs: 2000 });
+    const launched = await rig.call({ action: 'launch', program: 'sleeper.py' });
+    expect(launched.text).toContain('The program is still running after 1 s');
+    const paused = await rig.call({ action: 'pause' });
+    expect(paused.isError).toBe(false);
+    expect(paused.text).toContain(
+      'The pause was requested, but the program has not stopped within 2 s: a thread blocked in a call (sleep, I/O, native code) stops only when that call returns. Call continue to keep waiting for it, or terminate.',
+    );
+    expect(paused.text).not.toContain('pause to stop it');
+    await rig.call({ action: 'terminate' });
+  });
+
   it('stops at a breakpoint set before launch, inspects nested data, steps, and runs to the exit code', { timeout: 60_000 }, async () => {
     await using rig = debugRig(files);
     const set = await rig.call({ action: 'breakpoints', file: 'app.py', lines: [CALL] });

@@ -1,4 +1,6 @@
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { waitUntil } from '@agent-tools/test-utils';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import { describe, expect, it } from 'vitest';
 import { debugRig, fakeAdapter, waitDead } from './helpers.js';
@@ -23,6 +25,35 @@ describe('faults (scriptable fake adapter: real adapters cannot crash or hang on
       expect((await stopped).body.reason).toBe('breakpoint');
     } finally {
       await client.stop();
+    }
+  });
+
+  it('an attach to a port that does not speak DAP fails, and the connection is closed, not left half-open', { timeout: 30_000 }, async () => {
+    // The server never closes its side: a socket only ended by us stayed open and kept the harness from exiting.
+    const sockets = new Set<Socket>();
+    const server = createServer({ allowHalfOpen: true }, (socket) => {
+      sockets.add(socket);
+      // It keeps writing, so it learns when our side is gone for good (a reset), not only half-closed.
+      const timer = setInterval(() => socket.write(' '), 100);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearInterval(timer);
+        sockets.delete(socket);
+      });
+      socket.write('Content-Length: 99999\r\n\r\n{');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      await using rig = debugRig({ 'pyproject.toml': '' }, { requestTimeoutMs: 700 });
+      const attached = await rig.call({ action: 'attach', port, adapter: 'debugpy' });
+      expect(attached.isError).toBe(true);
+      expect(attached.text).toContain('did not answer "initialize" within 0.7 s');
+      await waitUntil(() => sockets.size === 0, 5000).catch(() => undefined);
+      expect(sockets.size).toBe(0);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      server.close();
     }
   });
 

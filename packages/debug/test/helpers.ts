@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { approveAll, createRegistry, type Registry, resultText } from '@agent-tools/core';
+import { isLive, readProcess } from '@agent-tools/core/process';
 import { descendantsOf, type ProcessInfo, tempDir, type TempDir } from '@agent-tools/test-utils';
 import { type AdapterConfig, type Clock, createDebugSupervisor, type DebugSupervisor, type DebugSupervisorOptions, debugTools } from '../src/index.js';
 
@@ -48,18 +48,9 @@ export function debugRig(files: Record<string, string>, options: DebugSupervisor
   };
 }
 
-/** Whether a process is alive (zombies count as gone). */
+/** Whether a process is alive (zombies count as gone), read from /proc. */
 export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/\) [ZX] /.test(execFileSync('cat', [`/proc/${pid}/stat`], { encoding: 'utf8' }));
-  } catch {
-    return false;
-  }
+  return isLive(readProcess(pid));
 }
 
 /** Waits until none of `pids` is alive; returns the survivors. */

@@ -114,6 +114,15 @@ describe('IPython idioms', () => {
     expect(back.text).toBe(realpathSync(dir.path));
   });
 
+  it('reads idioms in a cell with Windows or old Mac line ends as Python does', async () => {
+    // "%cd sub\r" was refused as "not Python", with %cd in the list of idioms it does rewrite.
+    const crlf = await run.cell('%cd sub\r\nlines = !echo one\r\nprint(lines)\r\n%cd -');
+    expect(crlf.result.isError).toBe(false);
+    expect(crlf.text).toContain("['one']");
+    const cr = await run.cell('!echo two\rprint("after")');
+    expect(cr.text).toBe('two\nafter');
+  });
+
   it('runs a %%bash cell', async () => {
     const answer = await run.cell('%%bash\nfor n in 1 2; do echo "n=$n"; done\necho oops >&2\nexit 3');
     // stdout and stderr are separate pipes: each stream keeps its order, their interleaving is not guaranteed.

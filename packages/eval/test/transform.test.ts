@@ -17,6 +17,11 @@ describe('transformCell', () => {
     expect(await runCells('let a = 1')).toEqual([undefined]);
   });
 
+  it('returns a cell that is only a string literal, as a notebook and the Node REPL do', async () => {
+    // Parsed as a directive ("use strict"-like), it answered "(no output)".
+    expect(await runCells("'a\u2028b'", '"use strict"', "'x'; 'y'")).toEqual(['a\u2028b', 'use strict', 'y']);
+  });
+
   it('keeps const, let, var, destructuring, functions and classes for the next cell', async () => {
     const values = await runCells(
       'const a = 1\nlet { b, c: [d] } = { b: 2, c: [3] }\nvar e = 4\nfunction f() { return a + b + d + e }\nclass K { v() { return 5 } }',

@@ -79,3 +79,28 @@ describe('positions that cannot corrupt (typescript-language-server)', () => {
     expect(result.structured).toMatchObject({ files: [{ file: 'src/clash.ts' }], diagnostics: [{ file: 'src/clash.ts', newDiagnostics: [{ file: 'src/clash.ts' }, { file: 'src/clash.ts' }] }] });
   });
 });
+
+describe('a byte order mark that tsserver drops from files it reads from disk', () => {
+  const bom = '\uFEFF';
+  const project = {
+    'tsconfig.json': files['tsconfig.json'],
+    'package.json': files['package.json'],
+    'src/lib.ts': `${bom}export function helper(): number { return 1; }\n`,
+    'src/main.ts': "import { helper } from './lib.js';\n\nexport const value = helper();\n",
+    'src/other.ts': `${bom}import { helper } from './lib.js'; export const other = helper();\n`,
+  };
+
+  it('columns on the first line of a file that is not open are where LSP counts them, and a rename across it is byte-exact', async () => {
+    await using run = startRun(project);
+    const references = await run.lsp({ action: 'references', file: 'src/main.ts', line: 3, symbol: 'helper' });
+    const found = (references.structured as { locations: Array<{ file: string; line: number; column: number }> }).locations.map((l) => `${l.file}:${l.line}:${l.column}`);
+    // The BOM is one UTF-16 unit: `helper` is the 18th unit of lib.ts's first line and the 11th of other.ts's.
+    expect(found.sort()).toEqual(['src/lib.ts:1:18', 'src/main.ts:1:10', 'src/main.ts:3:22', 'src/other.ts:1:11', 'src/other.ts:1:58'].sort());
+    const result = await run.call('lsp_rename', { file: 'src/main.ts', line: 3, symbol: 'helper', new_name: 'assist' });
+    expect(result.isError, text(result)).toBe(false);
+    expect(text(result)).toContain('Renamed `helper` (src/main.ts:3) to `assist`: 5 edits in 3 files.');
+    for (const file of ['src/lib.ts', 'src/main.ts', 'src/other.ts'] as const) {
+      expect(readFileSync(run.dir.join(file), 'utf8')).toBe(project[file].replaceAll('helper', 'assist'));
+    }
+  });
+});

@@ -147,7 +147,7 @@ describe('lsp against typescript-language-server', () => {
     );
     expect(readFileSync(run.dir.join('src/main.ts'), 'utf8')).toContain('const shapes: Shape[]');
     const spaces = await run.call('lsp_rename', { file: 'src/main.ts', line: 4, symbol: 'total', new_name: 'grand total' });
-    expect(text(spaces)).toBe('"grand total" is not a valid name: it contains whitespace.');
+    expect(text(spaces)).toBe('"grand total" cannot be the new name of `total` (src/main.ts:4): it contains whitespace. Nothing was changed.');
 
     const clash = await run.call('lsp_rename', { file: 'src/main.ts', line: 5, symbol: 'first', new_name: 'total' });
     expect(clash.isError).toBe(false);

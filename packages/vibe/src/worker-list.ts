@@ -193,7 +193,7 @@ export class WorkerList implements AsyncDisposable {
     return { worker: snapshot(worker), ended: true };
   }
 
-  /** Stops a running worker (its whole process group, with the process runner); says whether it was running. */
+  /** Stops a running worker (its whole process tree, with the process runner); says whether it was running. */
   async kill(idOrLabel: string): Promise<{ worker: WorkerSnapshot; wasRunning: boolean }> {
     const worker = this.#find(idOrLabel);
     if (worker.status !== 'running') return { worker: snapshot(worker), wasRunning: false };

@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRegistry } from '@agent-tools/core';
+import { groupMembers as processGroup } from '@agent-tools/core/process';
 import { type TempDir, tempDir } from '@agent-tools/test-utils';
 import { type ProcessRunnerOptions, processRunner, vibeTools, WorkerList } from '../src/index.js';
 
@@ -16,18 +17,7 @@ export function scripts(): TempDir & { script(name: string): string } {
 
 /** Live processes of a process group (Linux /proc), zombies excluded. */
 export function groupMembers(pgid: number): number[] {
-  const members: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] !== 'Z' && Number(fields[2]) === pgid) members.push(Number(entry));
-    } catch {
-      // Gone while we read it.
-    }
-  }
-  return members;
+  return processGroup(pgid).map((entry) => entry.pid);
 }
 
 /** Waits until `check` holds, polling briefly. */

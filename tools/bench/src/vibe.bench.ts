@@ -14,7 +14,7 @@ const dir = mkdtempSync(join(tmpdir(), 'agent-tools-vibe-bench-'));
 const script = join(dir, 'agent.sh');
 writeFileSync(script, 'brief=$(cat)\necho "done: $brief"\n');
 const hang = join(dir, 'hang.sh');
-writeFileSync(hang, 'cat >/dev/null\necho working\nsleep 300 &\nsleep 300\nwait\n');
+writeFileSync(hang, 'cat >/dev/null\necho working\nsetsid sleep 300 &\nsleep 300 &\nwait\n');
 
 function bareSpawn(): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -49,8 +49,8 @@ async function spawnAndKill(): Promise<void> {
 try {
   const timings = [
     await measure('reference: child_process.spawn + close (sh script, brief on stdin)', bareSpawn, 15, 2),
-    await measure('vibe_spawn + vibe_wait, same script (process group, cleanup)', spawnAndWait, 15, 2),
-    await measure('vibe_spawn, then vibe_kill of a worker with 2 children (whole group)', spawnAndKill, 9, 1),
+    await measure('vibe_spawn + vibe_wait, same script (supervised tree, cleanup)', spawnAndWait, 15, 2),
+    await measure('vibe_spawn, then vibe_kill of a worker with 2 children, one setsid (whole tree)', spawnAndKill, 9, 1),
   ];
   console.log(timingTable(timings));
 } finally {

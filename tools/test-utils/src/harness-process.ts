@@ -62,28 +62,37 @@ export async function waitUntil(check: () => boolean, ms = 10_000): Promise<void
   }
 }
 
+/** How a stand-in harness ends without disposing: `process.exit` (SIGUSR2, see `standIn`), or SIGKILL. */
+export type HarnessDeath = 'exit' | 'sigkill';
+
 /** What a stand-in harness had started, and what of it outlived the harness. */
 export interface HarnessOutcome {
-  /** The processes carrying its marker just before it was killed (the harness itself excluded). */
+  /** Everything the harness printed. */
+  readonly output: string;
+  /** The processes carrying its marker just before it was ended (the harness itself excluded). */
   readonly seen: readonly ProcessInfo[];
-  /** Those still alive after the budget, found through /proc by the marker. */
+  /** Those still alive after the budget, found through /proc by the marker (killed afterwards). */
   readonly survivors: readonly ProcessInfo[];
 }
 
 /**
- * The proof that a run leaves nothing when its harness is SIGKILLed: starts `script` with a fresh environment marker,
- * waits for it to print `ready` and for `started` to hold of the marked processes, kills it with SIGKILL (also when
- * anything before failed), and returns what still carries the marker after `budgetMs`.
+ * The proof that a run leaves nothing when its harness dies without disposing: starts `script` with a fresh
+ * environment marker, waits for it to print `ready` and for `started` to hold of the marked processes, ends it
+ * (`death`; also when anything before failed), and returns what still carries the marker `budgetMs` after it is
+ * gone. Survivors are SIGKILLed afterwards, so a failing check leaks nothing into the next test.
  */
-export async function killHarness(
-  script: string,
-  args: readonly string[],
-  started: (running: readonly ProcessInfo[]) => boolean = () => true,
-  budgetMs = 5000,
-): Promise<HarnessOutcome> {
+export async function endHarness(options: {
+  readonly script: string;
+  readonly args: readonly string[];
+  readonly death: HarnessDeath;
+  readonly started?: (running: readonly ProcessInfo[]) => boolean;
+  readonly budgetMs?: number;
+}): Promise<HarnessOutcome> {
   const marker = envMarker();
-  const harness = startHarnessProcess(script, args, marker.env);
-  const others = (): ProcessInfo[] => markedProcesses(marker).filter((p) => p.pid !== harness.child.pid);
+  const harness = startHarnessProcess(options.script, options.args, marker.env);
+  const { child } = harness;
+  const others = (): ProcessInfo[] => markedProcesses(marker).filter((p) => p.pid !== child.pid);
+  const started = options.started ?? (() => true);
   let seen: ProcessInfo[] = [];
   try {
     await harness.said('ready');
@@ -91,10 +100,31 @@ export async function killHarness(
       seen = others();
       return started(seen);
     }, 30_000);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(options.death === 'exit' ? 'SIGUSR2' : 'SIGKILL');
+    await exited;
+    const survivors = await waitForNoMarked(marker, options.budgetMs ?? 5000);
+    return { output: harness.output, seen, survivors };
   } finally {
-    harness.child.kill('SIGKILL');
+    child.kill('SIGKILL');
+    for (const p of markedProcesses(marker)) {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
   }
-  return { seen, survivors: await waitForNoMarked(marker, budgetMs) };
+}
+
+/** {@link endHarness} with SIGKILL: the harness is killed as the OOM killer or a crash would. */
+export function killHarness(
+  script: string,
+  args: readonly string[],
+  started?: (running: readonly ProcessInfo[]) => boolean,
+  budgetMs?: number,
+): Promise<HarnessOutcome> {
+  return endHarness({ script, args, death: 'sigkill', ...(started ? { started } : {}), ...(budgetMs ? { budgetMs } : {}) });
 }
 
 /**

@@ -1,9 +1,11 @@
 /** Shared test fixtures of the agent-tools monorepo (private). */
 export type { ContractCall } from './contract-checks.js';
 export { type FactoryContractOptions, factoryContract, HARNESS_DEATH_BUDGET_MS } from './factory-contract.js';
-export { type HarnessDeath, type HarnessDeathOutcome, harnessDeath } from './harness-death.js';
+export { type HarnessDeathOutcome, harnessDeath } from './harness-death.js';
 export {
   disposeHarness,
+  endHarness,
+  type HarnessDeath,
   type HarnessOutcome,
   type HarnessProcess,
   killHarness,

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { messageOf } from '../errors.js';
+import { errorSentence } from '../errors.js';
 import { RunNotices } from '../notices.js';
 import { asSentence } from '../sentence.js';
 import type { Diagnostic, DiagnosticSeverity, DiagnosticsSource, FileCheck } from './diagnostic.js';
@@ -113,7 +113,7 @@ export class RunDiagnostics {
       checks = await this.#ask(source.check.bind(source), unique, signal);
     } catch (error) {
       checks = [];
-      failure = messageOf(error);
+      failure = errorSentence(error);
     }
 
     const reports = unique.map((file) => {

@@ -22,9 +22,11 @@ export interface ContentLengthSink {
   malformed(reason: string, kind: MalformedKind): void;
 }
 
-const SEPARATOR = Buffer.from('\r\n\r\n');
-const HEADER_START = /content-(?:length|type)\s*:/i;
-const HEADER_AT_START = /^content-(?:length|type)\s*:/i;
+const HEADER_START = /content-(?:length|type)[ \t]*:/i;
+const HEADER_AT_START = /^content-(?:length|type)[ \t]*:/i;
+/** A header line: a field name (an HTTP token) and a colon. */
+const HEADER_LINE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+[ \t]*:/;
+const LENGTH_LINE = /^content-length[ \t]*:[ \t]*(\d+)[ \t]*$/i;
 /** Enough of a header's beginning to keep when no header is in sight: it may be cut across chunks. */
 const KEPT_TAIL = 32;
 
@@ -32,7 +34,8 @@ const KEPT_TAIL = 32;
  * Decodes the `Content-Length` framing that LSP and DAP share from a byte stream.
  *
  * It never loses step and never buffers without bound: stray output before a header is skipped up to the next
- * `Content-` header, a header without a usable length is skipped, an oversized body is discarded as it
+ * `Content-Length:` or `Content-Type:`, a header block without a usable length is skipped (header lines may end
+ * in CRLF or a bare LF; a log line inside a block cuts it there), an oversized body is discarded as it
  * streams past, and a body that is not JSON is reported and forgotten. Each is reported through
  * {@link ContentLengthSink.malformed}, so a peer that prints a log line costs a note, not the session. Work is
  * linear in the bytes received: chunks of a body are joined once, when the body is complete.
@@ -91,29 +94,36 @@ export class ContentLengthReader {
       this.#stray(start);
       return true;
     }
-    const end = buffer.subarray(0, this.#maxHeader + SEPARATOR.length).indexOf(SEPARATOR);
-    if (end < 0) {
-      if (buffer.length > this.#maxHeader) {
-        // Skip past this would-be header; the next one is searched from the byte after its start.
-        this.#take(1);
-        this.#sink.malformed(`a header longer than ${this.#maxHeader} bytes was skipped`, 'bad-header');
-        return true;
-      }
-      return false;
-    }
-    const header = this.#take(end + SEPARATOR.length).toString('latin1', 0, end);
-    const match = /(?:^|\r\n)content-length\s*:\s*(\d+)\s*(?:\r\n|$)/i.exec(header);
-    if (!match) {
-      this.#sink.malformed(`a header without a Content-Length was skipped: ${JSON.stringify(header.slice(0, 120))}`, 'bad-header');
+    const block = readBlock(buffer, this.#maxHeader);
+    if (block.kind === 'incomplete') return false;
+    if (block.kind === 'too-long') {
+      // Skip past this would-be header; the next one is searched from the byte after its start.
+      this.#take(1);
+      this.#sink.malformed(`a header longer than ${this.#maxHeader} bytes was skipped`, 'bad-header');
       return true;
     }
-    const length = Number(match[1]);
-    if (length > this.#maxMessage) {
-      this.#skipping = length;
-      this.#sink.malformed(`a message of ${length} bytes exceeds the limit of ${this.#maxMessage} bytes and was skipped`, 'oversized');
+    const header = this.#take(block.end);
+    if (block.kind === 'cut') {
+      // A line that is not a header (a log line after a header-like one) may begin the next message: read on there.
+      return this.#badHeader('a header block cut short by a line that is not a header', header);
+    }
+    const length = block.lines.map((line) => LENGTH_LINE.exec(line)?.[1]).find((value) => value !== undefined);
+    if (length === undefined) return this.#badHeader('a header without a Content-Length', header);
+    const bytes = Number(length);
+    // No stream holds such a message: skipping it would swallow everything that follows.
+    if (!Number.isSafeInteger(bytes)) return this.#badHeader('a header with an impossible Content-Length', header);
+    if (bytes > this.#maxMessage) {
+      this.#skipping = bytes;
+      this.#sink.malformed(`a message of ${bytes} bytes exceeds the limit of ${this.#maxMessage} bytes and was skipped`, 'oversized');
       return true;
     }
-    this.#bodyLength = length;
+    this.#bodyLength = bytes;
+    return true;
+  }
+
+  /** Reports a skipped header block; returns true (progress was made). */
+  #badHeader(what: string, header: Buffer): true {
+    this.#sink.malformed(`${what} was skipped: ${JSON.stringify(header.toString('latin1').trimEnd().slice(0, 120))}`, 'bad-header');
     return true;
   }
 
@@ -172,6 +182,39 @@ function findHeaderStart(buffer: Buffer): number {
   if (HEADER_AT_START.test(buffer.toString('latin1', 0, Math.min(buffer.length, 64)))) return 0;
   const match = HEADER_START.exec(buffer.toString('latin1'));
   return match ? match.index : -1;
+}
+
+type Block =
+  | { readonly kind: 'complete'; readonly lines: readonly string[]; readonly end: number }
+  | { readonly kind: 'cut'; readonly end: number }
+  | { readonly kind: 'too-long' }
+  | { readonly kind: 'incomplete' };
+
+/**
+ * The header block at the start of `buffer`: lines ending in CRLF (or a bare LF, as some peers write them), each a
+ * `Name: value` header, up to an empty line. A line that is not a header, or that holds the start of another
+ * block past its beginning, cuts the block before it: a log line that looked like a header costs that line, not the message after
+ * it. A block must end within `max` bytes.
+ */
+function readBlock(buffer: Buffer, max: number): Block {
+  // Bytes, not a string of the whole window: many small messages in one chunk stay linear.
+  const window = buffer.subarray(0, max);
+  const lines: string[] = [];
+  for (let at = 0; ; ) {
+    const newline = window.indexOf(10, at);
+    if (newline < 0) return buffer.length >= max ? { kind: 'too-long' } : { kind: 'incomplete' };
+    const line = buffer.toString('latin1', at, newline > at && buffer[newline - 1] === 13 ? newline - 1 : newline);
+    if (line === '') return { kind: 'complete', lines, end: newline + 1 };
+    if (!HEADER_LINE.test(line) || (lines.length > 0 && startsBlockInside(line))) return { kind: 'cut', end: at };
+    lines.push(line);
+    at = newline + 1;
+  }
+}
+
+/** Whether a header start appears past the beginning of a line (log output followed by a real header). */
+function startsBlockInside(line: string): boolean {
+  const match = HEADER_START.exec(line);
+  return match !== null && match.index > 0;
 }
 
 /** Encodes one message with its `Content-Length` header. */

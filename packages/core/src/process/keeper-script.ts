@@ -16,7 +16,7 @@
  * - ends the rest of the tree (SIGTERM, then SIGKILL after the grace period) when the command exits, when the
  *   harness asks (`stop MS`; `signal NAME` only signals), on a SIGTERM to the keeper, and when the socket closes
  *   because the harness died, however it died (SIGKILL, OOM kill, crash): the kernel closes the socket for it;
- * - signals a pid only through a pidfd opened after checking the start time, so a reused pid is never hit;
+ * - signals a pid only through a pidfd, checking the start time after opening it, so a reused pid is never hit;
  * - exits once the command has exited and it has no child left (as their subreaper, nothing is left below it).
  *
  * Python because it is on every machine these tools target and reaches prctl through ctypes without a build.

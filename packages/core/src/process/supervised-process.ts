@@ -118,6 +118,9 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
       ? spawn(python, keeperArgs, { cwd: options.cwd, env, stdio: [...stdio, 'pipe'], detached: true, windowsHide: true })
       : spawn(options.command, args, { cwd: options.cwd, env, stdio: [...stdio], detached: true, windowsHide: true });
     this.#child = child;
+    // Without a keeper the command's pid is known now (spawn returns once it has exec'd): a stop before Node says
+    // it spawned must still reach it with SIGTERM.
+    if (!python) this.#pid = child.pid;
     this.stdin = child.stdin;
     this.stdout = child.stdout;
     this.stderr = child.stderr;
@@ -167,6 +170,11 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
   /** How the command ended, once it has. */
   get exit(): ProcessExit | undefined {
     return this.#exit;
+  }
+
+  /** Whether a keeper runs this tree (and ends it when the harness dies of any cause). */
+  get kept(): boolean {
+    return this.#keeper;
   }
 
   /** Whether every descendant is contained (a keeper that is a child subreaper), not only the process group. */
@@ -383,12 +391,29 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
   }
 
   #onKeeperExit(code: number | null, signal: NodeJS.Signals | null): void {
+    // A keeper exits by itself only once its tree is gone, with the command's status as its code.
+    const killed = signal !== null || this.#exit === undefined;
     this.#treeGone = true;
     unregisterLive(this);
-    if (this.#exit) return;
-    // The keeper itself was killed (never by us while its tree lives): end what it can no longer reach.
-    this.#signalFromHere('SIGKILL');
+    if (killed) this.#endOrphanedTree();
     this.#onLeaderExit({ code, signal });
+  }
+
+  /**
+   * The keeper was killed (never by us while its tree lives), so its tree now belongs to init, out of its reach.
+   * Ends what can still be recognised as ours: whatever is in the command's process group or session (neither id
+   * can name another process while a member lives), the processes last listed, and the tracked ones. A
+   * descendant that started a session of its own is not recognisable any more.
+   */
+  #endOrphanedTree(): void {
+    const leader = this.#pid;
+    if (leader !== undefined) {
+      for (const entry of listProcesses()) {
+        if (isLive(entry) && (entry.pgid === leader || entry.sid === leader)) signalProcess(entry, 'SIGKILL');
+      }
+    }
+    for (const [pid, startTime] of this.#known) signalProcess({ pid, startTime }, 'SIGKILL');
+    this.#signalTracked('SIGKILL');
   }
 
   #onLeaderExit(exit: ProcessExit): void {

@@ -71,4 +71,25 @@ describe('ContentLengthReader', () => {
     expect(kinds()).toContain('bad-header');
     expect(kinds().every((k) => k === 'stray-output' || k === 'bad-header')).toBe(true);
   });
+
+  it('reads header lines that end in a bare LF, and a bad header never costs the message after it', () => {
+    const { reader, messages, kinds } = collect();
+    reader.push(Buffer.from('Content-Length: 7\n\n{"a":1}'));
+    reader.push(encodeContentLength(one));
+    // A server that logs an HTTP header on stdout, right before a real message.
+    reader.push(Buffer.from('log: Content-Type: text/plain\nrequest done\n'));
+    reader.push(encodeContentLength(two));
+    expect(messages).toEqual([{ a: 1 }, one, two]);
+    expect(kinds()).toEqual(['stray-output', 'bad-header', 'stray-output']);
+  });
+
+  it('skips a header whose length no message can have instead of swallowing the rest of the stream', () => {
+    const { reader, messages, malformed } = collect();
+    reader.push(Buffer.from('Content-Length: 99999999999999999999\r\n\r\n'));
+    reader.push(encodeContentLength(one));
+    expect(messages).toEqual([one]);
+    expect(malformed).toEqual([
+      { kind: 'bad-header', reason: 'a header with an impossible Content-Length was skipped: "Content-Length: 99999999999999999999"' },
+    ]);
+  });
 });

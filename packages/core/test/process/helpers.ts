@@ -24,13 +24,43 @@ export function markedProcesses(marker: { readonly name: string; readonly value:
     .map((entry) => entry.pid);
 }
 
+/** Live processes (zombies excluded) whose command line holds `tag`: found even after they cleared their environment. */
+export function taggedProcesses(tag: string): number[] {
+  return listProcesses()
+    .filter((entry) => isLive(entry) && entry.pid !== process.pid)
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry.pid}/cmdline`, 'utf8').includes(tag);
+      } catch {
+        return false;
+      }
+    })
+    .map((entry) => entry.pid);
+}
+
 /** Polls until no marked process is alive or `ms` pass; returns the survivors. */
-export async function waitNoMarked(marker: { readonly name: string; readonly value: string }, ms: number): Promise<number[]> {
+export function waitNoMarked(marker: { readonly name: string; readonly value: string }, ms: number): Promise<number[]> {
+  return waitNone(() => markedProcesses(marker), ms);
+}
+
+/** Polls `find` until it finds nothing or `ms` pass; returns what it found last. */
+export async function waitNone(find: () => number[], ms: number): Promise<number[]> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const left = markedProcesses(marker);
+    const left = find();
     if (left.length === 0 || Date.now() > deadline) return left;
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** SIGKILLs what a failed check left, so it leaks nothing into the next test. */
+export function killAll(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
   }
 }
 
@@ -52,8 +82,33 @@ export function firstLine(child: ChildProcess): Promise<string> {
   });
 }
 
-/** Starts the stand-in harness of fixtures/tree-harness.mjs. */
-export function startHarness(env: NodeJS.ProcessEnv): ChildProcess {
-  const script = new URL('./fixtures/tree-harness.mjs', import.meta.url).pathname;
-  return spawn(process.execPath, [script], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+/** Starts a stand-in harness from fixtures/ (default tree-harness.mjs). */
+export function startHarness(env: NodeJS.ProcessEnv, fixture = 'tree-harness.mjs', args: readonly string[] = []): ChildProcess {
+  const script = new URL(`./fixtures/${fixture}`, import.meta.url).pathname;
+  return spawn(process.execPath, [script, ...args], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+}
+
+/** A fresh tag to put in the command lines of a test's processes. */
+export function freshTag(): string {
+  return `qa-${randomUUID()}`;
+}
+
+/** Waits until at least `count` tagged processes run; throws with what it saw after `ms`. */
+export async function untilTagged(tag: string, count: number, ms = 20_000): Promise<number> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const seen = taggedProcesses(tag).length;
+    if (seen >= count) return seen;
+    if (Date.now() > deadline) throw new Error(`only ${seen} of ${count} tagged processes started`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Polls `check` until it holds; throws after `ms`. */
+export async function until(check: () => boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }

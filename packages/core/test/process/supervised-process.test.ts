@@ -2,10 +2,14 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { keeperStatus, readProcess, signalProcess, spawnSupervised } from '../../src/process.js';
-import { envMarker, firstLine, markedProcesses, running, startHarness, waitNoMarked } from './helpers.js';
+import { envMarker, firstLine, markedProcesses, running, startHarness, until, waitNoMarked } from './helpers.js';
 
 const cwd = process.cwd();
-/** Every way a descendant tries to get away: a new session, a re-parent, ignoring SIGTERM. */
+/**
+ * Every way a descendant tries to get away: a new session, a re-parent, ignoring SIGTERM. Run by `sh`, not bash:
+ * bash with a socket for stdin (Node's pipes) and no SHLVL (a harness not started from a shell, turbo) sources
+ * ~/.bashrc, whose work a killed tree may leave half done.
+ */
 const ESCAPES = 'setsid sleep 600 & (sleep 601 &) ; (trap "" TERM; exec sleep 602) & ';
 
 describe('spawnSupervised (real processes)', () => {
@@ -15,7 +19,7 @@ describe('spawnSupervised (real processes)', () => {
 
   it('reports the command pid, its output, a bounded stderr tail and its exit code', async () => {
     const tree = spawnSupervised({
-      command: 'bash',
+      command: 'sh',
       args: ['-c', 'echo out; for i in $(seq 1 500); do echo "err line $i" >&2; done; exit 3'],
       cwd,
       stderrTail: 40,
@@ -60,7 +64,7 @@ describe('spawnSupervised (real processes)', () => {
 
   it('stop ends every descendant, escaped ones too, SIGKILL after the grace for one that ignores SIGTERM', async () => {
     const marker = envMarker();
-    const tree = spawnSupervised({ command: 'bash', args: ['-c', `${ESCAPES} exec sleep 603`], cwd, env: marker.env, graceMs: 300 });
+    const tree = spawnSupervised({ command: 'sh', args: ['-c', `${ESCAPES} exec sleep 603`], cwd, env: marker.env, graceMs: 300 });
     await tree.started;
     // The keeper and the four processes of the script.
     await until(() => markedProcesses(marker).length === 5);
@@ -75,7 +79,7 @@ describe('spawnSupervised (real processes)', () => {
 
   it('ends what the command left behind when it exits by itself', async () => {
     const marker = envMarker();
-    const tree = spawnSupervised({ command: 'bash', args: ['-c', `${ESCAPES} sleep 0.3; exit 0`], cwd, env: marker.env, graceMs: 300 });
+    const tree = spawnSupervised({ command: 'sh', args: ['-c', `${ESCAPES} sleep 0.3; exit 0`], cwd, env: marker.env, graceMs: 300 });
     expect(await tree.exited).toEqual({ code: 0, signal: null });
     expect(await waitNoMarked(marker, 5000)).toEqual([]);
   });
@@ -83,7 +87,7 @@ describe('spawnSupervised (real processes)', () => {
   it('signal reaches escaped descendants; track adds an outside process that ends with the tree', async () => {
     const marker = envMarker();
     const outsider = spawn('sleep', ['604'], { env: marker.env, stdio: 'ignore', detached: true });
-    const tree = spawnSupervised({ command: 'bash', args: ['-c', 'setsid sleep 605 & exec sleep 606'], cwd, env: marker.env });
+    const tree = spawnSupervised({ command: 'sh', args: ['-c', 'setsid sleep 605 & exec sleep 606'], cwd, env: marker.env });
     try {
       await tree.started;
       // The outsider, the keeper and its two sleeps.
@@ -153,14 +157,6 @@ describe('a harness that dies without disposing (real processes, checked through
     expect(await waitNoMarked(marker, 5000)).toEqual([]);
   });
 });
-
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 function findChild(parent: number): number | undefined {
   for (const name of readdirSync('/proc')) {

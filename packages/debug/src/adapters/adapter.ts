@@ -99,7 +99,16 @@ export interface AdapterConfig {
    * match a logpoint's message then count as the program's output, except the adapter's own lines, which match
    * `adapterLines` ("Process 12 exited with status = 3"). Other adapters send logpoints as program output.
    */
-  readonly consoleLogpoints?: { readonly adapterLines: RegExp };
+  readonly consoleLogpoints?: {
+    readonly adapterLines: RegExp;
+    /** Console lines saying a log message could not be read, shown to the model as the adapter's warnings. */
+    readonly errorLines?: RegExp;
+  };
+  /**
+   * Why this adapter cannot print a log message as written, when it cannot (lldb-dap turns a logpoint whose message
+   * it cannot read into a breakpoint that stops); such a logpoint is refused, not sent.
+   */
+  logMessageProblem?(message: string): string | undefined;
   /**
    * How a hit condition is sent to this adapter, or why it cannot keep it (lldb-dap only ignores the hits before a
    * count; debugpy cannot also require a `condition`). Default: as the tool takes it ("== 3", ">= 3", "% 3").

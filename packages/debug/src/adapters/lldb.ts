@@ -25,7 +25,8 @@ export function lldbAdapter(options: { readonly llvmDirs?: boolean } = {}): Adap
     adapterId: 'lldb-dap',
     evaluateContext: 'watch',
     // lldb-dap prints a logpoint's message as console text, and the process's state changes the same way.
-    consoleLogpoints: { adapterLines: /^Process \d+ (launched|exited|stopped|resuming|detached)\b/ },
+    consoleLogpoints: { adapterLines: /^Process \d+ (launched|exited|stopped|resuming|detached)\b/, errorLines: /^Log message has error: / },
+    logMessageProblem: lldbLogMessageProblem,
     exceptionNote: 'a crash, a signal or an uncaught C++ exception (which aborts) stops the program by itself',
     async locate(ctx) {
       // $PATH first (what the user chose), then the LLVM install folders.
@@ -83,7 +84,8 @@ function llvmDirs(): string[] {
  * stopped at every hit): ">= N" and "> N" can be kept, the rest cannot.
  */
 function lldbHitCondition({ op, count }: HitCondition): HitConditionTranslation {
-  if (op === '>=' && count >= 1) return { text: String(count) };
+  // lldb-dap ignores count - 1 hits: "0" would underflow into "never".
+  if (op === '>=') return { text: String(Math.max(1, count)) };
   if (op === '>') return { text: String(count + 1) };
   const suggestion = op === '==' && count >= 1 ? `: pass hit_condition ">= ${count}" for the ${ordinal(count)} hit and every later one` : '';
   return { unsupported: `lldb-dap can only stop from a hit on (it ignores the hits before)${suggestion}` };
@@ -95,4 +97,18 @@ function ordinal(n: number): string {
   const tens = n % 100;
   const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${suffix}`;
+}
+
+/**
+ * lldb-dap reads backslash escapes in a log message's text its own way, and takes every `{…}` (nested braces included)
+ * as an expression; a message it cannot read leaves a plain breakpoint that stops the program.
+ */
+function lldbLogMessageProblem(message: string): string | undefined {
+  if (message.includes('\\')) {
+    return 'lldb-dap reads backslash escapes in a log message its own way and makes a logpoint it cannot read a breakpoint that stops: leave the backslash out';
+  }
+  if (/\{[^}]*\{/.test(message)) {
+    return 'lldb-dap has no way to print a literal brace: every {…} is an expression, so leave literal braces out';
+  }
+  return undefined;
 }

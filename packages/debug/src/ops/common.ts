@@ -111,7 +111,13 @@ function adapterWarnings(session: DebugSession): string {
  * Waits for the program to stop or end (at most the supervisor's wait) and answers with the snapshot, the
  * exit, or "still running". `lead` comes first.
  */
-export async function settleAnswer(op: OpContext, session: DebugSession, lead: string[] = [], waitMs = op.supervisor.waitMs): Promise<ToolResult> {
+export async function settleAnswer(
+  op: OpContext,
+  session: DebugSession,
+  lead: string[] = [],
+  waitMs = op.supervisor.waitMs,
+  stillRunning = `The program is still running after ${Math.round(waitMs / 1000)} s (no breakpoint was hit). Call continue to keep waiting, pause to stop it where it is, or output to see what it printed.`,
+): Promise<ToolResult> {
   const stopReporting = reportRunning(op, session);
   const state = await session.settle(waitMs, op.signal).finally(stopReporting);
   if (state === 'stopped') {
@@ -122,14 +128,8 @@ export async function settleAnswer(op: OpContext, session: DebugSession, lead: s
     );
   }
   if (state === 'ended') return endAnswer(session, lead);
-  const seconds = Math.round(waitMs / 1000);
   return textResult(
-    [
-      ...lead,
-      breakpointNews(op),
-      `The program is still running after ${seconds} s (no breakpoint was hit). Call continue to keep waiting, pause to stop it where it is, or output to see what it printed.`,
-      newOutput(session),
-    ]
+    [...lead, breakpointNews(op), stillRunning, newOutput(session)]
       .filter(Boolean)
       .join('\n'),
     { state: 'running' },

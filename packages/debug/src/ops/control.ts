@@ -92,7 +92,14 @@ export async function pause(op: OpContext, threadId: number | undefined): Promis
   const thread = threadId ?? session.lastThreadId ?? (await fetchThreads(session))[0]?.id;
   if (thread === undefined) throw new DebugError('invalid_argument', 'The debuggee reports no threads to pause; call threads and pass thread_id.');
   await session.pause(thread);
-  return settleAnswer(op, session, [], op.supervisor.timeouts.requestMs);
+  const waitMs = op.supervisor.timeouts.requestMs;
+  return settleAnswer(
+    op,
+    session,
+    [],
+    waitMs,
+    `The pause was requested, but the program has not stopped within ${Math.round(waitMs / 1000)} s: a thread blocked in a call (sleep, I/O, native code) stops only when that call returns. Call continue to keep waiting for it, or terminate.`,
+  );
 }
 
 /** `terminate`: end the session, killing the adapter and a launched program (an attached one is left running). */

@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { isLive, isStillRunning, readProcess, type SupervisedProcess, spawnSupervised, TrackedProcesses } from '@agent-tools/core/process';
+import { errorDetail } from '@agent-tools/core';
 import { DapConnection } from '../dap/connection.js';
 import { DebugError } from '../errors.js';
 import type { AdapterCommand, AdapterTransport } from '../adapters/adapter.js';
@@ -48,8 +49,12 @@ export class AdapterProcess {
   /** Polls for the end of the launched debuggee. */
   #watch: NodeJS.Timeout | undefined;
 
-  constructor(connection: DapConnection, tree: SupervisedProcess | undefined, exited: Promise<ExitInfo>) {
+  /** The TCP connection, destroyed on kill: ending it only half-closes it, and a peer that never closes its side keeps it open. */
+  readonly #socket: Socket | undefined;
+
+  constructor(connection: DapConnection, tree: SupervisedProcess | undefined, exited: Promise<ExitInfo>, socket?: Socket) {
     this.connection = connection;
+    this.#socket = socket;
     this.#tree = tree;
     this.exited = exited.then((info) => {
       this.#exit = info;
@@ -114,6 +119,7 @@ export class AdapterProcess {
   async kill(graceMs = 500): Promise<void> {
     clearInterval(this.#watch);
     this.connection.close({ kind: 'ended' });
+    this.#socket?.destroy();
     await Promise.all([this.#tree?.stop(graceMs), this.#outside.stop(graceMs)]);
   }
 }
@@ -153,14 +159,14 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
     const socket = await connectSocket(port, options.startTimeoutMs, name);
     const connection = new DapConnection(socket, socket, { name, requestTimeoutMs: options.requestTimeoutMs });
     void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));
-    return new AdapterProcess(connection, tree, exited);
+    return new AdapterProcess(connection, tree, exited, socket);
   } catch (error) {
     await tree.stop(0);
-    throw error instanceof DebugError
-      ? error
-      : new DebugError('adapter_start_failed', `The ${name} adapter could not be started (${command.command}): ${(error as Error).message}.`, {
-          cause: error,
-        });
+    if (error instanceof DebugError) throw error;
+    const detail = errorDetail(error);
+    throw new DebugError('adapter_start_failed', `The ${name} adapter could not be started (${command.command}): ${detail.replace(/\.$/, '')}.`, {
+      cause: error,
+    });
   }
 }
 
@@ -175,13 +181,13 @@ export async function connectToServer(name: string, port: number, requestTimeout
     try {
       socket = await connectSocket(port, 5000, name);
     } catch (error) {
-      if (Date.now() >= deadline || !String((error as Error).message).includes('ECONNREFUSED')) throw error;
+      if (Date.now() >= deadline || !refused(error)) throw error;
       await delay(100);
     }
   }
   const connection = new DapConnection(socket, socket, { name, requestTimeoutMs });
   const exited = new Promise<ExitInfo>((resolve) => socket.once('close', () => resolve({ code: null, signal: null })));
-  return new AdapterProcess(connection, undefined, exited);
+  return new AdapterProcess(connection, undefined, exited, socket);
 }
 
 /** One sentence on how an adapter process ended. */
@@ -247,9 +253,14 @@ function connectSocket(port: number, timeoutMs: number, name: string): Promise<S
     });
     socket.once('error', (error) => {
       clearTimeout(timer);
-      reject(new DebugError('adapter_start_failed', `Could not connect to the ${name} debug server on 127.0.0.1:${port}: ${error.message}.`));
+      reject(new DebugError('adapter_start_failed', `Could not connect to the ${name} debug server on 127.0.0.1:${port}: ${error.message}.`, { cause: error }));
     });
   });
+}
+
+/** Whether a connection failed because nothing listens yet (known by its errno, not by its sentence). */
+function refused(error: unknown): boolean {
+  return ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED';
 }
 
 function tail(text: string): string {

@@ -183,20 +183,20 @@ export class BreakpointBook {
   }
 
   /**
-   * Whether console text is a logpoint's message: lldb-dap prints logpoints as console output, beside its own
-   * chatter, so the text is matched against the templates of the logpoints set (`{expr}` matching anything).
+   * Whether console text is a logpoint's message: lldb-dap prints logpoints as console output (one event per hit),
+   * beside its own chatter, so the text is matched against the templates of the logpoints set (`{expr}` matching
+   * anything, over several lines too: an expression that fails prints a multi-line error in its place).
    */
   isLogpointMessage(text: string): boolean {
-    const line = text.replace(/\r?\n$/, '');
-    if (line.includes('\n')) return false;
+    const message = text.replace(/\r?\n$/, '');
     for (const entries of this.#files.values()) {
       for (const entry of entries) {
         if (entry.logMessage === undefined || entry.state === 'unsupported') continue;
         const pattern = entry.logMessage
           .split(/\{[^}]*\}/)
           .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-          .join('[^\n]*');
-        if (new RegExp(`^${pattern}$`).test(line)) return true;
+          .join('[\\s\\S]*');
+        if (new RegExp(`^${pattern}$`).test(message)) return true;
       }
     }
     return false;

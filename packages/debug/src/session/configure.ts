@@ -122,6 +122,8 @@ function screen<E extends BreakpointEntry | FunctionBreakpointEntry>(session: Co
   for (const entry of entries) {
     const missing = unsupportedKinds(session.capabilities, entry);
     const hits = missing.length === 0 ? hitTranslation(session, entry) : undefined;
+    const logMessage = 'logMessage' in entry ? entry.logMessage : undefined;
+    const unreadable = logMessage !== undefined ? session.spec.selected.config.logMessageProblem?.(logMessage) : undefined;
     if (missing.length > 0) {
       session.spec.book.refuse(
         entry,
@@ -129,6 +131,8 @@ function screen<E extends BreakpointEntry | FunctionBreakpointEntry>(session: Co
       );
     } else if (hits && 'unsupported' in hits) {
       session.spec.book.refuse(entry, hits.unsupported);
+    } else if (unreadable) {
+      session.spec.book.refuse(entry, unreadable);
     } else {
       sent.push(entry);
     }

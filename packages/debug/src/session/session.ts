@@ -358,6 +358,7 @@ export class DebugSession {
         // Logpoint messages get a stream of their own, so they never land inside a line the program is printing:
         // delve sends them as program output with a source, lldb-dap as console text beside its own.
         if (category === 'stdout' || category === 'stderr') this.output.append(output, 'source' in event.body ? 'logpoint' : category);
+        else if (category === 'console' && this.spec.selected.config.consoleLogpoints?.errorLines?.test(output)) this.#warn(output);
         else if (category === 'console' && this.#isConsoleLogpoint(output)) this.output.append(output, 'logpoint');
         else if (category === 'important') this.#warn(output);
         else if (category !== 'telemetry') this.#console = (this.#console + output).slice(-CONSOLE_LIMIT);

@@ -1,8 +1,10 @@
 // A stand-in harness for the no-orphans proof: a debugpy session stopped at a breakpoint in a debuggee that has
-// forked a `setsid` helper; then it waits to be killed, or disposes its registry (HARNESS_DISPOSE).
+// forked a `setsid` helper; then it ends as every stand-in does (`standIn`: killed, SIGUSR2, or disposing with
+// HARNESS_DISPOSE).
 // Usage: debug-harness.mjs <project dir> <breakpoint line>.
 import { approveAll, createRegistry } from '@agent-tools/core';
 import { createDebugSupervisor, debugTools } from '@agent-tools/debug';
+import { standIn } from '@agent-tools/test-utils/stand-in';
 
 const [dir, line] = process.argv.slice(2);
 const registry = createRegistry({
@@ -13,11 +15,4 @@ const registry = createRegistry({
 await registry.call('debug', { action: 'breakpoints', file: 'forker.py', lines: [Number(line)] });
 const launched = await registry.call('debug', { action: 'launch', program: 'forker.py' });
 if (launched.isError) throw new Error(JSON.stringify(launched));
-console.log('ready');
-if (process.env.HARNESS_DISPOSE) {
-  await registry.dispose();
-  console.log('disposed');
-} else {
-  // Until it is killed, or the test that started it is gone (its pipe closes).
-  process.stdin.on('end', () => process.exit(0)).resume();
-}
+await standIn(() => registry.dispose());

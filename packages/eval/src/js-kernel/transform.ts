@@ -71,7 +71,8 @@ export function transformCell(source: string): string {
   }
 
   const last = body[body.length - 1];
-  if (last?.type === 'ExpressionStatement' && !('directive' in last && last.directive)) {
+  // A cell of string literals only is a directive prologue to the parser; its last one is still the cell's value.
+  if (last?.type === 'ExpressionStatement') {
     edits.push({ start: last.start, end: last.end, text: `;return (${src(last.expression.start, last.expression.end)});` });
   }
 

@@ -33,7 +33,9 @@ const IDENT_CHAIN = /^[A-Za-z_][\w.]*$/;
  * Rewrites the IPython idioms a model types by reflex into plain Python calling the `_agent_tools` helpers that
  * every eval Python kernel defines. Line magics keep their line, so line numbers in tracebacks stay right.
  */
-export function rewritePython(source: string): Rewrite {
+export function rewritePython(cellSource: string): Rewrite {
+  // Python reads "\r\n" and a lone "\r" as line ends; the idioms are found line by line, so read them the same way.
+  const source = cellSource.replace(/\r\n?/g, '\n');
   const cell = rewriteCellMagic(source);
   if (cell) return cell;
   const rewritten: string[] = [];

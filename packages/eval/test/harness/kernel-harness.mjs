@@ -1,8 +1,9 @@
 // A stand-in harness for the no-orphans proof: a Python kernel on the run's own Jupyter server, with one background
-// shell command in the kernel's group and one that left it (`setsid`); then it waits to be killed, or disposes its
-// registry (HARNESS_DISPOSE). Usage: kernel-harness.mjs <working directory>.
+// shell command in the kernel's group and one that left it (`setsid`); then it ends as every stand-in does
+// (`standIn`: killed, SIGUSR2, or disposing its registry with HARNESS_DISPOSE). Usage: kernel-harness.mjs <dir>.
 import { approveAll, createRegistry } from '@agent-tools/core';
 import { createKernelFactory, evalTools } from '@agent-tools/eval';
+import { standIn } from '@agent-tools/test-utils/stand-in';
 
 const [dir] = process.argv.slice(2);
 const registry = createRegistry({
@@ -16,11 +17,4 @@ const answer = await registry.call('eval', {
   timeout_seconds: 20,
 });
 if (answer.isError) throw new Error(JSON.stringify(answer));
-console.log('ready');
-if (process.env.HARNESS_DISPOSE) {
-  await registry.dispose();
-  console.log('disposed');
-} else {
-  // Until it is killed, or the test that started it is gone (its pipe closes).
-  process.stdin.on('end', () => process.exit(0)).resume();
-}
+await standIn(() => registry.dispose());

@@ -81,6 +81,11 @@ export interface ServerConfig {
    */
   readonly extraLineBreaks?: string;
   /**
+   * Whether the server drops a leading byte order mark from files it reads from disk, while keeping it in the text
+   * of a document it was sent (tsserver): columns on the first line of such a file are translated.
+   */
+  readonly stripsBomFromDisk?: boolean;
+  /**
    * Whether answers depend on an index the server builds in the background after a file is opened, and the
    * title of the work-done progress it reports meanwhile (clangd: `indexing`, when the root has a compilation
    * database). Until that work has begun and ended, index-based answers are not complete.

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { isIdentifierChar } from '../position/code-mask.js';
 import { displayPath, fromUri } from '../util/paths.js';
 import { splitLines, textInRange } from '../util/text.js';
+import { textEdits } from './edit-files.js';
 
 /** Why a rename's edits cannot be trusted, or undefined when every edit renames `oldName` to `newName`. */
 export type RenameCheck = { readonly ok: true } | { readonly ok: false; readonly alias: boolean; readonly reason: string };
@@ -64,12 +65,4 @@ function renames(replaced: string, newText: string, oldName: string, newName: st
     if (newText === replaced.slice(0, at) + newName + replaced.slice(end)) return true;
   }
   return false;
-}
-
-function* textEdits(edit: WorkspaceEdit): Generator<[string, readonly TextEdit[]]> {
-  if (edit.documentChanges) {
-    for (const change of edit.documentChanges) {
-      if ('textDocument' in change) yield [change.textDocument.uri, change.edits as TextEdit[]];
-    }
-  } else if (edit.changes) yield* Object.entries(edit.changes);
 }

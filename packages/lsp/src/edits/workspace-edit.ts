@@ -35,7 +35,8 @@ interface Virtual {
  * working directory, every versioned document must be the version the server was sent, and every open
  * document must still match the disk. Nothing is written; a problem throws `edit_failed`.
  */
-export function planWorkspaceEdit(edit: WorkspaceEdit, cwd: string, open: OpenVersions): EditPlan {
+export function planWorkspaceEdit(edit: WorkspaceEdit, cwd: string, open: OpenVersions, again = 'Call lsp_rename again.'): EditPlan {
+  const retry = again ? ` ${again}` : '';
   const files = new Map<string, Virtual>();
   const touch = (path: string): Virtual => {
     let entry = files.get(path);
@@ -65,10 +66,10 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, cwd: string, open: OpenVe
     if (entry.after === undefined) throw new LspError('edit_failed', `The edit changes ${rel}, which does not exist; nothing was changed.`);
     const seen = open(path);
     if (seen && entry.edits === 0 && entry.before !== seen.text) {
-      throw new LspError('edit_failed', `${rel} changed on disk after the server read it; nothing was changed. Call lsp_rename again.`);
+      throw new LspError('edit_failed', `${rel} changed on disk after the server read it; nothing was changed.${retry}`);
     }
     if (typeof version === 'number' && seen && seen.version !== version) {
-      throw new LspError('edit_failed', `The edit was computed for version ${version} of ${rel}, but the server has version ${seen.version}; nothing was changed. Call lsp_rename again.`);
+      throw new LspError('edit_failed', `The edit was computed for version ${version} of ${rel}, but the server has version ${seen.version}; nothing was changed.${retry}`);
     }
     entry.after = applyTextEdits(entry.after, edits, rel);
     entry.edits += edits.length;
@@ -140,12 +141,12 @@ function writable(path: string): boolean {
  * new contents go to temporary files beside their targets and are renamed into place only when all are written;
  * any failure undoes what was done and throws `edit_failed`.
  */
-export async function applyEditPlan(plan: EditPlan, cwd: string, options: FileChangesOptions = {}): Promise<void> {
+export async function applyEditPlan(plan: EditPlan, cwd: string, options: FileChangesOptions = {}, again = 'Call lsp_rename again.'): Promise<void> {
   const outcome = await applyFileChanges(plan.changes, options);
   if (outcome.ok) return;
   if (outcome.kind === 'changed') {
     const files = outcome.changed.map((c) => displayPath(c.path, cwd)).join(', ');
-    throw new LspError('edit_failed', `${files} changed on disk while the edit was prepared; nothing was changed. Call lsp_rename again.`);
+    throw new LspError('edit_failed', `${files} changed on disk while the edit was prepared; nothing was changed.${again ? ` ${again}` : ''}`);
   }
   const lost = outcome.notRestored.map((path) => displayPath(path, cwd));
   const undone = lost.length ? `restoring failed for ${lost.join(', ')}` : 'every file was restored';

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 
 /** How a language writes comments and strings, as far as telling code from text goes. */
-type Family = 'c' | 'js' | 'go' | 'rust' | 'python' | 'dart';
+export type Family = 'c' | 'js' | 'go' | 'rust' | 'python' | 'dart';
 
 const FAMILIES: Record<string, Family> = {
   '.ts': 'js', '.tsx': 'js', '.mts': 'js', '.cts': 'js', '.js': 'js', '.jsx': 'js', '.mjs': 'js', '.cjs': 'js',

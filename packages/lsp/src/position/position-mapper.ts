@@ -2,15 +2,20 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Position, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { fromUri } from '../util/paths.js';
 
-/** The line starts of a text under two rules: LSP's (`\r\n`, `\n`, `\r`) and the server's (those plus its own). */
+/**
+ * The line starts of a text under two rules: LSP's (`\r\n`, `\n`, `\r`) and the server's (those plus its own). A
+ * server that read the file without its byte order mark starts its first line one unit later.
+ */
 class LineStarts {
   readonly lsp: number[] = [0];
-  readonly server: number[] = [0];
+  readonly server: number[];
 
   constructor(
     readonly text: string,
     extra: string,
+    bomSkipped: boolean,
   ) {
+    this.server = [bomSkipped ? 1 : 0];
     for (let i = 0; i < text.length; i++) {
       const c = text[i] as string;
       if (c === '\r' || c === '\n') {
@@ -33,32 +38,38 @@ class LineStarts {
       if ((to[mid] as number) <= offset) low = mid;
       else high = mid - 1;
     }
-    return { line: low, character: offset - (to[low] as number) };
+    return { line: low, character: Math.max(0, offset - (to[low] as number)) };
   }
 }
 
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 /**
- * Translates positions between LSP's lines and a server that counts more characters as line breaks. tsserver
- * counts U+2028 and U+2029 as line breaks while LSP does not, so in a file that contains them every position after
- * one is a line off unless mapped: a rename would write into the wrong place. For other servers, and for files
- * without such characters, positions pass through unchanged.
+ * Translates positions between LSP's lines and a server that counts lines differently. tsserver counts U+2028 and
+ * U+2029 as line breaks while LSP does not, so in a file that contains them every position after one is a line off
+ * unless mapped: a rename would write into the wrong place. tsserver also drops the byte order mark of a file it
+ * reads from disk (not of one it was sent), so on the first line of such a file every column is one off. For other
+ * servers, and for files without such characters, positions pass through unchanged.
  */
 export class PositionMapper {
   readonly #extra: string;
+  readonly #stripsBom: boolean;
   readonly #textOf: (path: string) => string | undefined;
   readonly #cache = new Map<string, { key: string | undefined; text: string | undefined; starts: LineStarts | undefined }>();
 
-  /** `extra`: the characters the server also breaks lines at; `textOf`: the text the server has for an open file. */
-  constructor(extra: string, textOf: (path: string) => string | undefined) {
+  /**
+   * `extra`: the characters the server also breaks lines at; `textOf`: the text the server has for an open file;
+   * `stripsBom`: whether the server drops the byte order mark of files it reads from disk.
+   */
+  constructor(extra: string, textOf: (path: string) => string | undefined, stripsBom = false) {
     this.#extra = extra;
     this.#textOf = textOf;
+    this.#stripsBom = stripsBom;
   }
 
   /** Whether this server needs any mapping at all. */
   get active(): boolean {
-    return this.#extra.length > 0;
+    return this.#extra.length > 0 || this.#stripsBom;
   }
 
   /** An LSP position in a file as the server counts it. */
@@ -127,7 +138,9 @@ export class PositionMapper {
       }
     }
     const source = text;
-    const starts = [...this.#extra].some((c) => source.includes(c)) ? new LineStarts(source, this.#extra) : undefined;
+    // The server was sent an open document's text as it is, BOM included; it read any other file itself.
+    const bomSkipped = this.#stripsBom && open === undefined && source.startsWith('\uFEFF');
+    const starts = bomSkipped || [...this.#extra].some((c) => source.includes(c)) ? new LineStarts(source, this.#extra, bomSkipped) : undefined;
     this.#cache.set(path, { key, text: open, starts });
     if (this.#cache.size > 500) this.#cache.delete(this.#cache.keys().next().value as string);
     return starts;

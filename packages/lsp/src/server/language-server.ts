@@ -158,7 +158,7 @@ export class LanguageServer {
       (path) => options.config.extensions[extname(path).toLowerCase()] ?? Object.values(options.config.extensions)[0] ?? 'plaintext',
       options.limits.maxOpenDocuments,
     );
-    this.positions = new PositionMapper(options.config.extraLineBreaks ?? '', (path) => this.documents.get(path)?.text);
+    this.positions = new PositionMapper(options.config.extraLineBreaks ?? '', (path) => this.documents.get(path)?.text, options.config.stripsBomFromDisk);
     this.diagnostics = new ServerDiagnostics({
       positions: this.positions,
       config: this.config,

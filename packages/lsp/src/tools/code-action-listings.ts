@@ -4,8 +4,11 @@ import type { LanguageServer } from '../server/language-server.js';
 /** One code_actions answer, kept so that lsp_fix can apply an action by its number. */
 export interface CodeActionListing {
   readonly server: LanguageServer;
-  /** The file's text when the list was made: an action is applied only to that text. */
-  readonly text: string;
+  /**
+   * The text of the listed file and of every file the listed actions edit, when the list was made (undefined for a
+   * file that did not exist): an action is applied only to those texts.
+   */
+  readonly texts: ReadonlyMap<string, string | undefined>;
   /** 1-based line and the symbol the list was made for, for messages. */
   readonly line: number;
   readonly symbol: string;

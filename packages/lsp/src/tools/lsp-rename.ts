@@ -1,10 +1,13 @@
 import { defineTool, errorResult, type ToolResult } from '@agent-tools/core';
 import { PrepareRenameRequest, RenameRequest, type WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
+import { invalidName } from '../edits/new-name.js';
+import { syntaxErrorAdded } from '../edits/syntax-check.js';
 import { verifyRenameEdits } from '../edits/verify-rename.js';
 import { planWorkspaceEdit } from '../edits/workspace-edit.js';
 import { LspError } from '../errors.js';
-import { fromUri } from '../util/paths.js';
+import { familyOf } from '../position/code-mask.js';
+import { displayPath, fromUri } from '../util/paths.js';
 import { plural, splitLines } from '../util/text.js';
 import { applyAndReport } from './apply-plan.js';
 import { occurrenceParameter } from './lsp-parameters.js';
@@ -16,7 +19,7 @@ export const lspRenameParameters = z.object({
   line: z.number().int().min(1).describe('1-based line on which the symbol appears.'),
   symbol: z.string().describe('The current name, exactly as written on that line. Never a column.'),
   occurrence: occurrenceParameter,
-  new_name: z.string().min(1).describe('The new name.'),
+  new_name: z.string().min(1).describe('The new name: an identifier of the language (for a #private field, with or without the #).'),
 });
 
 const DESCRIPTION = `Rename a symbol everywhere it is used, with the language server's understanding of scopes and imports (not a text replace).
@@ -49,11 +52,17 @@ async function rename(
   params: z.output<typeof lspRenameParameters>,
   ctx: Parameters<ReturnType<typeof lspRenameTool>['execute']>[1],
 ): Promise<ToolResult> {
-  const newName = params.new_name.trim();
-  if (/\s/.test(newName)) return errorResult(`"${params.new_name}" is not a valid name: it contains whitespace.`);
   const target = await openTarget(env, params, 'lsp_rename', ctx.signal);
-  const { server, doc, position, at, symbol: oldName } = target;
+  const { server, doc, position, at } = target;
+  const family = familyOf(target.file);
+  // A JavaScript private name (`#count`) is renamed as a whole: the server writes the `#` of the new name too.
+  const privateName = family === 'js' && position.lineText[position.character - 1] === '#';
+  const oldName = privateName ? `#${target.symbol}` : target.symbol;
+  const given = params.new_name.trim();
+  const newName = privateName && !given.startsWith('#') ? `#${given}` : given;
   const where = `\`${oldName}\` (${target.file}:${position.line + 1})`;
+  const invalid = invalidName(newName, family, privateName);
+  if (invalid) return errorResult(`"${params.new_name}" cannot be the new name of ${where}: ${invalid}. Nothing was changed.`, { action: 'rename', error: 'invalid_name' });
   const provider = server.capabilities.renameProvider;
   if (!provider) throw new LspError('unsupported', `${server.config.name} cannot rename symbols; nothing was changed.`);
   // A rename computed on a partial index edits some files and misses others: never apply one.
@@ -96,6 +105,13 @@ async function rename(
   const plan = planWorkspaceEdit(edit, env.cwd, (path) => server.documents.get(path));
   if (plan.changes.length === 0) {
     return errorResult(`Renaming ${where} to \`${newName}\` changes nothing; nothing was written.`);
+  }
+  // A reserved word is a valid property name and an invalid variable name: the parser tells which this is.
+  for (const change of plan.changes) {
+    const broken = change.before !== undefined && change.after !== undefined ? syntaxErrorAdded(change.path, change.before, change.after) : undefined;
+    if (broken) {
+      return errorResult(`Renaming ${where} to \`${newName}\` was refused: ${displayPath(change.path, env.cwd)} would no longer parse (${broken}). Nothing was changed.`, { action: 'rename', error: 'invalid_name' });
+    }
   }
   const edits = plan.changes.reduce((sum, c) => sum + c.edits, 0);
   const head = `Renamed ${where} to \`${newName}\`: ${plural(edits, 'edit')} in ${plural(plan.changes.length, 'file')}.`;

@@ -83,6 +83,7 @@ export const typescriptServer = defineServer({
   pullDiagnostics: tsserverDiagnostics,
   // tsserver breaks lines at U+2028 and U+2029 too; LSP does not.
   extraLineBreaks: '\u2028\u2029',
+  stripsBomFromDisk: true,
   projectCheck: tscChecker,
   // The first request waits for tsserver to load the whole project.
   requestTimeoutMs: 60_000,

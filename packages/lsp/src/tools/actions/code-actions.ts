@@ -5,15 +5,16 @@ import {
   CodeActionTriggerKind,
   type Command,
   type Diagnostic as LspDiagnostic,
-  type TextEdit,
   type WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import { capList } from '@agent-tools/core';
 import { fromLspDiagnostic } from '../../diagnostics/convert.js';
+import { editedPaths, textEdits } from '../../edits/edit-files.js';
 import { LineReader } from '../../format/line-reader.js';
 import { displayPath, fromUri } from '../../util/paths.js';
 import { textInRange } from '../../util/text.js';
 import type { LspParams } from '../lsp-parameters.js';
+import { maybeStale, openAll, snapshotTexts } from '../server-view.js';
 import { ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
 
 const MAX_ACTIONS = 20;
@@ -47,19 +48,30 @@ export async function codeActions(env: ToolEnv, params: LspParams, signal: Abort
   // The request speaks the server's positions; what the model reads is in LSP's.
   const toServer = (range: LspDiagnostic['range']) => ({ start: server.positions.toServer(path, range.start), end: server.positions.toServer(path, range.end) });
   const range = toServer({ start: { line: position.line, character: position.character }, end: { line: position.line, character: position.character + position.length } });
-  const answer = await server.request(
-    CodeActionRequest.type,
-    {
-      textDocument: { uri: doc.uri },
-      range,
-      context: { diagnostics: lineDiagnostics.map((d) => ({ ...d, range: toServer(d.range) })), triggerKind: CodeActionTriggerKind.Invoked },
-    },
-    { signal },
-  );
+  const ask = () =>
+    server.request(
+      CodeActionRequest.type,
+      {
+        textDocument: { uri: doc.uri },
+        range,
+        context: { diagnostics: lineDiagnostics.map((d) => ({ ...d, range: toServer(d.range) })), triggerKind: CodeActionTriggerKind.Invoked },
+      },
+      { signal },
+    );
+  let answer = await ask();
+  // An action's edit of another file is computed on the server's copy of it, which may be older than the disk:
+  // such files are opened with their current content and the server asked again.
+  const stale = maybeStale(server, editedBy(answer));
+  if (stale.length > 0) {
+    openAll(server, stale);
+    answer = await ask();
+  }
   const lineReader = new LineReader(env.cwd, (p) => server.documents.get(p)?.text);
   const listed = capList(answer ?? [], MAX_ACTIONS);
   const actions = listed.items.map((item) => toData(item, env.cwd, (p) => lineReader.lines(p), (edit) => server.positions.workspaceEdit(edit)));
-  env.listings.remember(path, { server, text: doc.text, line: position.line + 1, symbol, actions: listed.items });
+  const texts = snapshotTexts(editedBy(listed.items));
+  texts.set(path, doc.text);
+  env.listings.remember(path, { server, line: position.line + 1, symbol, actions: listed.items, texts });
   const problems = lineDiagnostics.map((d) => {
     const diagnostic = fromLspDiagnostic(doc.path, d);
     return `${diagnostic.severity}${diagnostic.code === undefined ? '' : ` ${diagnostic.code}`}: ${diagnostic.message.split('\n')[0]}`;
@@ -104,15 +116,14 @@ function toData(
   };
 }
 
+/** The files the edits of listed actions change (a command's edits are not known before it runs). */
+function editedBy(items: ReadonlyArray<Command | CodeAction> | null | undefined): string[] {
+  return [...new Set((items ?? []).flatMap((item) => editedPaths((item as CodeAction).edit)))];
+}
+
 function editsOf(edit: WorkspaceEdit, cwd: string, reader: (path: string) => string[] | undefined): CodeActionData['edits'] {
-  const perFile: Array<[string, readonly TextEdit[]]> = [];
-  if (edit.documentChanges) {
-    for (const change of edit.documentChanges) {
-      if ('textDocument' in change) perFile.push([change.textDocument.uri, change.edits as TextEdit[]]);
-    }
-  } else if (edit.changes) perFile.push(...Object.entries(edit.changes));
   const out: Array<CodeActionData['edits'][number]> = [];
-  for (const [uri, edits] of perFile) {
+  for (const [uri, edits] of textEdits(edit)) {
     const path = fromUri(uri);
     if (!path) continue;
     const lines = reader(path);
