@@ -98,6 +98,12 @@ describe('the tree, not the text', () => {
     expect(await texts(loader, 'a.sh', code, '$($A)')).toEqual(['  $(complete -p "$cmd" || echo false)']);
   });
 
+  it('never looks for candidates by a token right after $$$, which a match need not hold (as in ast-grep)', async () => {
+    // ast-grep does not match a token right after a $$$ on its own: `$$$ || n > $A` finds `n > 0 && m` too.
+    const code = 'package p\nfunc f() {\n\tif a || n > 0 {\n\t}\n\tif n > 0 && m {\n\t}\n}\n';
+    expect(await texts(loader, 'a.go', code, '$$$ || n > $A')).toEqual(['a || n > 0', 'n > 0 && m']);
+  });
+
   it('reports nested matches, outer first', async () => {
     expect(await texts(loader, 'a.js', 'foo(foo(1));', 'foo($A)')).toEqual(['foo(foo(1))', 'foo(1)']);
   });

@@ -4,7 +4,7 @@ import { AstError } from '../errors.js';
 import type { LanguageSpec, PatternContext } from '../languages.js';
 import { ownText } from '../match/same-code.js';
 import { metaVarOf, preprocessPattern } from './metavars.js';
-import { type CompiledPattern, type Deviations, ERROR_KIND_ID, PRODUCT, type PatternNode } from './pattern-node.js';
+import { type CompiledPattern, type Deviations, ERROR_KIND_ID, isEllipsis, isTrivial, PRODUCT, type PatternNode } from './pattern-node.js';
 import { withStatementSemicolons } from './semicolons.js';
 
 /** How a pattern is compiled: the product's context ladder, or exactly as ast-grep reads it (for the differential). */
@@ -211,7 +211,13 @@ function finish(spec: LanguageSpec, source: string, context: string, root: Patte
     } else if (node.type === 'meta') {
       if (node.meta.name) (node.meta.kind === 'multi' ? multis : singles).add(node.meta.name);
     } else {
-      for (const child of node.children) visit(child, depth + 1);
+      // Unnamed tokens right after a `$$$` are not matched on their own (as in ast-grep: `$$$ || n > $A` finds
+      // `n > 0 && n < m`), so a match need not contain them.
+      let afterRun = false;
+      for (const child of node.children) {
+        afterRun = isEllipsis(child) || (afterRun && isTrivial(child));
+        if (!(afterRun && isTrivial(child))) visit(child, depth + 1);
+      }
     }
   };
   visit(root, 0);
