@@ -125,7 +125,7 @@ function summarize(
       `our ast-grep reading reproduces the CLI on ${outcomes.filter((o) => o.mirror).length} of ${outcomes.length}.`,
     ...(NOTES[language] ? [`- ${NOTES[language]}`] : []),
     ...[...byReason].map(([reason, e]) => `- ${e.patterns} pattern(s), ${reason} (e.g. ${e.example})`),
-    ...(grammar.length ? [`- ${grammar.length} pattern(s) set aside, ast-grep's grammar build differs (checked): ${grammar.slice(0, 3).join('; ').slice(0, 300)}`] : []),
+    ...(grammar.length ? [`- ${grammar.length} pattern(s) set aside, ast-grep's grammar build differs (checked): ${grammar.map((g) => g.slice(0, 240)).join('; ')}`] : []),
     `Rewrites: ${rewrites.compared} compared, ${rewrites.identical} with identical files${rewrites.explained.length ? `; ${rewrites.explained.length} file(s) differ, each explained: ${[...new Set(rewrites.explained)].join('; ')}` : ''}.`,
     ...unexplained.map((u) => `- UNEXPLAINED ${u}`),
     ...rewrites.unexplained.map((u) => `- UNEXPLAINED rewrite ${u}`),
