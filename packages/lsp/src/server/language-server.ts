@@ -403,8 +403,15 @@ export class LanguageServer {
       case '$/progress':
         this.work.record(params);
         return;
-      default:
+      default: {
+        const status = this.config.fileStatus;
+        if (status && method === status.method) {
+          const { uri, state } = (params ?? {}) as { uri?: unknown; state?: unknown };
+          const path = typeof uri === 'string' ? fromUri(uri) : undefined;
+          if (path) this.published.status(path, state === status.idle);
+        }
         return;
+      }
     }
   }
 
