@@ -114,7 +114,7 @@ export async function runCell(options: RunCellOptions): Promise<CellRun> {
 
   function finish(result: { reply: ExecuteReply } | { error: unknown }): CellRun {
     if ('reply' in result) {
-      const ended: CellEnd = result.reply.status === 'ok' ? 'ok' : 'error';
+      const ended: CellEnd = result.reply.status;
       return { outputs: log.outputs, ended, executionCount: result.reply.executionCount, ...counts() };
     }
     if (result.error instanceof EvalToolError && result.error.code === 'kernel_died') {

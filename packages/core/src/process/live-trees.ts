@@ -49,9 +49,22 @@ export function liveTreeCount(): number {
   return live.size;
 }
 
+/**
+ * How many of the signal's listeners belong to signal-exit (loaded by ink, execa and many CLIs): like this hook, it
+ * acts only when nothing else listens, and counts its listeners on a global for the same reason (version 4 on
+ * `Symbol.for('signal-exit emitter')`, version 3 on `process.__signal_exit_emitter__`). Without this, each would
+ * wait for the other and the harness would survive the signal.
+ */
+function signalExitListeners(): number {
+  const count = (emitter: { count?: unknown } | undefined): number => (typeof emitter?.count === 'number' ? emitter.count : 0);
+  const v4 = (globalThis as Record<symbol, { count?: unknown } | undefined>)[Symbol.for('signal-exit emitter')];
+  const v3 = (process as { __signal_exit_emitter__?: { count?: unknown } }).__signal_exit_emitter__;
+  return count(v4) + count(v3);
+}
+
 function onFatalSignal(signal: NodeJS.Signals): void {
   // The harness listens itself: it decides whether to exit (and its exit runs the exit hook).
-  if (process.listenerCount(signal) > 1) return;
+  if (process.listenerCount(signal) - 1 - signalExitListeners() > 0) return;
   killAllNow((tree) => !tree.kept);
   for (const fatal of FATAL_SIGNALS) process.off(fatal, onFatalSignal);
   signalsHooked = false;

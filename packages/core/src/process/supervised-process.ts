@@ -118,6 +118,9 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
       ? spawn(python, keeperArgs, { cwd: options.cwd, env, stdio: [...stdio, 'pipe'], detached: true, windowsHide: true })
       : spawn(options.command, args, { cwd: options.cwd, env, stdio: [...stdio], detached: true, windowsHide: true });
     this.#child = child;
+    // Without a keeper the command's pid is known now (spawn returns once it has exec'd): a stop before Node says
+    // it spawned must still reach it with SIGTERM.
+    if (!python) this.#pid = child.pid;
     this.stdin = child.stdin;
     this.stdout = child.stdout;
     this.stderr = child.stderr;

@@ -87,3 +87,28 @@ export function startHarness(env: NodeJS.ProcessEnv, fixture = 'tree-harness.mjs
   const script = new URL(`./fixtures/${fixture}`, import.meta.url).pathname;
   return spawn(process.execPath, [script, ...args], { env, stdio: ['pipe', 'pipe', 'inherit'] });
 }
+
+/** A fresh tag to put in the command lines of a test's processes. */
+export function freshTag(): string {
+  return `qa-${randomUUID()}`;
+}
+
+/** Waits until at least `count` tagged processes run; throws with what it saw after `ms`. */
+export async function untilTagged(tag: string, count: number, ms = 20_000): Promise<number> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const seen = taggedProcesses(tag).length;
+    if (seen >= count) return seen;
+    if (Date.now() > deadline) throw new Error(`only ${seen} of ${count} tagged processes started`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Polls `check` until it holds; throws after `ms`. */
+export async function until(check: () => boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { keeperStatus, readProcess, signalProcess, spawnSupervised } from '../../src/process.js';
-import { envMarker, firstLine, markedProcesses, running, startHarness, waitNoMarked } from './helpers.js';
+import { envMarker, firstLine, markedProcesses, running, startHarness, until, waitNoMarked } from './helpers.js';
 
 const cwd = process.cwd();
 /**
@@ -157,14 +157,6 @@ describe('a harness that dies without disposing (real processes, checked through
     expect(await waitNoMarked(marker, 5000)).toEqual([]);
   });
 });
-
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 function findChild(parent: number): number | undefined {
   for (const name of readdirSync('/proc')) {
