@@ -202,3 +202,21 @@ describe('renderCell', () => {
     expect(texts(render([]))).toBe('(no output)');
   });
 });
+
+describe('a cell answer is never empty', () => {
+  it('an error with nothing to show says so', () => {
+    const result = renderCell({
+      language: 'python',
+      outputs: [],
+      executionCount: null,
+      ended: 'error',
+      before: [],
+      after: [],
+      kernel: undefined,
+      bridgeCalls: 0,
+      rewritten: [],
+    });
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: 'The cell failed without an error message.' }]);
+  });
+});

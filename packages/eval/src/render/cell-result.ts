@@ -121,6 +121,8 @@ export function renderCell(report: CellReport): ToolResult<EvalStructured> {
     }
   }
   if (!hasOutput && report.ended === 'ok') pending.push('(no output)');
+  // An error with nothing to show must still be an answer the model can read.
+  if (!hasOutput && report.ended === 'error' && report.after.length === 0) pending.push('The cell failed without an error message.');
   pending.push(...report.after);
   flush();
 

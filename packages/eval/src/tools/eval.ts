@@ -147,6 +147,9 @@ export function evalTool(factory: KernelFactory) {
       if (run.droppedDisplays > 0) {
         after.push(`${run.droppedDisplays} more display outputs were not kept: display less per cell.`);
       }
+      if (run.aborted) {
+        after.push('The kernel did not run this cell: it answered "aborted" (it was still cancelling work after an earlier error). Nothing ran; call eval again with the same code.');
+      }
       if (run.plainInputs > 0) {
         after.push('The cell called input(), which got an empty line: nobody can type into an eval cell. Put the data in the code instead.');
       }
