@@ -45,8 +45,9 @@ export interface LanguageSpec {
   readonly grammar: string;
   /**
    * The npm package that ships the wasm file (see the README for why each language uses its package): a
-   * per-language `tree-sitter-*` package of the version ast-grep compiles in, or `@cursorless/tree-sitter-wasms`
-   * where no such package ships a wasm file web-tree-sitter loads.
+   * per-language `tree-sitter-*` package of the version ast-grep compiles in, or a package of prebuilt wasm files
+   * (`@cursorless/tree-sitter-wasms`, `@repomix/tree-sitter-wasms`) where no such package ships one
+   * web-tree-sitter loads.
    */
   readonly grammarPackage: string;
   /** Where in that package the wasm file sits ('' for its root). */
@@ -287,7 +288,7 @@ const SPECS: readonly LanguageSpec[] = [
     aliases: [],
     extensions: ['swift'],
     grammar: 'swift',
-    grammarPackage: '@cursorless/tree-sitter-wasms',
+    grammarPackage: '@repomix/tree-sitter-wasms',
     grammarPath: 'out',
     expando: 'µ',
     contexts: braces('func __ag()', 'class __AG', false),

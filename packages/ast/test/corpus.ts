@@ -1,6 +1,7 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 
 const require = createRequire(import.meta.url);
 
@@ -25,9 +26,13 @@ export function copyCorpus(
       if (entry.isDirectory()) {
         if (recursive && entry.name !== 'testdata' && !entry.name.startsWith('.') && entry.name !== 'node_modules') visit(full);
       } else if (entry.isFile() && accept(entry.name) && statSync(full).size < 512 * 1024) {
-        const target = join(to, relative(from, full)) + (rename && !entry.name.endsWith(rename) ? rename : '');
+        // Debian compresses larger documentation files (`runme.cs.gz`): the copy is the file itself.
+        const gzipped = entry.name.endsWith('.gz');
+        const name = join(to, relative(from, full)).replace(/\.gz$/, '');
+        const target = name + (rename && !name.endsWith(rename) ? rename : '');
         mkdirSync(dirname(target), { recursive: true });
-        cpSync(full, target);
+        if (gzipped) writeFileSync(target, gunzipSync(readFileSync(full)));
+        else cpSync(full, target);
         copied.push(target);
       }
     }

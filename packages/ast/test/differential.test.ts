@@ -1,11 +1,9 @@
 import { appendFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTreeSitterLoader, findLanguage } from '../src/index.js';
-import { copyCorpus } from './corpus.js';
 import { comparePattern, grammarDiffers, type PatternOutcome, REASONS, type Reason } from './differential/compare.js';
-import { CORPORA } from './differential/corpora.js';
+import { CORPORA, collectCorpus } from './differential/corpora.js';
 import { generatePatterns } from './differential/generate.js';
 import { oracleLocations } from './differential/oracle.js';
 import { compareRewrites } from './differential/rewrites.js';
@@ -24,18 +22,20 @@ const REPORT = process.env['AST_DIFFERENTIAL_REPORT'];
 const ONLY = process.env['AST_DIFFERENTIAL_LANGUAGES']?.split(',');
 
 /**
- * Generated patterns of the CI sample (seed 20251, 40 per language) whose disagreement is not explained yet: a
- * grammar-build difference our checks do not see (Swift: ast-grep compiles tree-sitter-swift 0.7.x, we load the
- * older build in @cursorless/tree-sitter-wasms, no npm package ships a newer wasm), bash's `$(...)` read by ast-grep
- * with `$` as an expansion. Listed so the test fails when they change; see the README.
+ * Generated patterns of the CI sample whose disagreement is not explained yet, listed so the test fails when
+ * anything else appears (none at present; see the README).
  */
-const OPEN: Readonly<Record<string, readonly string[]>> = {
-  bash: ['$($A)'],
-  // Rewrite: where `'$A'` matched `m["query".freeze]`, the CLI leaves it as it is; our reading of its rewrite would
-  // write `'query'`.
-  ruby: ["'$A'"],
-  swift: ['try $$$', '.$A', '{\n$A}'],
-};
+const OPEN: Readonly<Record<string, readonly string[]>> = {};
+
+/**
+ * The share of generated patterns that must be compared (not refused by ast-grep nor set aside). Dart's is lower:
+ * ast-grep 0.51 compiles another Dart grammar (nielsenko's, not on npm), which refuses or parses differently most
+ * fragments of ours.
+ */
+const MIN_COMPARED: Readonly<Record<string, number>> = { dart: 0.25 };
+
+/** Patterns generated at least, where a small sample would hold too few that ast-grep finds anywhere (Dart). */
+const MIN_PATTERNS: Readonly<Record<string, number>> = { dart: 150 };
 
 const loader = createTreeSitterLoader({ workers: 0, cacheBytes: 256 * 1024 * 1024 });
 afterAll(() => loader.dispose());
@@ -46,22 +46,14 @@ for (const corpus of CORPORA) {
     const dir = tempDir();
     afterAll(() => dir.remove());
 
-    it(`agrees on ${PATTERNS} generated patterns, every difference explained`, { timeout: 900_000 }, async () => {
+    const patterns = Math.max(PATTERNS, MIN_PATTERNS[corpus.language] ?? 0);
+    it(`agrees on ${patterns} generated patterns, every difference explained`, { timeout: 900_000 }, async () => {
       const spec = findLanguage(corpus.language);
       if (!spec) throw new Error(`no language ${corpus.language}`);
-      const files: string[] = [];
-      for (const source of corpus.sources) {
-        const base = source.split('/').filter(Boolean).pop() ?? 'src';
-        files.push(
-          ...copyCorpus(source, join(dir.path, base), corpus.accept, {
-            limit: Math.max(1, FILES - files.length),
-            ...(corpus.rename ? { rename: corpus.rename } : {}),
-          }),
-        );
-      }
+      const files = collectCorpus(corpus, dir.path, FILES);
       expect(files.length, `the ${corpus.language} corpus is installed`).toBeGreaterThan(0);
       const texts = files.map((file) => ({ name: file.slice(dir.path.length + 1), text: readFileSync(file, 'utf8') }));
-      const generated = await generatePatterns(loader.runtime, spec, texts, PATTERNS, SEED);
+      const generated = await generatePatterns(loader.runtime, spec, texts, patterns, SEED);
       const { found, refused } = await oracleLocations(dir.path, corpus.language, generated.map((g) => g.pattern));
       const outcomes: PatternOutcome[] = [];
       const grammar: string[] = [];
@@ -90,7 +82,7 @@ for (const corpus of CORPORA) {
       expect(failing.filter((o) => !open.has(o.pattern)).map((o) => ({ pattern: o.pattern, origin: o.origin, ...o.mirrorDiff }))).toEqual([]);
       expect(report.unexplained.filter((u) => ![...open].some((p) => u.includes(JSON.stringify(p))))).toEqual([]);
       expect(rewrites.unexplained.filter((u) => ![...open].some((p) => u.startsWith(JSON.stringify(p))))).toEqual([]);
-      expect(outcomes.length).toBeGreaterThanOrEqual(Math.min(PATTERNS, generated.length) * 0.4);
+      expect(outcomes.length).toBeGreaterThanOrEqual(Math.min(patterns, generated.length) * (MIN_COMPARED[corpus.language] ?? 0.4));
       expect(outcomes.some((o) => o.cli > 0)).toBe(true);
     });
   });

@@ -296,4 +296,15 @@ describe('rewrite templates', () => {
     await t.call('resolve', { edit_id: 'edit_1', action: 'accept' });
     expect(t.read('a.ts')).toBe('const s = make<$ZodType>(x);\n');
   });
+
+  it('substitute two metavariables written together ($B$A, a shell concatenation), but not a name running on ($A$b)', async () => {
+    await using t = setup({ 'a.sh': 'PATH=$PATH:/usr/sbin\n' });
+    await t.call('ast_edit', { pattern: '$A$B', rewrite: '$B$A', path: 'a.sh', language: 'bash' });
+    await t.call('resolve', { edit_id: 'edit_1', action: 'accept' });
+    expect(t.read('a.sh')).toBe('PATH=:/usr/sbin$PATH\n');
+    await using u = setup({ 'a.ts': 'const s = make(x);\n' });
+    await u.call('ast_edit', { pattern: 'make($A)', rewrite: 'make($A$b)', path: 'a.ts' });
+    await u.call('resolve', { edit_id: 'edit_1', action: 'accept' });
+    expect(u.read('a.ts')).toBe('const s = make($A$b);\n');
+  });
 });

@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { seededRandom, tempDir } from '@agent-tools/test-utils';
 import type { Node } from 'web-tree-sitter';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findLanguage } from '../src/index.js';
 import { searchWorkspace } from '../src/workspace/search.js';
-import { copyCorpus } from './corpus.js';
-import { CORPORA } from './differential/corpora.js';
+import { CORPORA, collectCorpus } from './differential/corpora.js';
 import { inlineLoader } from './helpers.js';
 
 /**
@@ -30,10 +28,7 @@ for (const corpus of CORPORA) {
     it('every literal found is the literal searched for', { timeout: 120_000 }, async () => {
       const spec = findLanguage(corpus.language);
       if (!spec) throw new Error(corpus.language);
-      const files: string[] = [];
-      for (const source of corpus.sources) {
-        files.push(...copyCorpus(source, join(dir.path, `s${files.length}`), corpus.accept, { limit: 12, ...(corpus.rename ? { rename: corpus.rename } : {}) }));
-      }
+      const files = collectCorpus(corpus, dir.path, 12, { perSource: true });
       const parser = await loader.runtime.parser(spec);
       const literals = new Map<string, string>();
       for (const file of files) {

@@ -89,6 +89,15 @@ describe('the tree, not the text', () => {
     expect(await texts(loader, 'a.rs', 'fn f() { let x = a + b; let y = a - b; }', '$X + $Y')).toEqual(['a + b']);
   });
 
+  it('finds a match from a one-character token that touches the one before it (bash $prev, as ast-grep does)', async () => {
+    expect(await texts(loader, 'a.sh', 'x=(${a[@]/#/$prev,})\necho $prev,\n', '$_,')).toEqual(['$prev,', '$prev,']);
+  });
+
+  it("finds a match from a token whose node holds more than its text (bash's $( inside a string takes the indentation before it)", async () => {
+    const code = 'x="a\n  $(complete -p "$cmd" || echo false) b"\n';
+    expect(await texts(loader, 'a.sh', code, '$($A)')).toEqual(['  $(complete -p "$cmd" || echo false)']);
+  });
+
   it('reports nested matches, outer first', async () => {
     expect(await texts(loader, 'a.js', 'foo(foo(1));', 'foo($A)')).toEqual(['foo(foo(1))', 'foo(1)']);
   });

@@ -1,40 +1,40 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { tempDir } from '@agent-tools/test-utils';
 import type { Node } from 'web-tree-sitter';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findLanguage } from '../src/index.js';
 import { searchWorkspace } from '../src/workspace/search.js';
-import { copyCorpus } from './corpus.js';
-import { CORPORA } from './differential/corpora.js';
+import { AST_GREP } from './corpus.js';
+import { CORPORA, collectCorpus } from './differential/corpora.js';
 import { inlineLoader, texts } from './helpers.js';
 
 const loader = inlineLoader();
 afterAll(() => loader.dispose());
 
-/** Copies a language's corpus (see differential/corpora.ts) and counts the nodes of a kind in it. */
+/** Copies a language's corpus (see differential/corpora.ts); counts and lists the nodes of a kind in it. */
 async function corpusOf(language: string, limit: number) {
   const corpus = CORPORA.find((c) => c.language === language);
   const spec = findLanguage(language);
   if (!corpus || !spec) throw new Error(language);
   const dir = tempDir();
-  const files: string[] = [];
-  for (const source of corpus.sources) {
-    files.push(...copyCorpus(source, join(dir.path, `s${files.length}`), corpus.accept, { limit, ...(corpus.rename ? { rename: corpus.rename } : {}) }));
-  }
+  const files = collectCorpus(corpus, dir.path, limit, { perSource: true });
   const parser = await loader.runtime.parser(spec);
-  const count = (kind: string, accept: (node: Node) => boolean = () => true): number => {
-    let n = 0;
+  /** The texts of the nodes of a kind (that `accept` takes), one entry per node. */
+  const nodeTexts = (kind: string, accept: (node: Node) => boolean = () => true): string[] => {
+    const out: string[] = [];
     for (const file of files) {
       const tree = loader.runtime.parseWith(parser, readFileSync(file, 'utf8'));
       if (!tree) continue;
-      n += tree.rootNode.descendantsOfType(kind).filter((node) => node && accept(node)).length;
+      for (const node of tree.rootNode.descendantsOfType(kind)) if (node && accept(node)) out.push(node.text);
       tree.delete();
     }
-    return n;
+    return out;
   };
+  const count = (kind: string, accept?: (node: Node) => boolean): number => nodeTexts(kind, accept).length;
+  const textsOfKind = (kind: string, accept?: (node: Node) => boolean): Set<string> => new Set(nodeTexts(kind, accept));
   const search = async (pattern: string) => searchWorkspace(loader, dir.path, { pattern, language });
-  return { dir, count, search, [Symbol.asyncDispose]: async () => dir.remove() };
+  return { dir, count, texts: textsOfKind, search, [Symbol.asyncDispose]: async () => dir.remove() };
 }
 
 describe('a metavariable standing alone as a statement matches any statement, blocks included (real code)', () => {
@@ -52,6 +52,20 @@ describe('a metavariable standing alone as a statement matches any statement, bl
       expect(blocks.length, 'bodies in braces are among them').toBeGreaterThan(0);
     });
   }
+
+  it('dart: $X; matches no call statement, and neither does ast-grep (the oracle agrees)', { timeout: 60_000 }, async () => {
+    await using corpus = await corpusOf('dart', 40);
+    // `print(x);` is a name followed by a selector holding the arguments: two nodes, which one $X cannot span.
+    const calls = corpus.texts('expression_statement', (node) => node.children.some((c) => c?.type === 'selector' && c.firstChild?.type === 'argument_part'));
+    expect(calls.size, 'the corpus has call statements').toBeGreaterThan(10);
+    const ours = (await corpus.search('$X;')).results.flatMap((r) => r.matches.map((m) => m.text));
+    expect(ours.length, 'one-node statements match').toBeGreaterThan(0);
+    expect(ours.filter((text) => calls.has(text))).toEqual([]);
+    // ast-grep 0.51 (another Dart grammar) reads `$X;` as a declaration with no name: no call statement either.
+    const cli = execFileSync(AST_GREP, ['run', '--pattern', '$X;', '--lang', 'dart', '--json=stream', '.'], { cwd: corpus.dir.path, encoding: 'utf8' });
+    const theirs = cli.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { text: string }).text);
+    expect(theirs.filter((text) => calls.has(text))).toEqual([]);
+  });
 
   it('cpp: { $$$ } finds every compound statement (not an initializer list)', { timeout: 60_000 }, async () => {
     await using corpus = await corpusOf('cpp', 20);

@@ -43,8 +43,6 @@ export interface CellRun {
   readonly plainInputs: number;
   /** display() outputs beyond what is kept. */
   readonly droppedDisplays: number;
-  /** The kernel answered "aborted": it did not run the cell at all. */
-  readonly aborted?: boolean;
 }
 
 /**
@@ -116,9 +114,8 @@ export async function runCell(options: RunCellOptions): Promise<CellRun> {
 
   function finish(result: { reply: ExecuteReply } | { error: unknown }): CellRun {
     if ('reply' in result) {
-      const ended: CellEnd = result.reply.status === 'ok' ? 'ok' : 'error';
-      const aborted = result.reply.status === 'aborted' ? { aborted: true } : {};
-      return { outputs: log.outputs, ended, executionCount: result.reply.executionCount, ...aborted, ...counts() };
+      const ended: CellEnd = result.reply.status;
+      return { outputs: log.outputs, ended, executionCount: result.reply.executionCount, ...counts() };
     }
     if (result.error instanceof EvalToolError && result.error.code === 'kernel_died') {
       return { outputs: log.outputs, ended: 'died', executionCount: null, deathReason: result.error.detail, ...counts() };

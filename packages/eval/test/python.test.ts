@@ -71,6 +71,17 @@ describe('python cells', () => {
     expect(answer.text).not.toContain('\u001b[');
   });
 
+  it('runs the cell that follows a failed one: the kernel never aborts it as queued behind the error', async () => {
+    // ipykernel aborts execute requests that reach it while it still handles an error with stop_on_error; a cell
+    // sent right after a failed one could come back "aborted", never run, with an empty answer.
+    for (let i = 0; i < 25; i++) {
+      const failed = await run.cell('1 / 0');
+      expect(failed.result.isError).toBe(true);
+      const next = await run.cell(`print("after", ${i})`);
+      expect(next.text).toBe(`after ${i}`);
+    }
+  });
+
   it('caps a flood of output and counts the cut', async () => {
     const answer = await run.cell('for i in range(20000):\n    print("line", i)');
     expect(answer.text).toContain('line 0\n');

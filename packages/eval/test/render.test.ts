@@ -37,6 +37,24 @@ function texts(result: ReturnType<typeof render>): string {
   return result.content.flatMap((p) => (p.type === 'text' ? [p.text] : ['<image>'])).join('\n');
 }
 
+describe('renderCell', () => {
+  it('never answers a failed cell with no text at all', () => {
+    const result = renderCell({
+      language: 'python',
+      outputs: [],
+      executionCount: null,
+      ended: 'error',
+      before: [],
+      after: [],
+      kernel: undefined,
+      bridgeCalls: 0,
+      rewritten: [],
+    });
+    expect(result.isError).toBe(true);
+    expect(texts(result)).toBe('The cell ended (error) without output or a message.');
+  });
+});
+
 describe('htmlTableToMarkdown (pandas 1.5 HTML)', () => {
   it('renders a small DataFrame with escaped cells and its size', () => {
     expect(htmlTableToMarkdown(frames['small'] as string)).toBe(
@@ -200,23 +218,5 @@ describe('renderCell', () => {
   it('marks errors and says "(no output)" for a silent cell', () => {
     expect(render([{ type: 'error', ename: 'E', evalue: 'v', traceback: ['E: v'] }], 'javascript').isError).toBe(true);
     expect(texts(render([]))).toBe('(no output)');
-  });
-});
-
-describe('a cell answer is never empty', () => {
-  it('an error with nothing to show says so', () => {
-    const result = renderCell({
-      language: 'python',
-      outputs: [],
-      executionCount: null,
-      ended: 'error',
-      before: [],
-      after: [],
-      kernel: undefined,
-      bridgeCalls: 0,
-      rewritten: [],
-    });
-    expect(result.isError).toBe(true);
-    expect(result.content).toEqual([{ type: 'text', text: 'The cell failed without an error message.' }]);
   });
 });

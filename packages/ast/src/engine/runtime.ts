@@ -1,8 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
 import { AstError } from '../errors.js';
 import type { LanguageSpec } from '../languages.js';
+import { allocateScannerState } from './scanner-state.js';
 
 const require = createRequire(import.meta.url);
 
@@ -46,8 +48,9 @@ export class TreeSitterRuntime {
       loading = initParser()
         .then(() => {
           file = grammarFile(spec, this.#grammarDir);
-          return Language.load(file);
+          return readFile(file);
         })
+        .then((bytes) => Language.load(allocateScannerState(bytes)))
         .catch((error: unknown) => {
           this.#languages.delete(spec.grammar);
           throw new AstError('grammar_unavailable', `The ${spec.id} grammar could not be loaded from ${file}.`, {

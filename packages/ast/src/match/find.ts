@@ -123,9 +123,13 @@ function anchoredCandidates(top: Node, src: string, pattern: CompiledPattern): N
   const kindId = pattern.root.kindId;
   const seen = new Set<string>();
   const found: Node[] = [];
+  const length = anchor.text.length;
   for (const at of positions) {
-    let node: Node | null = top.descendantForIndex(at, at + anchor.text.length - 1);
-    if (!node || node.startIndex !== at || node.endIndex !== at + anchor.text.length || node.typeId !== anchor.kindId) continue;
+    // The smallest node holding the occurrence: the anchor leaf itself, or an unnamed token whose span holds more
+    // than its text (bash's `$(` inside a string takes the indentation before it). An empty range would be
+    // ambiguous where two tokens touch (`$prev,`), so the range is the occurrence itself.
+    let node: Node | null = top.descendantForIndex(at, at + length);
+    if (!node || node.typeId !== anchor.kindId || node.startIndex > at || node.endIndex < at + length) continue;
     for (let d = 0; d < anchor.depth && node; d++) node = node.parent;
     if (!node || node.typeId !== kindId) continue;
     const key = `${node.startIndex}:${node.endIndex}:${node.id}`;

@@ -5,9 +5,11 @@ import type { CompiledPattern } from '../pattern/pattern-node.js';
 /**
  * A metavariable in a rewrite template: `$$$NAME`, `$$NAME` or `$NAME`. A name running on into other identifier
  * characters is code, not a metavariable: `$ZodType` in TypeScript stays as written (ast-grep would substitute an
- * unbound `$Z` and leave `odType`).
+ * unbound `$Z` and leave `odType`), and so does `$A$b`; a name followed by another metavariable is one (`$A$B`,
+ * a shell concatenation).
  */
-export const METAVAR = /\$\$\$([A-Z_][A-Z0-9_]*)(?![\p{L}\p{N}_$])|\$\$?([A-Z_][A-Z0-9_]*)(?![\p{L}\p{N}_$])/gu;
+export const METAVAR =
+  /\$\$\$([A-Z_][A-Z0-9_]*)(?![\p{L}\p{N}_]|\$(?!\$?\$?[A-Z_]))|\$\$?([A-Z_][A-Z0-9_]*)(?![\p{L}\p{N}_]|\$(?!\$?\$?[A-Z_]))/gu;
 
 /** A rewrite template, dedented, checked against the pattern's metavariables. */
 export interface RewriteTemplate {

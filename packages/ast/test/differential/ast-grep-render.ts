@@ -1,5 +1,7 @@
 import type { MatchRecord } from '../../src/index.js';
-import { METAVAR } from '../../src/rewrite/template.js';
+
+/** A metavariable as ast-grep reads a rewrite template: `$`, `$$` or `$$$` and a name of `A-Z`, `0-9`, `_`. */
+const METAVAR = /\$\$\$([A-Z_][A-Z0-9_]*)|\$\$?([A-Z_][A-Z0-9_]*)/g;
 
 /**
  * ast-grep 0.51's rewrite of one match, reproduced to prove we know what its CLI writes: the template as given,

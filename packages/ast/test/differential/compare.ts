@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Node } from 'web-tree-sitter';
 import { AstError, findLanguage, type TreeSitterLoader } from '../../src/index.js';
 import type { CompileOptions } from '../../src/pattern/compile.js';
 import { preprocessPattern } from '../../src/pattern/metavars.js';
 import { AST_GREP, type Deviations, PRODUCT } from '../../src/pattern/pattern-node.js';
 import { searchWorkspace } from '../../src/workspace/search.js';
-import { type Location, oracleErrors, oracleShape } from './oracle.js';
+import { type Location, oracleErrors, oracleShape, oracleTree } from './oracle.js';
+import { differingRows, printTree, readTree, type TreeLine } from './trees.js';
 
 /** Why a match may be found by one side only: one of our deviations, or the context ladder. */
 export type Reason = keyof Deviations | 'ladder';
@@ -119,10 +119,15 @@ export async function comparePattern(
   };
 }
 
+/** Largest text handed to ast-grep as a pattern (one command-line argument holds at most 128 KiB). */
+const MAX_TREE_TEXT = 120 * 1024;
+
 /**
  * Whether a disagreement of our ast-grep reading with the CLI comes from the grammar build, checked
- * mechanically: the pattern parses into another tree (`--debug-query=cst` against ours), or one of the files
- * involved has its syntax errors elsewhere (ast-grep's `kind: ERROR` against ours).
+ * mechanically against the CLI itself: the pattern parses into another tree (`--debug-query=cst` against ours),
+ * one of the files involved has its syntax errors elsewhere (ast-grep's `kind: ERROR` against ours), or the file
+ * parses into another tree where the match is (its `--debug-query=cst` of the whole file against ours: the
+ * innermost nodes either tree has alone lie on the match's lines).
  */
 export async function grammarDiffers(
   loader: TreeSitterLoader,
@@ -134,21 +139,24 @@ export async function grammarDiffers(
   const spec = findLanguage(language);
   if (!spec) return undefined;
   const parser = await loader.runtime.parser(spec);
-  const ours: string[] = [];
   // The text ast-grep parses: its expando in place of `$` (ast-grep leaves an expando already there alone, so
   // asking it for the tree of this text shows the tree it matches with).
-  const text = preprocessPattern(pattern, { ...spec, quoteMetavariables: false, expando: spec.astGrepExpando ?? spec.expando });
-  const tree = loader.runtime.parseWith(parser, text);
-  if (tree) {
-    const walk = (node: Node, depth: number): void => {
-      ours.push(`${depth} ${node.isError ? 'ERROR' : (node.tree.language.types[node.typeId] ?? node.type)}`);
-      for (const child of node.children) walk(child, depth + 1);
-    };
-    walk(tree.rootNode, 0);
-    tree.delete();
-  }
-  const theirs = await oracleShape(language, text);
-  if (theirs.length > 0 && theirs.join('\n') !== ours.join('\n')) return 'the pattern parses into another tree in ast-grep\'s grammar build';
+  const astGrepSpec = { ...spec, quoteMetavariables: false, expando: spec.astGrepExpando ?? spec.expando };
+  const ours = (text: string): TreeLine[] => {
+    const tree = loader.runtime.parseWith(parser, text);
+    if (!tree) return [];
+    try {
+      return readTree(printTree(tree, text));
+    } finally {
+      tree.delete();
+    }
+  };
+  const text = preprocessPattern(pattern, astGrepSpec);
+  // The root's kind is left out: it never takes part in a match (Dart's grammars call it `program` and
+  // `source_file`).
+  const theirs = (await oracleShape(language, text)).slice(1);
+  const shape = ours(text).map((line) => `${line.depth} ${line.kind}`).slice(1);
+  if (theirs.length > 0 && theirs.join('\n') !== shape.join('\n')) return "the pattern parses into another tree in ast-grep's grammar build";
   const files = [...new Set(locations.map((l) => l.slice(0, l.lastIndexOf('@'))))];
   const cliErrors = await oracleErrors(dir, language, files);
   for (const file of files) {
@@ -164,6 +172,20 @@ export async function grammarDiffers(
     fileTree.delete();
     const theirsHere = [...cliErrors].filter((l) => l.startsWith(`${file}@`));
     if (theirsHere.length !== mine.size || theirsHere.some((l) => !mine.has(l))) return `${file} has its syntax errors elsewhere in ast-grep's grammar build`;
+  }
+  for (const file of files) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    // Only a file ast-grep reads as it is (no `$X` it would take for a metavariable), small enough to pass.
+    if (preprocessPattern(text, astGrepSpec) !== text || Buffer.byteLength(text) > MAX_TREE_TEXT) continue;
+    const rows = differingRows(await oracleTree(language, text), ours(text));
+    const bytes = Buffer.from(text);
+    const rowOf = (offset: number): number => bytes.subarray(0, offset).toString('utf8').split('\n').length - 1;
+    for (const location of locations.filter((l) => l.startsWith(`${file}@`))) {
+      const [start, end] = location.slice(location.lastIndexOf('@') + 1).split('-').map(Number) as [number, number];
+      const [first, last] = [rowOf(start), rowOf(end)];
+      const at = rows.find((r) => r.startRow <= last && r.endRow >= first);
+      if (at) return `${file} parses into another tree in ast-grep's grammar build at line ${at.startRow + 1}`;
+    }
   }
   return undefined;
 }

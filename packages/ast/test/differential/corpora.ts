@@ -1,5 +1,7 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { copyCorpus } from '../corpus.js';
 
 const require = createRequire(import.meta.url);
 const npm = (name: string, ...sub: string[]): string => join(dirname(require.resolve(`${name}/package.json`)), ...sub);
@@ -13,6 +15,12 @@ export interface Corpus {
   readonly accept: (name: string) => boolean;
   /** The extension the copies get (bash completions have none). */
   readonly rename?: string;
+  /**
+   * Folders of tree-sitter test corpus files (`test/corpus/*.txt`) whose cases are written out one file each,
+   * after the sources (Dart: no npm or Debian package ships much Dart code). Cases that expect a syntax error
+   * are left out.
+   */
+  readonly cases?: { readonly dir: string; readonly extension: string };
 }
 
 const ext =
@@ -32,18 +40,85 @@ export const CORPORA: readonly Corpus[] = [
   },
   { language: 'c', from: 'Debian golang-go (runtime/cgo)', sources: ['/usr/lib/go/src/runtime/cgo'], accept: ext('.c', '.h') },
   { language: 'cpp', from: 'Debian nlohmann-json3-dev', sources: ['/usr/include/nlohmann'], accept: ext('.hpp') },
-  { language: 'csharp', from: 'npm edge-js', sources: [npm('edge-js', 'src')], accept: ext('.cs') },
-  { language: 'dart', from: 'npm tree-sitter-dart (its Dart examples)', sources: [npm('tree-sitter-dart')], accept: ext('.dart') },
+  {
+    language: 'csharp',
+    from: 'npm edge-js and @autorest/csharp, Debian swig4.0-examples',
+    sources: [npm('edge-js', 'src'), npm('@autorest/csharp'), '/usr/share/doc/swig4.0-examples/Examples'],
+    accept: ext('.cs', '.cs.gz'),
+  },
+  {
+    language: 'dart',
+    from: "npm flutter-skill and tree-sitter-dart (its examples, then its test corpus's cases)",
+    sources: [npm('flutter-skill', 'dart'), npm('tree-sitter-dart')],
+    accept: ext('.dart'),
+    cases: { dir: npm('tree-sitter-dart', 'test', 'corpus'), extension: 'dart' },
+  },
   { language: 'go', from: 'Debian golang-go (the standard library)', sources: ['/usr/lib/go/src/strings', '/usr/lib/go/src/bufio', '/usr/lib/go/src/net/url', '/usr/lib/go/src/encoding/json'], accept: ext('.go') },
   { language: 'java', from: 'npm @capacitor/android', sources: [npm('@capacitor/android')], accept: ext('.java') },
   { language: 'javascript', from: 'npm zod (its compiled JavaScript)', sources: [npm('zod', 'v4', 'classic')], accept: ext('.js') },
   { language: 'json', from: 'npm package manifests', sources: [npm('zod'), npm('tree-sitter-go'), npm('@capacitor/android')], accept: ext('.json') },
-  { language: 'kotlin', from: 'npm @capacitor/camera and @capacitor/geolocation', sources: [npm('@capacitor/camera'), npm('@capacitor/geolocation')], accept: ext('.kt') },
+  {
+    language: 'kotlin',
+    from: 'npm @react-native/gradle-plugin and Capacitor plugins',
+    sources: ['@react-native/gradle-plugin', '@capacitor/local-notifications', '@capacitor/background-runner', '@capacitor/google-maps', '@capacitor/camera', '@capacitor/geolocation'].map((p) => npm(p)),
+    accept: ext('.kt', '.kts'),
+  },
   { language: 'lua', from: 'Debian lua-penlight', sources: ['/usr/share/lua/5.1/pl'], accept: ext('.lua') },
   { language: 'python', from: 'Debian python3 (the standard library)', sources: ['/usr/lib/python3.11/json', '/usr/lib/python3.11/email', '/usr/lib/python3.11/logging'], accept: ext('.py') },
   { language: 'ruby', from: 'Debian ruby (the standard library)', sources: ['/usr/lib/ruby/3.1.0/net', '/usr/lib/ruby/3.1.0/uri'], accept: ext('.rb') },
   { language: 'rust', from: 'Debian librust-regex-dev', sources: ['/usr/share/cargo/registry/regex-1.7.1/src'], accept: ext('.rs') },
-  { language: 'swift', from: 'npm @capacitor/ios', sources: [npm('@capacitor/ios')], accept: ext('.swift') },
+  {
+    language: 'swift',
+    from: 'npm @capacitor/ios and Capacitor plugins',
+    sources: ['@capacitor/ios', '@capacitor/background-runner', '@capacitor/google-maps', '@capacitor/camera', '@capacitor/geolocation', '@capacitor/local-notifications'].map((p) => npm(p)),
+    accept: ext('.swift'),
+  },
   { language: 'tsx', from: 'npm @tanstack/react-query', sources: [npm('@tanstack/react-query', 'src')], accept: ext('.tsx') },
   { language: 'typescript', from: 'npm zod (its TypeScript sources)', sources: [npm('zod', 'src', 'v4', 'classic')], accept: (n) => n.endsWith('.ts') && !n.endsWith('.d.ts') },
 ];
+
+/**
+ * Copies a corpus into `to`: its sources' files in order, then its test cases, `limit` files in all (or `limit`
+ * per source with `perSource`). Returns the paths written.
+ */
+export function collectCorpus(corpus: Corpus, to: string, limit: number, { perSource = false } = {}): string[] {
+  const files: string[] = [];
+  for (const source of corpus.sources) {
+    const left = perSource ? limit : limit - files.length;
+    if (left <= 0) break;
+    const base = `s${files.length}-${source.split('/').filter(Boolean).pop() ?? 'src'}`;
+    files.push(...copyCorpus(source, join(to, base), corpus.accept, { limit: left, ...(corpus.rename ? { rename: corpus.rename } : {}) }));
+  }
+  if (corpus.cases) files.push(...writeCases(corpus.cases.dir, join(to, 'cases'), corpus.cases.extension, perSource ? limit : limit - files.length));
+  return files;
+}
+
+const RULE = /^={3,}\s*$/;
+const DIVIDER = /^-{3,}\s*$/;
+
+/** Writes each case of a folder of tree-sitter corpus files (`== name ==`, code, `---`, expected tree) as a file. */
+function writeCases(dir: string, to: string, extension: string, limit: number): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.txt')).sort()) {
+    const lines = readFileSync(join(dir, name), 'utf8').split('\n');
+    for (let i = 0; i < lines.length && out.length < limit; i++) {
+      if (!RULE.test(lines[i] as string)) continue;
+      let j = i + 1;
+      while (j < lines.length && !RULE.test(lines[j] as string)) j++;
+      const title = lines.slice(i + 1, j).join(' ');
+      const code: string[] = [];
+      let k = j + 1;
+      for (; k < lines.length && !DIVIDER.test(lines[k] as string); k++) code.push(lines[k] as string);
+      let end = k + 1;
+      while (end < lines.length && !(RULE.test(lines[end] as string) && end + 2 < lines.length)) end++;
+      const expected = lines.slice(k + 1, end).join('\n');
+      i = end - 1;
+      if (title.includes(':error') || /\b(ERROR|MISSING)\b/.test(expected) || !code.join('').trim()) continue;
+      mkdirSync(to, { recursive: true });
+      const file = join(to, `${name.replace(/\.txt$/, '')}-${out.length}.${extension}`);
+      writeFileSync(file, `${code.join('\n').trim()}\n`);
+      out.push(file);
+    }
+  }
+  return out;
+}

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { AST_GREP } from '../corpus.js';
+import { readTree, type TreeLine } from './trees.js';
 
 const run = promisify(execFile);
 
@@ -61,22 +62,22 @@ export async function oracleRewrite(dir: string, language: string, pattern: stri
   await cli(['run', '--pattern', pattern, '--rewrite', rewrite, '--lang', CLI_LANGUAGE[language] ?? language, '--update-all', '.'], dir);
 }
 
-/** The shape ast-grep's own build parses a pattern into: one `depth kind` line per node (`--debug-query=cst`). */
+/**
+ * The tree ast-grep's own build of the grammar parses a text into (`--debug-query=cst`, which prints it whether
+ * or not the text makes a usable pattern, on stderr and with any exit code). ast-grep reads `$X` in the text as
+ * a metavariable first: hand it text whose metavariables are already what it would make of them.
+ */
+export async function oracleTree(language: string, text: string): Promise<TreeLine[]> {
+  const args = ['run', `--pattern=${text}`, '--lang', CLI_LANGUAGE[language] ?? language, '--debug-query=cst', '/dev/null'];
+  const out = await new Promise<string>((resolve) => {
+    execFile(AST_GREP, args, { cwd: '/', maxBuffer: 512 * 1024 * 1024 }, (_error, stdout, stderr) => resolve(`${stdout}\n${stderr}`));
+  });
+  return readTree(out);
+}
+
+/** The shape ast-grep's own build parses a pattern into: one `depth kind` line per node. */
 export async function oracleShape(language: string, pattern: string): Promise<string[]> {
-  let out: string;
-  try {
-    out = await cli(['run', '--pattern', pattern, '--lang', CLI_LANGUAGE[language] ?? language, '--debug-query=cst', '/dev/null'], '/');
-  } catch (error) {
-    // A pattern ast-grep warns about exits with 1; the tree is printed all the same.
-    const failed = error as { stdout?: string; stderr?: string };
-    out = `${failed.stdout ?? ''}\n${failed.stderr ?? ''}`;
-  }
-  const shape: string[] = [];
-  for (const line of out.split('\n')) {
-    const m = /^( *)(?:[a-z_]+: )?(.*?) ?\(\d+,\d+\)-\(\d+,\d+\)$/.exec(line);
-    if (m) shape.push(`${(m[1] ?? '').length / 2} ${m[2]}`);
-  }
-  return shape;
+  return (await oracleTree(language, pattern)).map((line) => `${line.depth} ${line.kind}`);
 }
 
 /** Where ast-grep's build of the grammar puts ERROR and MISSING-free error nodes in the given files (`file@start-end`). */

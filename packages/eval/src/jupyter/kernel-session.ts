@@ -171,8 +171,9 @@ export class KernelSession {
   async execute(code: string, handlers: ExecuteHandlers, options: { silent?: boolean } = {}): Promise<ExecuteReply> {
     if (this.#death) throw new EvalToolError('kernel_died', this.#death);
     const silent = options.silent ?? false;
-    // stop_on_error would make ipykernel abort whatever reaches it while it is still "aborting the queue" after a
-    // failed cell, the next cell included when it comes quickly. Cells go one at a time: there is no queue to abort.
+    // stop_on_error would make ipykernel abort every execute request that reaches it while it still winds down
+    // an error: the next cell, sent as soon as the failed one replied, could come back "aborted", never run. We
+    // never queue a second cell behind a running one, so there is nothing for it to protect.
     const future = this.#kernel.requestExecute(
       { code, silent, store_history: !silent, allow_stdin: true, stop_on_error: false, user_expressions: {} },
       true,

@@ -7,7 +7,7 @@ import { capMiddle, stripAnsi } from './text.js';
 import { shortenPythonTraceback } from './traceback.js';
 
 /** How a cell ended. */
-export type CellEnd = 'ok' | 'error' | 'timeout' | 'cancelled' | 'died' | 'stuck';
+export type CellEnd = 'ok' | 'error' | 'aborted' | 'timeout' | 'cancelled' | 'died' | 'stuck';
 
 /** Everything the answer to one eval call is made from. */
 export interface CellReport {
@@ -121,10 +121,10 @@ export function renderCell(report: CellReport): ToolResult<EvalStructured> {
     }
   }
   if (!hasOutput && report.ended === 'ok') pending.push('(no output)');
-  // An error with nothing to show must still be an answer the model can read.
-  if (!hasOutput && report.ended === 'error' && report.after.length === 0) pending.push('The cell failed without an error message.');
   pending.push(...report.after);
   flush();
+  // A failed cell with nothing to show must still say so: an empty error result reads as nothing at all.
+  if (content.length === 0) content.push({ type: 'text', text: `The cell ended (${report.ended}) without output or a message.` });
 
   const structured: EvalStructured = {
     language: report.language,

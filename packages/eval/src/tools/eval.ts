@@ -127,6 +127,11 @@ export function evalTool(factory: KernelFactory) {
               : `The cell was interrupted after ${idleSeconds} s without output or a tool call. The kernel and its variables are kept; to allow longer quiet stretches pass a larger timeout_seconds, or print progress.`,
           );
           break;
+        case 'aborted':
+          after.push(
+            `The ${language} kernel did not run this cell (it answered "aborted"), so nothing in it took effect; the kernel and its variables are kept. Run the cell again.`,
+          );
+          break;
         case 'cancelled':
           after.push('The call was cancelled and the cell interrupted; the kernel and its variables are kept.');
           break;
@@ -146,9 +151,6 @@ export function evalTool(factory: KernelFactory) {
       }
       if (run.droppedDisplays > 0) {
         after.push(`${run.droppedDisplays} more display outputs were not kept: display less per cell.`);
-      }
-      if (run.aborted) {
-        after.push('The kernel did not run this cell: it answered "aborted" (it was still cancelling work after an earlier error). Nothing ran; call eval again with the same code.');
       }
       if (run.plainInputs > 0) {
         after.push('The cell called input(), which got an empty line: nobody can type into an eval cell. Put the data in the code instead.');
