@@ -91,6 +91,13 @@ export interface ServerConfig {
    * database). Until that work has begun and ended, index-based answers are not complete.
    */
   readonly backgroundIndex?: (context: ServerContext) => { readonly title: RegExp } | undefined;
+  /**
+   * A notification the server sends about the state of each open file (`{ uri, state }`), and the state that means
+   * it is done with it. clangd (`textDocument/clangd.fileStatus`, `idle`) first publishes a changed file's
+   * diagnostics from its previous preamble, with errors of headers that have since changed, and publishes them again
+   * for the same version once the preamble is rebuilt: a publish is final only when the file is idle after it.
+   */
+  readonly fileStatus?: { readonly method: string; readonly idle: string };
   /** The most workspace symbols the server returns for one query; a list this long was cut by the server. */
   readonly workspaceSymbolLimit?: number;
   /** How long a request may take before it is reported as hung (default: the supervisor's). */

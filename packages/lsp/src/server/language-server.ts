@@ -224,6 +224,14 @@ export class LanguageServer {
     return this.#capabilities;
   }
 
+  /**
+   * Whether it has said it loaded the workspace (the configuration's `readyPattern`; always true without one).
+   * Starting waits for that only so long; answers given before it are about part of the workspace.
+   */
+  get loaded(): boolean {
+    return this.#loaded || this.config.readyPattern === undefined;
+  }
+
   /** When the first document was opened with it (servers start indexing then). */
   get firstOpenAt(): number | undefined {
     return this.#firstOpenAt;
@@ -396,6 +404,7 @@ export class LanguageServer {
         if (!this.#loaded && this.config.readyPattern?.test(line)) {
           this.#loaded = true;
           this.#onLoaded?.();
+          this.work.wake();
         }
         if (this.#log.length > 100) this.#log.splice(0, this.#log.length - 100);
         return;
@@ -403,8 +412,15 @@ export class LanguageServer {
       case '$/progress':
         this.work.record(params);
         return;
-      default:
+      default: {
+        const status = this.config.fileStatus;
+        if (status && method === status.method) {
+          const { uri, state } = (params ?? {}) as { uri?: unknown; state?: unknown };
+          const path = typeof uri === 'string' ? fromUri(uri) : undefined;
+          if (path) this.published.status(path, state === status.idle);
+        }
         return;
+      }
     }
   }
 

@@ -25,10 +25,13 @@ export async function awaitComplete(server: LanguageServer, budgetMs: number, si
     // Nothing opened yet: the server has nothing to index from, and nothing to wait for.
     const openedAt = server.firstOpenAt;
     const awaitingIndex = index !== undefined && openedAt !== undefined && !server.work.seen(index.title) && Date.now() < openedAt + ANNOUNCE_MS;
-    if (active.length === 0 && !awaitingIndex) return { complete: true };
+    // A server that says when it has loaded the workspace (pyright: "Found N source files") and has not yet.
+    const loading = !server.loaded && server.state === 'running';
+    if (active.length === 0 && !awaitingIndex && !loading) return { complete: true };
     if (Date.now() >= deadline) {
       const waited = `${Math.round((Date.now() - started) / 100) / 10} s`;
-      const what = active.length > 0 ? `still ${active.map(describeItem).join('; ')}` : 'about to index the workspace';
+      const what =
+        active.length > 0 ? `still ${active.map(describeItem).join('; ')}` : loading ? 'still loading the workspace (it has not said it found every source file)' : 'about to index the workspace';
       return { complete: false, reason: `${server.label} is ${what} after a wait of ${waited}` };
     }
     const wake = awaitingIndex && openedAt !== undefined ? Math.min(deadline, openedAt + ANNOUNCE_MS) : deadline;

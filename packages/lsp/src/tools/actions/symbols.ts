@@ -69,20 +69,26 @@ async function search(env: ToolEnv, query: string, signal: AbortSignal): Promise
       }
     }),
   );
-  const notes = failures.length ? `\n(Not searched: ${failures.join(' ')})` : '';
-  const lead = incompleteLine(incomplete.length ? { complete: false, reason: incomplete.join('; ') } : { complete: true });
+  // A server that could not be searched leaves the answer incomplete, and says so first, like an index still building.
+  const searched = servers.length - (failures.length - problems.length);
+  if (searched === 0) {
+    return errorResult(`No language server could search the workspace for "${query}": ${failures.join(' ')} Call lsp with action "status" for details, or try again in a moment.`, { error: 'not_searched' });
+  }
+  const missing = failures.length ? `not every server was searched (${failures.join(' ')})` : '';
+  const reason = [...incomplete, ...(missing ? [missing] : [])].join('; ');
+  const lead = incompleteLine(reason ? { complete: false, reason } : { complete: true });
   const cutLine = cut.length ? `CUT BY THE SERVER: ${cut.join('; ')}, so other matches may exist; refine the query.\n` : '';
   const flags = {
-    ...(incomplete.length ? { incomplete: incomplete.join('; ') } : {}),
+    ...(reason ? { incomplete: reason } : {}),
     ...(cut.length ? { truncatedByServer: true } : {}),
   };
   if (found.length === 0) {
-    return ok(`${lead}No symbol matches "${query}".${notes}`, { action: 'symbols', query, total: 0, ...flags, symbols: [] });
+    return ok(`${lead}No symbol matches "${query}".`, { action: 'symbols', query, total: 0, ...flags, symbols: [] });
   }
   const rendered = renderWorkspaceSymbols(found, WORKSPACE_CAP, query);
   const outside = found.filter((s) => s.outside).length;
   const split = outside > 0 ? ` (${found.length - outside} in the working directory, ${outside} outside it)` : '';
-  return ok(`${lead}${cutLine}${plural(found.length, 'symbol')} matching "${query}"${split}:\n${rendered.text}${notes}`, {
+  return ok(`${lead}${cutLine}${plural(found.length, 'symbol')} matching "${query}"${split}:\n${rendered.text}`, {
     action: 'symbols',
     query,
     total: found.length,
