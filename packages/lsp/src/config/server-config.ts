@@ -92,12 +92,12 @@ export interface ServerConfig {
    */
   readonly backgroundIndex?: (context: ServerContext) => { readonly title: RegExp } | undefined;
   /**
-   * A notification the server sends about the state of each open file (`{ uri, state }`), and the state that means
-   * it is done with it. clangd (`textDocument/clangd.fileStatus`, `idle`) first publishes a changed file's
-   * diagnostics from its previous preamble, with errors of headers that have since changed, and publishes them again
-   * for the same version once the preamble is rebuilt: a publish is final only when the file is idle after it.
+   * Whether a changed document is sent closed and opened again, rather than changed, when another file of the
+   * server changed since it was last sent. clangd builds a changed file first from its previous preamble, with the
+   * headers as they were, publishes those diagnostics (errors a changed header no longer has), and publishes again
+   * once the preamble is rebuilt; a file opened afresh is built once, from the headers on disk.
    */
-  readonly fileStatus?: { readonly method: string; readonly idle: string };
+  readonly reopenAfterOtherChanges?: boolean;
   /** The most workspace symbols the server returns for one query; a list this long was cut by the server. */
   readonly workspaceSymbolLimit?: number;
   /** How long a request may take before it is reported as hung (default: the supervisor's). */

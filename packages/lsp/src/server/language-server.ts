@@ -157,6 +157,7 @@ export class LanguageServer {
       },
       (path) => options.config.extensions[extname(path).toLowerCase()] ?? Object.values(options.config.extensions)[0] ?? 'plaintext',
       options.limits.maxOpenDocuments,
+      options.config.reopenAfterOtherChanges === true,
     );
     this.positions = new PositionMapper(options.config.extraLineBreaks ?? '', (path) => this.documents.get(path)?.text, options.config.stripsBomFromDisk);
     this.diagnostics = new ServerDiagnostics({
@@ -412,15 +413,8 @@ export class LanguageServer {
       case '$/progress':
         this.work.record(params);
         return;
-      default: {
-        const status = this.config.fileStatus;
-        if (status && method === status.method) {
-          const { uri, state } = (params ?? {}) as { uri?: unknown; state?: unknown };
-          const path = typeof uri === 'string' ? fromUri(uri) : undefined;
-          if (path) this.published.status(path, state === status.idle);
-        }
+      default:
         return;
-      }
     }
   }
 

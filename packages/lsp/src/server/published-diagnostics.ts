@@ -16,9 +16,6 @@ export interface Published {
  */
 export class PublishedDiagnostics {
   readonly #entries = new Map<string, Published>();
-  /** Per file, the first status the server sent since the file's latest publish. */
-  readonly #firstStatus = new Map<string, { idle: boolean; seq: number }>();
-  #statusSeen = false;
   readonly #max: number;
   #seq = 0;
   readonly #wakeups = new Wakeups();
@@ -35,7 +32,6 @@ export class PublishedDiagnostics {
   record(path: string, version: number | undefined, diagnostics: readonly LspDiagnostic[]): void {
     this.#entries.delete(path);
     this.#entries.set(path, { version, diagnostics, seq: ++this.#seq });
-    this.#firstStatus.delete(path);
     while (this.#entries.size > this.#max) {
       this.#entries.delete(this.#entries.keys().next().value as string);
     }
@@ -44,28 +40,6 @@ export class PublishedDiagnostics {
 
   get(path: string): Published | undefined {
     return this.#entries.get(path);
-  }
-
-  /** Records what the server says it is doing with a file (clangd's file status): whether it is done with it. */
-  status(path: string, idle: boolean): void {
-    this.#statusSeen = true;
-    // Only the first word after the file's latest publish matters: idle, or already rebuilding.
-    if (!this.#firstStatus.has(path)) {
-      this.#firstStatus.set(path, { idle, seq: ++this.#seq });
-      while (this.#firstStatus.size > this.#max) this.#firstStatus.delete(this.#firstStatus.keys().next().value as string);
-    }
-    this.poke();
-  }
-
-  /**
-   * Whether a publish is the server's last word on its version: always, for a server that reports no file status;
-   * otherwise once the first status after the publish says the file is idle. clangd, when a header changed, publishes
-   * from its old preamble and at once says it is parsing includes again; the publish after that is the real one.
-   */
-  final(path: string, publish: Published): boolean {
-    if (!this.#statusSeen) return true;
-    const first = this.#firstStatus.get(path);
-    return first !== undefined && first.idle && first.seq > publish.seq;
   }
 
   /** Wakes every waiter (a registration changed, the server exited). */

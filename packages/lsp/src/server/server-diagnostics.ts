@@ -89,7 +89,7 @@ export class ServerDiagnostics {
       channel.assertRunning('textDocument/diagnostic');
       if (this.pulls) return this.#pull(doc, remaining(), signal);
       const published = channel.published.settled(doc.path, doc.version, doc.syncSeq);
-      if (published && channel.published.final(doc.path, published)) {
+      if (published) {
         if (published.version !== undefined) return published.diagnostics;
         return channel.published.quiet(doc.path, channel.config.publishQuietMs ?? 200, deadline, signal);
       }
