@@ -1,3 +1,4 @@
+import type { ToolProgress } from '@agent-tools/core';
 import { LspError } from '../errors.js';
 import type { LanguageServer } from './language-server.js';
 import { describeItem } from './work-progress.js';
@@ -15,7 +16,12 @@ const ANNOUNCE_MS = 3000;
  * for before then looks complete and is not (clangd: 1 reference, two seconds later 197 in 112 files).
  * Resolves with what is still missing when the budget runs out; never throws except on cancellation.
  */
-export async function awaitComplete(server: LanguageServer, budgetMs: number, signal?: AbortSignal): Promise<Completeness> {
+export async function awaitComplete(
+  server: LanguageServer,
+  budgetMs: number,
+  signal?: AbortSignal,
+  report?: (progress: ToolProgress) => void,
+): Promise<Completeness> {
   const deadline = Date.now() + budgetMs;
   const index = server.config.backgroundIndex?.({ root: server.root, cwd: server.cwd, binary: server.binary });
   const started = Date.now();
@@ -34,6 +40,13 @@ export async function awaitComplete(server: LanguageServer, budgetMs: number, si
         active.length > 0 ? `still ${active.map(describeItem).join('; ')}` : loading ? 'still loading the workspace (it has not said it found every source file)' : 'about to index the workspace';
       return { complete: false, reason: `${server.label} is ${what} after a wait of ${waited}` };
     }
+    // The caller's status line shows what the answer waits for (a wait can last the whole budget).
+    const first = active[0];
+    const doing = first ? describeItem(first) : loading ? 'loading the workspace' : 'about to index the workspace';
+    report?.({
+      message: `waiting for ${server.label}: ${doing}`,
+      ...(first?.percentage !== undefined ? { progress: Math.round(first.percentage), total: 100 } : {}),
+    });
     const wake = awaitingIndex && openedAt !== undefined ? Math.min(deadline, openedAt + ANNOUNCE_MS) : deadline;
     await server.work.next(wake, signal);
   }
