@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { ProgressEvent } from '@agent-tools/core';
+import { formatProgress, type ProgressEvent } from '@agent-tools/core';
 import { isKeeper, processesMatching, tempDir, waitForNoProcesses } from '@agent-tools/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LspSupervisorOptions } from '../src/index.js';
@@ -215,6 +215,8 @@ describe('faults of a language server (scripted fake server process)', () => {
     const events: ProgressEvent[] = [];
     const result = await run.registry.call('lsp', hover, { onProgress: (event) => events.push(event) });
     expect(text(result)).toBe('complete');
-    expect(events[0]).toMatchObject({ tool: 'lsp', message: 'waiting for fake-server (root .): indexing 37/112 (33%)', progress: 33, total: 100 });
+    expect(events[0]).toMatchObject({ tool: 'lsp', message: 'waiting for fake-server (root .): indexing 37/112', progress: 33, total: 100 });
+    // As a status line shows it: the share once.
+    expect(formatProgress(events[0] as ProgressEvent)).toBe('lsp: waiting for fake-server (root .): indexing 37/112 (33%)');
   });
 });

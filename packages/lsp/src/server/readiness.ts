@@ -42,7 +42,8 @@ export async function awaitComplete(
     }
     // The caller's status line shows what the answer waits for (a wait can last the whole budget).
     const first = active[0];
-    const doing = first ? describeItem(first) : loading ? 'loading the workspace' : 'about to index the workspace';
+    // The share done goes in the report's numbers, which a status line prints itself.
+    const doing = first ? describeItem({ ...first, percentage: undefined }) : loading ? 'loading the workspace' : 'about to index the workspace';
     report?.({
       message: `waiting for ${server.label}: ${doing}`,
       ...(first?.percentage !== undefined ? { progress: Math.round(first.percentage), total: 100 } : {}),
