@@ -93,4 +93,11 @@ describe('lsp against gopls', () => {
     expect(body).not.toContain('path_windows.go');
     expect(body).not.toContain('no package metadata');
   });
+
+  it('diagnostics "*" with a go.mod that does not parse: NOT VERIFIED, the reason naming go.mod workspace-relative', async () => {
+    await using broken = startRun({ 'go.mod': 'module example.com/x\n\ngo 1.19\nrequire (\n', 'a.go': 'package x\n\nvar A int = 1\n' });
+    const result = await broken.lsp({ action: 'diagnostics', file: '*' });
+    expect(text(result)).toMatch(/NOT VERIFIED: Go at \. by [^\n]*: go vet exited with code 1: go: errors parsing go\.mod:\ngo\.mod:5: syntax error/);
+    expect(text(result)).not.toContain(broken.dir.path);
+  });
 });

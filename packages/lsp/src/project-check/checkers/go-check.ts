@@ -56,17 +56,16 @@ export const goChecker: ProjectChecker = {
  * errors is complete for errors and incomplete for vet's findings.
  */
 /**
- * `go list` writes the files of every package of the module (NUL-terminated; `-e` keeps packages with errors), and
- * `gopls check` is run on them; `$1` is go and `$2` gopls. A failing go list fails the check.
+ * `go list` writes the files of every package of the module (NUL-terminated; `-e` keeps packages with errors, and
+ * each package's output ends with a newline), and `gopls check` is run on them; `$1` is go and `$2` gopls. No
+ * temporary file: a check stopped by its timeout leaves nothing behind. A go list that cannot list the module makes
+ * go vet fail the same way, which fails the check.
  */
 const LISTED_FILES_CHECK = [
-  'set -e',
-  'list=$(mktemp)',
-  `trap 'rm -f "$list"' EXIT`,
-  `"$1" list -e -f '{{range $f := .GoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}{{range $f := .CgoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}{{range $f := .TestGoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}{{range $f := .XTestGoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}' ./... > "$list"`,
-  // go list ends each package's output with a newline.
-  `tr -d '\\n' < "$list" | xargs -0 -r "$2" check`,
-].join('\n');
+  `"$1" list -e -f '{{range $f := .GoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}{{range $f := .CgoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}{{range $f := .TestGoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}{{range $f := .XTestGoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}' ./...`,
+  `tr -d '\\n'`,
+  'xargs -0 -r "$2" check',
+].join(' | ');
 
 export function parseGoCheck(output: CheckerOutput, root: string): ReturnType<ProjectChecker['parse']> {
   const byPosition = new Map<string, Diagnostic>();
