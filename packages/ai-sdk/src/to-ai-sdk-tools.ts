@@ -102,16 +102,23 @@ async function* withProgress(
 ): AsyncGenerator<AiSdkToolOutput, AiSdkToolOutput | undefined> {
   let latest: ProgressEvent | undefined;
   let result: ToolResult | undefined;
+  let settled = false;
   let wake: (() => void) | undefined;
+  // A caller that rejects (a harness's own ToolCaller) ends the loop too: the rejection then reaches the SDK as a tool error.
   const done = run((event) => {
     latest = event;
     wake?.();
-  }).then((value) => {
-    result = value;
-    wake?.();
-  });
+  })
+    .then((value) => {
+      result = value;
+    })
+    .finally(() => {
+      settled = true;
+      wake?.();
+    });
+  done.catch(() => {});
   for (;;) {
-    if (result) break;
+    if (settled) break;
     if (latest) {
       const event = latest;
       latest = undefined;
@@ -124,6 +131,6 @@ async function* withProgress(
     wake = undefined;
   }
   await done;
-  yield result;
+  yield result as ToolResult;
   return undefined;
 }

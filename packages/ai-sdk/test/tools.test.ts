@@ -78,3 +78,21 @@ describe('modelOutput', () => {
     });
   });
 });
+
+describe('a caller that rejects', () => {
+  it('the tool rejects too (the SDK reports a tool error), with progress on or off, instead of waiting forever', async () => {
+    const schema = { name: 'probe', description: 'A probe.', inputSchema: { type: 'object', properties: {}, additionalProperties: false } };
+    const caller = { schemas: () => [schema], call: () => Promise.reject(new Error('the harness lost its registry')) };
+    for (const progress of [true, false]) {
+      const tool = toAiSdkTools(caller as never, { progress })['probe'] as unknown as Executable;
+      const outcome = await Promise.race([
+        execute(tool, {}).then(
+          () => 'resolved',
+          (error: Error) => error.message,
+        ),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting after 2 s'), 2000)),
+      ]);
+      expect(outcome).toBe('the harness lost its registry');
+    }
+  });
+});

@@ -2,7 +2,7 @@ import { chmodSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import { dartAdapter, debugpyAdapter, delveAdapter, lldbAdapter } from '../src/index.js';
-import { debugRig } from './helpers.js';
+import { debugRig, fakeAdapter } from './helpers.js';
 import { DEBUGPY_ADAPTER_MAIN } from '../src/adapters/debugpy-launcher.js';
 
 /** A folder of fake executables (shell scripts) to put on PATH. */
@@ -108,6 +108,23 @@ describe('adapters and selection through the tool', () => {
     const launch = await bare.call({ action: 'launch', program: 'bin/main.dart' });
     expect(launch.isError).toBe(true);
     expect(launch.text).toContain('dart: marker missing: no pubspec.yaml between bin and the working directory (pass adapter: "dart" to launch it anyway)');
+  });
+
+  it('a missing adapter binary is one sentence with one full stop, whether or not its reason ends with one', async () => {
+    // debugpy's reason ends with a full stop (it names what to install); it cannot be made to miss here, where
+    // /usr/bin/python3 has debugpy, so an adapter that answers the same way stands in for it.
+    for (const reason of ['no fake on PATH (install it).', 'no fake on PATH']) {
+      const missing = { ...fakeAdapter('ok'), locate: async () => ({ found: false as const, reason }) };
+      await using rig = debugRig({ 'fake.toml': '', 'app.fake': '' }, { adapters: [missing] });
+      const clause = reason.replace(/\.$/, '');
+      const chosen = await rig.call({ action: 'launch', program: 'app.fake' });
+      expect(chosen.text).toBe(`No debug adapter can launch app.fake here. fake: binary missing: ${clause}.`);
+      const named = await rig.call({ action: 'launch', program: 'app.fake', adapter: 'fake' });
+      expect(named.text).toBe(`The fake adapter cannot start here: binary missing: ${clause}.`);
+      const listed = await rig.call({ action: 'adapters' });
+      const fake = listed.structured.adapters.find((a: { id: string }) => a.id === 'fake');
+      expect(fake.notes).toContain(`binary missing: ${clause}`);
+    }
   });
 
   it('lists every adapter with usable / not usable and the reason, finding markers below the working directory', async () => {

@@ -1,4 +1,4 @@
-import type { ToolCaller } from '@agent-tools/core';
+import { errorSentence, type ToolCaller } from '@agent-tools/core';
 import { parseBridgePrompt, runBridgeRequest } from './bridge.js';
 import { encodeReply } from './bridge-transfer.js';
 
@@ -46,7 +46,7 @@ export class BridgeHost {
       this.#parts = reply.parts;
       return reply.first;
     } catch (error) {
-      return JSON.stringify({ error: error instanceof Error ? error.message : String(error) });
+      return JSON.stringify({ error: errorSentence(error) });
     } finally {
       this.#budgets.resume();
     }

@@ -64,3 +64,14 @@ describe('clangd: an answer is complete, or says it is not', () => {
     expect(text(rename)).toMatch(/a rename computed now could miss files, so nothing was changed\. Call lsp_rename again in a moment\.$/);
   });
 });
+
+describe('clangd: a whole-project check of real code', () => {
+  it("diagnostics \"*\" on curl's examples: every file opened gets its answer, none is left waiting", { timeout: 240_000 }, async () => {
+    await using run = startRun({}, { indexWaitMs: 180_000 });
+    cpSync(EXAMPLES, run.dir.path, { recursive: true, filter: (src) => src === EXAMPLES || src.endsWith('.c') });
+    compileCommands(run.dir.path);
+    const files = readdirSync(run.dir.path).filter((f) => f.endsWith('.c')).length;
+    const result = await run.lsp({ action: 'diagnostics', file: '*' });
+    expect(text(result).split('\n')[1]).toMatch(new RegExp(`^ {2}verified: C/C\\+\\+ at \\. by opening ${files} files with clangd: \\d+ errors, \\d+ warnings$`));
+  });
+});

@@ -1,3 +1,4 @@
+import { utimesSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Run, startRun, text } from './helpers.js';
 
@@ -41,5 +42,42 @@ describe('lsp against clangd (versioned binary name)', () => {
     const project = await run.lsp({ action: 'diagnostics', file: '*' });
     expect(text(project)).toMatch(/verified: C\/C\+\+ at \. by opening 4 files with clangd: 1 error, 0 warnings/);
     expect(text(project)).toContain('bad.c (1)');
+  });
+});
+
+describe("clangd's diagnostics after a header changes (it publishes once from the old preamble, then again)", () => {
+  // clang tells a changed header by size and modification time in whole seconds: a header written in the same second
+  // as the fixture with the same length would look unchanged. Real headers were written long before the edit.
+  const aged = (run: Run) => {
+    const hourAgo = new Date(Date.now() - 3600_000);
+    for (const file of ['lib.h', 'lib.c', 'main.c']) utimesSync(run.dir.join(file), hourAgo, hourAgo);
+  };
+  const project = {
+    'compile_flags.txt': '-std=c11\n',
+    'lib.h': '#pragma once\nint helper(void);\n',
+    'lib.c': '#include "lib.h"\nint helper(void) { return 1; }\n',
+    'main.c': '#include "lib.h"\nint main(void) { return helper(); }\n',
+  };
+
+  it('a rename across a header reports no error of the header as it was', async () => {
+    await using run = startRun(project);
+    aged(run);
+    const result = await run.call('lsp_rename', { file: 'main.c', line: 2, symbol: 'helper', new_name: 'assist' });
+    expect(result.isError, text(result)).toBe(false);
+    expect(text(result)).toContain('Renamed `helper` (main.c:2) to `assist`: 3 edits in 3 files.');
+    expect(text(result)).not.toContain('New diagnostics');
+    expect(text(result)).toContain('No new diagnostics in');
+    const now = await run.lsp({ action: 'diagnostics', file: 'main.c' });
+    expect(text(now)).toBe('No errors or warnings in main.c (checked by clangd).');
+  });
+
+  it('a write of a header and a source together (an apply_patch) reports no error of the header as it was', async () => {
+    await using run = startRun(project);
+    aged(run);
+    await run.lsp({ action: 'hover', file: 'main.c', line: 2, symbol: 'helper' });
+    const written = await run.call('write_many', {
+      files: { 'lib.h': '#pragma once\nint assist(void);\n', 'main.c': '#include "lib.h"\nint main(void) { return assist(); }\n' },
+    });
+    expect(text(written)).not.toContain('New diagnostics in main.c');
   });
 });

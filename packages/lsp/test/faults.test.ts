@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { formatProgress, type ProgressEvent } from '@agent-tools/core';
 import { isKeeper, processesMatching, tempDir, waitForNoProcesses } from '@agent-tools/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LspSupervisorOptions } from '../src/index.js';
@@ -206,5 +207,16 @@ describe('faults of a language server (scripted fake server process)', () => {
     );
     expect(partial.structured).toMatchObject({ incomplete: expect.stringContaining('indexing 37/112 (33%)') });
     expect(text(await slow.lsp({ action: 'status' }))).toContain('busy: indexing 37/112 (33%)');
+  });
+
+  it("a query waiting for the index says what it waits for to the call's progress listener (the harness's status line)", async () => {
+    const progress = { title: 'indexing', message: '37/112', percentage: 33 };
+    const { run } = fakeRun({ progressOnOpen: { ...progress, endAfterMs: 800 }, methods: { 'textDocument/hover': { reply: { contents: 'complete' } } } });
+    const events: ProgressEvent[] = [];
+    const result = await run.registry.call('lsp', hover, { onProgress: (event) => events.push(event) });
+    expect(text(result)).toBe('complete');
+    expect(events[0]).toMatchObject({ tool: 'lsp', message: 'waiting for fake-server (root .): indexing 37/112', progress: 33, total: 100 });
+    // As a status line shows it: the share once.
+    expect(formatProgress(events[0] as ProgressEvent)).toBe('lsp: waiting for fake-server (root .): indexing 37/112 (33%)');
   });
 });

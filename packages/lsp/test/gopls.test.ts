@@ -1,3 +1,5 @@
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Run, startRun, text } from './helpers.js';
 
@@ -60,7 +62,7 @@ describe('lsp against gopls', () => {
     });
     const result = await run.lsp({ action: 'diagnostics', file: '*' });
     const body = text(result);
-    expect(body).toMatch(/NOT VERIFIED: Go at \. by gopls check \(\d+ files\) and go vet \.\/\.\.\. in \.: go vet could not check the packages with type errors \(broken, uses\): every type error is listed, vet's findings there are not \(3 errors, 1 warning found before that\)/);
+    expect(body).toMatch(/NOT VERIFIED: Go at \. by gopls check \(every file go list \.\/\.\.\. builds\) and go vet \.\/\.\.\. in \.: go vet could not check the packages with type errors \(broken, uses\): every type error is listed, vet's findings there are not \(3 errors, 1 warning found before that\)/);
     expect(body).toMatch(/broken\/b.go \(2\)\n {2}3:13 error: cannot use "a"/);
     expect(body).toMatch(/ {2}4:13 error: cannot use "b"/);
     expect(body).toMatch(/uses\/u.go \(1\)\n {2}5:16 error: cannot use broken.F\(\)/);
@@ -69,7 +71,33 @@ describe('lsp against gopls', () => {
 
     run.dir.write({ 'broken/b.go': 'package broken\n\nvar A int = 1\nvar B int = 2\n\nfunc F() int { return A + B }\n', 'uses/u.go': 'package uses\n\nimport "example.com/shop/broken"\n\nvar C int = broken.F()\n' });
     const clean = await run.lsp({ action: 'diagnostics', file: '*' });
-    expect(text(clean)).toMatch(/verified: Go at \. by gopls check \(\d+ files\) and go vet \.\/\.\.\. in \.: 0 errors, 1 warning/);
+    expect(text(clean)).toMatch(/verified: Go at \. by gopls check \(every file go list \.\/\.\.\. builds\) and go vet \.\/\.\.\. in \.: 0 errors, 1 warning/);
     expect(clean.structured).toMatchObject({ verified: true });
+  });
+
+  it('diagnostics "*" on real code with files no build includes here (encoding/json\'s gofuzz-tagged fuzz.go, a _windows.go): every type error', async () => {
+    await using json = startRun({ 'go.mod': 'module example.com/json\n\ngo 1.19\n' });
+    const source = '/usr/lib/go/src/encoding/json';
+    for (const file of readdirSync(source).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'))) cpSync(join(source, file), json.dir.join(file));
+    json.dir.write({
+      'indent.go': `${readFileSync(json.dir.join('indent.go'), 'utf8')}\nfunc broken() int { return "x" }\n`,
+      // Built on Windows only: its error is not this platform's, and it must not stop the check of the others.
+      'path_windows.go': 'package json\n\nvar windowsOnly int = "w"\n',
+      'sub/sub.go': 'package sub\n\nfunc Bad() string { return 1 }\n',
+    });
+    const result = await json.lsp({ action: 'diagnostics', file: '*' });
+    const body = text(result);
+    expect(body).toMatch(/NOT VERIFIED: Go at \. by gopls check \(every file go list \.\/\.\.\. builds\) and go vet \.\/\.\.\. in \.: go vet could not check the packages with type errors \(\., sub\)/);
+    expect(body).toMatch(/indent\.go \(1\)\n {2}\d+:28 error: cannot use "x" \(untyped string constant\) as int value in return statement/);
+    expect(body).toMatch(/sub\/sub\.go \(1\)\n {2}3:28 error: cannot use 1 \(untyped int constant\) as string value/);
+    expect(body).not.toContain('path_windows.go');
+    expect(body).not.toContain('no package metadata');
+  });
+
+  it('diagnostics "*" with a go.mod that does not parse: NOT VERIFIED, the reason naming go.mod workspace-relative', async () => {
+    await using broken = startRun({ 'go.mod': 'module example.com/x\n\ngo 1.19\nrequire (\n', 'a.go': 'package x\n\nvar A int = 1\n' });
+    const result = await broken.lsp({ action: 'diagnostics', file: '*' });
+    expect(text(result)).toMatch(/NOT VERIFIED: Go at \. by [^\n]*: go vet exited with code 1: go: errors parsing go\.mod:\ngo\.mod:5: syntax error/);
+    expect(text(result)).not.toContain(broken.dir.path);
   });
 });

@@ -116,3 +116,19 @@ describe('locateSymbol: positions by line and symbol, never by column', () => {
     expect(locateSymbol(source, 1, '𐐀foo', undefined, 'a.ts')).toMatchObject({ character: 6, length: 5 });
   });
 });
+
+describe('locateSymbol: where a line comment ends', () => {
+  it('in JavaScript a // comment ends at U+2028 and U+2029: a name after one on the same LSP line is code', () => {
+    const ts = 'const v = helper(); // helper\u2028helper(); // helper\u2029 helper;\n';
+    expect(locateSymbol(ts, 1, 'helper', 2, 'a.ts').character).toBe(30);
+    expect(locateSymbol(ts, 1, 'helper', 3, 'a.ts').character).toBe(51);
+    expect(() => locateSymbol(ts, 1, 'helper', 4, 'a.ts')).toThrow(/occurs 3 times/);
+  });
+
+  it('a file with old Mac line ends (CR only): a comment ends at its line', () => {
+    const py = '# helper is used below\rx = helper()\r';
+    expect(locateSymbol(py, 2, 'helper', undefined, 'a.py')).toMatchObject({ line: 1, character: 4 });
+    const c = '// helper\rint x = helper();\r';
+    expect(locateSymbol(c, 2, 'helper', undefined, 'a.c')).toMatchObject({ line: 1, character: 8 });
+  });
+});

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { tempDir } from '@agent-tools/test-utils';
 import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
@@ -113,6 +113,16 @@ describe('planWorkspaceEdit and applyEditPlan: all or nothing', () => {
     const error = thrown(() => planWorkspaceEdit(edit, dir.join('in'), none));
     expect(error.detail).toBe(`The edit would change ${outside.join('b.ts')}, outside the working directory; nothing was changed.`);
     expect(readFileSync(dir.join('in/a.ts'), 'utf8')).toBe('a\n');
+  });
+
+  it('refuses an edit of a file that a symbolic link leads out of the working directory, naming it as the model knows it', () => {
+    using dir = tempDir({ 'in/a.ts': 'a\n' });
+    using outside = tempDir({ 'b.ts': 'b\n' });
+    symlinkSync(outside.join('b.ts'), dir.join('in/linked.ts'));
+    const edit: WorkspaceEdit = { changes: { [uri(dir.join('in/linked.ts'))]: [{ range: range(0, 0, 0, 1), newText: 'B' }] } };
+    const error = thrown(() => planWorkspaceEdit(edit, dir.join('in'), none));
+    expect(error.detail).toBe('The edit would change linked.ts, which a symbolic link leads outside the working directory; nothing was changed.');
+    expect(readFileSync(outside.join('b.ts'), 'utf8')).toBe('b\n');
   });
 
   it('refuses an edit computed for another version of an open document', () => {

@@ -35,6 +35,7 @@ export function emptyCallProblems(tool: AnyToolDefinition, result: ToolResult): 
   if (result.isError && params.length > 0 && !params.some((name) => names(text, name))) {
     problems.push(`${tool.name} refused {} without naming a parameter (${params.join(', ')}): ${text}`);
   }
+  if (result.isError) problems.push(...sentenceProblems(tool.name, text));
   return problems;
 }
 
@@ -49,7 +50,18 @@ export function afterDisposeProblems(call: ContractCall, result: ToolResult): st
   if (!result.isError) return [`${call.tool} answered after dispose as if nothing happened: ${text}`];
   if (CRASH.test(text)) return [`${call.tool} crashed after dispose: ${text}`];
   if (HUNG.test(text)) return [`${call.tool} hung after dispose until the registry's timeout: ${text}`];
-  return [];
+  return sentenceProblems(call.tool, text);
+}
+
+/**
+ * What is wrong with an error sentence as the model reads it: a package prefix meant for logs
+ * (`[agent-tools/lsp]`), or two full stops where one sentence was joined to another.
+ */
+export function sentenceProblems(tool: string, text: string): string[] {
+  const problems: string[] = [];
+  if (/\[agent-tools\/[\w-]+\]/.test(text)) problems.push(`${tool} showed a package prefix to the model: ${text}`);
+  if (/(?<!\.)\.\.(?!\.)/.test(text)) problems.push(`${tool} wrote a double full stop: ${text}`);
+  return problems;
 }
 
 /** How the registry words a call it cut off at its timeout. */

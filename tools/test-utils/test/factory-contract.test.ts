@@ -53,6 +53,11 @@ describe('the contract checks catch what breaks them', () => {
     expect(afterDisposeProblems(call, errorResult('needs_path failed: closed'))).toHaveLength(1);
     expect(afterDisposeProblems(call, errorResult('needs_path did not finish within 30 s and was cancelled. Try a smaller request.'))).toHaveLength(1);
     expect(afterDisposeProblems(call, errorResult('The server was shut down.'))).toEqual([]);
+    // The model never reads a log prefix, nor two full stops where sentences were joined (an ellipsis is fine).
+    expect(afterDisposeProblems(call, errorResult('[agent-tools/lsp] The server was shut down.'))).toHaveLength(1);
+    expect(afterDisposeProblems(call, errorResult('It failed: install x (apt install x).. Try again.'))).toHaveLength(1);
+    expect(afterDisposeProblems(call, errorResult('It was cut… and ... then shut down.'))).toEqual([]);
+    expect(emptyCallProblems(needsPath, errorResult('[agent-tools/x] `path` is required.'))).toHaveLength(1);
   });
 
   it('dispose twice: a resource whose second dispose throws, or one that hangs', async () => {

@@ -50,7 +50,7 @@ async function describeAdapter(config: AdapterConfig, ctx: SelectionContext): Pr
   else notes.push(`marker missing: no ${markerNames} in the working directory or the two levels below it`);
   const rootDir = atRoot?.dir ?? (below[0] ? dirname(`${ctx.cwd}/${below[0]}`) : ctx.cwd);
   const located = await config.locate({ root: rootDir, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
-  if (!located.found) notes.push(`binary missing: ${located.reason}`);
+  if (!located.found) notes.push(`binary missing: ${clause(located.reason)}`);
   return {
     id: config.id,
     languages: config.languages,
@@ -98,7 +98,7 @@ export async function selectForLaunch(
     }
     const located = await config.locate({ root: root.dir, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (located.found) return { config, root: root.dir, located };
-    reasons.push(`${config.id}: binary missing: ${located.reason}`);
+    reasons.push(`${config.id}: binary missing: ${clause(located.reason)}`);
   }
   throw new DebugError('adapter_unusable', `No debug adapter can launch ${shown} here. ${reasons.join('. ')}.`);
 }
@@ -162,7 +162,7 @@ function isNativeExecutable(path: string): boolean {
 
 async function locateOrThrow(config: AdapterConfig, root: string, ctx: SelectionContext): Promise<SelectedAdapter['located']> {
   const located = await config.locate({ root, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
-  if (!located.found) throw new DebugError('adapter_unusable', `The ${config.id} adapter cannot start here: binary missing: ${located.reason}.`);
+  if (!located.found) throw new DebugError('adapter_unusable', `The ${config.id} adapter cannot start here: binary missing: ${clause(located.reason)}.`);
   return located;
 }
 
@@ -205,4 +205,9 @@ function safeList(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** An adapter's reason as a clause inside a sentence: some end theirs with a full stop (debugpy's names a fix). */
+function clause(reason: string): string {
+  return reason.trim().replace(/\.$/, '');
 }

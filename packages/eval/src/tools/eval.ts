@@ -1,4 +1,4 @@
-import { defineTool, errorDetail, errorResult, textResult, type ToolResult } from '@agent-tools/core';
+import { defineTool, errorResult, errorSentence, textResult, type ToolResult } from '@agent-tools/core';
 import { z } from 'zod';
 import type { AcquiredKernel, KernelFactory } from '../jupyter/kernel-factory.js';
 import { LANGUAGES } from '../language.js';
@@ -98,7 +98,7 @@ export function evalTool(factory: KernelFactory) {
       try {
         acquired = await factory.acquire(ctx.conversationId, language);
       } catch (error) {
-        return errorResult(`The ${language} kernel could not be started, so nothing was run: ${errorDetail(error)}`);
+        return errorResult(`The ${language} kernel could not be started, so nothing was run: ${errorSentence(error)}`);
       }
       if (acquired.lost) {
         before.push(

@@ -91,6 +91,13 @@ export interface ServerConfig {
    * database). Until that work has begun and ended, index-based answers are not complete.
    */
   readonly backgroundIndex?: (context: ServerContext) => { readonly title: RegExp } | undefined;
+  /**
+   * Whether a changed document is sent closed and opened again, rather than changed, when another file of the
+   * server changed since it was last sent. clangd builds a changed file first from its previous preamble, with the
+   * headers as they were, publishes those diagnostics (errors a changed header no longer has), and publishes again
+   * once the preamble is rebuilt; a file opened afresh is built once, from the headers on disk.
+   */
+  readonly reopenAfterOtherChanges?: boolean;
   /** The most workspace symbols the server returns for one query; a list this long was cut by the server. */
   readonly workspaceSymbolLimit?: number;
   /** How long a request may take before it is reported as hung (default: the supervisor's). */

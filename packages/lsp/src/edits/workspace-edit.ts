@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:
 import { applyFileChanges, CoreError, type FileChangesOptions, resolveInside } from '@agent-tools/core';
 import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { LspError } from '../errors.js';
-import { displayPath, fromUri, relativeText } from '../util/paths.js';
+import { displayPath, fromUri, isInside, relativeText } from '../util/paths.js';
 import { applyTextEdits } from './text-edits.js';
 
 /** One file's part of a planned edit. */
@@ -54,7 +54,11 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, cwd: string, open: OpenVe
       return resolveInside(cwd, path).absolute;
     } catch (error) {
       if (error instanceof CoreError && error.code === 'outside_workspace') {
-        throw new LspError('edit_failed', `The edit would change ${path}, outside the working directory; nothing was changed.`);
+        // A path inside the working directory that a symbolic link leads out of is named as the model knows it.
+        const where = isInside(cwd, path)
+          ? `${displayPath(path, cwd)}, which a symbolic link leads outside the working directory`
+          : `${path}, outside the working directory`;
+        throw new LspError('edit_failed', `The edit would change ${where}; nothing was changed.`);
       }
       throw new LspError('edit_failed', `The edit names ${path}, which cannot be written (${(error as Error).message}); nothing was changed.`);
     }

@@ -82,9 +82,14 @@ class Lexer {
     return to;
   }
 
+  /**
+   * Where a line comment that starts at `i` ends: at `\n` or `\r` (a file with old Mac line ends has no `\n`), and in
+   * JavaScript also at U+2028 and U+2029, which end a `//` comment there (code after one on the same LSP line is code).
+   */
   lineEnd(i: number): number {
-    const n = this.text.indexOf('\n', i);
-    return n < 0 ? this.text.length : n;
+    const ends = this.family === 'js' ? LINE_ENDS_JS : LINE_ENDS;
+    for (let j = i; j < this.text.length; j++) if (ends.has(this.text.charCodeAt(j))) return j;
+    return this.text.length;
   }
 
   blockComment(i: number): number {
@@ -234,6 +239,8 @@ function isPrefixStart(text: string, i: number): boolean {
 }
 
 const PY_PREFIX = new Set(['r', 'R', 'b', 'B', 'u', 'U', 'f', 'F']);
+const LINE_ENDS = new Set([0x0a, 0x0d]);
+const LINE_ENDS_JS = new Set([0x0a, 0x0d, 0x2028, 0x2029]);
 const ID_START = /[\p{ID_Start}_$]/u;
 const ID_CONTINUE = /[\p{ID_Continue}_$\u200c\u200d]/u;
 

@@ -5,7 +5,7 @@ import { findBinary } from '../discovery/binary.js';
 import { discoverRoots, listSourceFiles } from '../discovery/root.js';
 import type { LanguageServer } from '../server/language-server.js';
 import type { LspSupervisor } from '../supervisor.js';
-import { displayPath, isInside } from '../util/paths.js';
+import { displayPath, isInside, relativeText } from '../util/paths.js';
 import type { CheckerOutput, CheckerRun } from './checker.js';
 import { type RunOutcome, runChecker } from './run-checker.js';
 
@@ -84,10 +84,12 @@ async function checkRoot(supervisor: LspSupervisor, config: ServerConfig, root: 
     if ('unavailable' in plan) unavailable = `${checker.name} cannot run: ${plan.unavailable}`;
     else {
       const outcome = await runSteps(plan, root, checker.timeoutMs ?? supervisor.checkTimeoutMs, supervisor.env, signal);
-      if (!outcome.ok) return { ...base, method: plan.title, verified: false, reason: outcome.reason, diagnostics: [] };
+      // A checker's own words name files by absolute path; the model reads them workspace-relative.
+      const said = (text: string) => relativeText(text, supervisor.cwd);
+      if (!outcome.ok) return { ...base, method: plan.title, verified: false, reason: said(outcome.reason), diagnostics: [] };
       const parsed = checker.parse(outcome.output, context);
-      if ('failed' in parsed) return { ...base, method: plan.title, verified: false, reason: parsed.failed, diagnostics: [] };
-      if ('incomplete' in parsed) return { ...base, method: plan.title, verified: false, reason: parsed.incomplete, diagnostics: parsed.diagnostics };
+      if ('failed' in parsed) return { ...base, method: plan.title, verified: false, reason: said(parsed.failed), diagnostics: [] };
+      if ('incomplete' in parsed) return { ...base, method: plan.title, verified: false, reason: said(parsed.incomplete), diagnostics: parsed.diagnostics };
       return {
         ...base,
         method: plan.title,

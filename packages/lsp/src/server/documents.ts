@@ -47,11 +47,20 @@ export class DocumentSync {
   readonly #maxOpen: number;
   readonly #open = new Map<string, OpenDocument>();
   readonly #versions = new Map<string, number>();
+  readonly #reopen: boolean;
+  /** Counts every change the server was told of; `#stamps` holds the count when each open document was last sent. */
+  #changes = 0;
+  readonly #stamps = new Map<string, number>();
 
-  constructor(channel: DocumentChannel, languageOf: (path: string) => string, maxOpen: number) {
+  /**
+   * `reopen`: send a changed document closed and opened again when other files changed since it was last sent (see
+   * `reopenAfterOtherChanges`), instead of as a change.
+   */
+  constructor(channel: DocumentChannel, languageOf: (path: string) => string, maxOpen: number, reopen = false) {
     this.#channel = channel;
     this.#languageOf = languageOf;
     this.#maxOpen = maxOpen;
+    this.#reopen = reopen;
   }
 
   get(path: string): OpenDocument | undefined {
@@ -80,6 +89,7 @@ export class DocumentSync {
         this.#channel.close(doc);
       }
       this.#channel.watched([{ uri: toUri(path), type: FileChangeType.Deleted }]);
+      this.#changes++;
       return { doc: undefined, changed: true };
     }
     if (doc) {
@@ -87,11 +97,18 @@ export class DocumentSync {
       doc.mtimeMs = stat.mtimeMs;
       doc.size = stat.size;
       if (doc.text === text) return { doc, changed: false };
+      const othersChanged = this.#changes > (this.#stamps.get(path) ?? 0);
       doc.text = text;
       doc.version = this.#nextVersion(path);
       doc.syncSeq = this.#channel.seq();
-      this.#channel.change(doc);
-      this.#channel.save(doc);
+      if (this.#reopen && othersChanged) {
+        this.#channel.close(doc);
+        this.#channel.open(doc);
+      } else {
+        this.#channel.change(doc);
+        this.#channel.save(doc);
+      }
+      this.#stamps.set(path, ++this.#changes);
       return { doc, changed: true };
     }
     if (options.created) this.#channel.watched([{ uri: toUri(path), type: FileChangeType.Created }]);
@@ -108,6 +125,7 @@ export class DocumentSync {
     };
     this.#open.set(path, opened);
     this.#channel.open(opened);
+    this.#stamps.set(path, ++this.#changes);
     this.#evict();
     return { doc: opened, changed: true };
   }
@@ -130,12 +148,15 @@ export class DocumentSync {
 
   /** Sends watched-file events (files changed on disk that the server has not opened). */
   watched(events: readonly FileEvent[]): void {
-    if (events.length > 0) this.#channel.watched(events);
+    if (events.length === 0) return;
+    this.#channel.watched(events);
+    this.#changes++;
   }
 
   /** Forgets every document without notifying (the server is gone). */
   clear(): void {
     this.#open.clear();
+    this.#stamps.clear();
   }
 
   #nextVersion(path: string): number {
@@ -149,6 +170,7 @@ export class DocumentSync {
     const byAge = [...this.#open.values()].sort((a, b) => a.lastUsed - b.lastUsed);
     for (const doc of byAge.slice(0, this.#open.size - this.#maxOpen)) {
       this.#open.delete(doc.path);
+      this.#stamps.delete(doc.path);
       this.#channel.close(doc);
     }
   }

@@ -157,6 +157,7 @@ export class LanguageServer {
       },
       (path) => options.config.extensions[extname(path).toLowerCase()] ?? Object.values(options.config.extensions)[0] ?? 'plaintext',
       options.limits.maxOpenDocuments,
+      options.config.reopenAfterOtherChanges === true,
     );
     this.positions = new PositionMapper(options.config.extraLineBreaks ?? '', (path) => this.documents.get(path)?.text, options.config.stripsBomFromDisk);
     this.diagnostics = new ServerDiagnostics({
@@ -222,6 +223,14 @@ export class LanguageServer {
 
   get capabilities(): ServerCapabilities {
     return this.#capabilities;
+  }
+
+  /**
+   * Whether it has said it loaded the workspace (the configuration's `readyPattern`; always true without one).
+   * Starting waits for that only so long; answers given before it are about part of the workspace.
+   */
+  get loaded(): boolean {
+    return this.#loaded || this.config.readyPattern === undefined;
   }
 
   /** When the first document was opened with it (servers start indexing then). */
@@ -396,6 +405,7 @@ export class LanguageServer {
         if (!this.#loaded && this.config.readyPattern?.test(line)) {
           this.#loaded = true;
           this.#onLoaded?.();
+          this.work.wake();
         }
         if (this.#log.length > 100) this.#log.splice(0, this.#log.length - 100);
         return;

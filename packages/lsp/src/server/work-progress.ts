@@ -62,6 +62,11 @@ export class WorkProgress {
     this.#notify();
   }
 
+  /** Wakes every waiter: something else it waits for changed (the server said it loaded the workspace). */
+  wake(): void {
+    this.#notify();
+  }
+
   /** Forgets all work (the server is gone). */
   clear(): void {
     this.#items.clear();

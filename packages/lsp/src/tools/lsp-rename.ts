@@ -67,8 +67,12 @@ async function rename(
   if (!provider) throw new LspError('unsupported', `${server.config.name} cannot rename symbols; nothing was changed.`);
   // A rename computed on a partial index edits some files and misses others: never apply one.
   const request = { textDocument: { uri: doc.uri }, position: at };
-  const { answer, completeness } = await askWhenComplete(env, server, ctx.signal, () =>
-    server.request(RenameRequest.type, { ...request, newName }, { signal: ctx.signal }),
+  const { answer, completeness } = await askWhenComplete(
+    env,
+    server,
+    ctx.signal,
+    () => server.request(RenameRequest.type, { ...request, newName }, { signal: ctx.signal }),
+    (progress) => ctx.reportProgress(progress),
   );
   if (!completeness.complete) {
     return errorResult(

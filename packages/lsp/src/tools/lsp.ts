@@ -57,14 +57,14 @@ function run(
     case 'type_definition':
     case 'implementation':
     case 'references':
-      return navigate(env, params.action, params, signal);
+      return navigate(env, params.action, params, signal, report);
     case 'incoming_calls':
     case 'outgoing_calls':
-      return callHierarchy(env, params.action, params, signal);
+      return callHierarchy(env, params.action, params, signal, report);
     case 'hover':
-      return hover(env, params, signal);
+      return hover(env, params, signal, report);
     case 'symbols':
-      return symbols(env, params, signal);
+      return symbols(env, params, signal, report);
     case 'code_actions':
       return codeActions(env, params, signal);
     case 'diagnostics':

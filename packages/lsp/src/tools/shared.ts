@@ -1,4 +1,4 @@
-import { AgentToolsError, errorResult, messageOf, resolveInside, type ToolResult, textResult, toolErrorResult } from '@agent-tools/core';
+import { AgentToolsError, errorResult, messageOf, resolveInside, type ToolProgress, type ToolResult, textResult, toolErrorResult } from '@agent-tools/core';
 import { LspError } from '../errors.js';
 import type { Position, ServerCapabilities } from 'vscode-languageserver-protocol';
 import type { OpenDocument } from '../server/documents.js';
@@ -68,21 +68,30 @@ export async function openTarget(
  * Waits until the server has finished indexing or loading the workspace, within the supervisor's budget. The
  * answer's first line must carry `incompleteLine` of what this returns when it is not complete.
  */
-export function whenComplete(env: ToolEnv, server: LanguageServer, signal: AbortSignal): Promise<Completeness> {
-  return awaitComplete(server, env.supervisor.indexWaitMs, signal);
+export function whenComplete(env: ToolEnv, server: LanguageServer, signal: AbortSignal, report?: Reporter): Promise<Completeness> {
+  return awaitComplete(server, env.supervisor.indexWaitMs, signal, report);
 }
+
+/** A call's progress listener (the registry's `ctx.reportProgress`): long waits say what they wait for. */
+export type Reporter = (progress: ToolProgress) => void;
 
 /**
  * Asks once the server has finished indexing or loading (within the budget), and asks again when it began such
  * work while the question was on its way (a server that starts indexing when a file is opened): the answer
  * returned is the one given after the work, or says it is incomplete.
  */
-export async function askWhenComplete<T>(env: ToolEnv, server: LanguageServer, signal: AbortSignal, ask: () => Promise<T>): Promise<{ answer: T; completeness: Completeness }> {
-  let completeness = await whenComplete(env, server, signal);
+export async function askWhenComplete<T>(
+  env: ToolEnv,
+  server: LanguageServer,
+  signal: AbortSignal,
+  ask: () => Promise<T>,
+  report?: Reporter,
+): Promise<{ answer: T; completeness: Completeness }> {
+  let completeness = await whenComplete(env, server, signal, report);
   const begun = server.work.begun;
   const answer = await ask();
   if (server.work.active.length === 0 && server.work.begun === begun) return { answer, completeness };
-  completeness = await whenComplete(env, server, signal);
+  completeness = await whenComplete(env, server, signal, report);
   return { answer: await ask(), completeness };
 }
 

@@ -35,6 +35,8 @@ export const clangdServer = defineServer({
   // clangd indexes every file of the database in the background after the first file is opened; until then
   // references, definitions in other files and workspace symbols come from open files only.
   backgroundIndex: () => ({ title: /^indexing/ }),
+  // After a header changed, a changed file is built from the old preamble first and published twice.
+  reopenAfterOtherChanges: true,
   // --limit-results defaults to 100.
   workspaceSymbolLimit: 100,
 });

@@ -14,7 +14,8 @@ const VET_LINE = /^(vet: )?(\S[^:]*\.go):(\d+)(?::(\d+))?: (.*)$/;
 const ANALYZER_DOC = /, see also https:\/\/pkg\.go\.dev\//;
 
 /**
- * Go's whole-project check: `gopls check` over every Go file of the module for the type errors (go/types reports
+ * Go's whole-project check: `gopls check` over every Go file the module builds on this platform (as `go list ./...`
+ * lists them, tests included) for the type errors (go/types reports
  * every one, in every package, where `go vet` and `go build` stop at the first broken package), then `go vet
  * ./...` for vet's own findings, reported as warnings. Verified only when both checks covered everything: vet
  * skips the packages that do not type-check.
@@ -26,18 +27,20 @@ export const goChecker: ProjectChecker = {
     if (!gopls.found) return { unavailable: `gopls was not found (looked in ${gopls.looked.join(', ')})` };
     const go = findBinary({ names: ['go'], root, cwd, path });
     if (!go.found) return { unavailable: `go was not found (looked in ${go.looked.join(', ')})` };
-    // testdata folders are not part of any package.
-    const { files, seen } = listSourceFiles(root, ['.go'], MAX_FILES);
-    const sources = files.filter((file) => !file.split(/[\\/]/).includes('testdata'));
+    const shell = findBinary({ names: ['sh'], root, cwd, path });
+    if (!shell.found) return { unavailable: `sh was not found (looked in ${shell.looked.join(', ')})` };
+    const { seen } = listSourceFiles(root, ['.go'], MAX_FILES);
     if (seen > MAX_FILES) return { unavailable: `the module has more than ${MAX_FILES} Go files` };
     // GOTOOLCHAIN=local: a check must never download a toolchain.
     const env = { GOTOOLCHAIN: 'local' };
     const where = displayPath(root, cwd);
     return {
-      command: gopls.found,
-      args: ['check', ...sources],
+      // gopls check gives up on every file when one is in no package (a build tag excludes it: `//go:build ignore`,
+      // `x_windows.go` on Linux), so it is given exactly the files go list builds for this platform, tests included.
+      command: shell.found,
+      args: ['-c', LISTED_FILES_CHECK, 'sh', go.found.command, gopls.found.command],
       env,
-      title: `gopls check (${sources.length} files) and go vet ./... in ${where}`,
+      title: `gopls check (every file go list ./... builds) and go vet ./... in ${where}`,
       followedBy: [{ command: go.found, args: ['vet', './...'], env, title: `go vet ./... in ${where}` }],
     };
   },
@@ -52,6 +55,18 @@ export const goChecker: ProjectChecker = {
  * warning; the rest are type errors. vet cannot analyze a package that does not type-check, so a check with type
  * errors is complete for errors and incomplete for vet's findings.
  */
+/**
+ * `go list` writes the files of every package of the module (NUL-terminated; `-e` keeps packages with errors, and
+ * each package's output ends with a newline), and `gopls check` is run on them; `$1` is go and `$2` gopls. No
+ * temporary file: a check stopped by its timeout leaves nothing behind. A go list that cannot list the module makes
+ * go vet fail the same way, which fails the check.
+ */
+const LISTED_FILES_CHECK = [
+  `"$1" list -e -f '{{range $f := .GoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}{{range $f := .CgoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}{{range $f := .TestGoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}{{range $f := .XTestGoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}' ./...`,
+  `tr -d '\\n'`,
+  'xargs -0 -r "$2" check',
+].join(' | ');
+
 export function parseGoCheck(output: CheckerOutput, root: string): ReturnType<ProjectChecker['parse']> {
   const byPosition = new Map<string, Diagnostic>();
   const diagnostics: Diagnostic[] = [];

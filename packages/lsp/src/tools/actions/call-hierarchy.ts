@@ -15,7 +15,7 @@ import type { LanguageServer } from '../../server/language-server.js';
 import { fromUri } from '../../util/paths.js';
 import { plural } from '../../util/text.js';
 import type { LspParams } from '../lsp-parameters.js';
-import { askWhenComplete, incompleteLine, ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
+import { askWhenComplete, incompleteLine, ok, openTarget, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
 
 /** The two directions of the call hierarchy. */
 export type CallDirection = 'incoming_calls' | 'outgoing_calls';
@@ -27,12 +27,16 @@ const CAP = 50;
  * outgoing_calls: every function it calls, at its declaration, with how often it is called. Through
  * prepareCallHierarchy, so the answer is about the function the server resolves there.
  */
-export async function callHierarchy(env: ToolEnv, action: CallDirection, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
+export async function callHierarchy(env: ToolEnv, action: CallDirection, params: LspParams, signal: AbortSignal, report?: Reporter): Promise<ToolResult> {
   const target = await openTarget(env, params, action, signal);
   const { server, doc, position, at, symbol, file } = target;
   requireCapability(server, 'callHierarchyProvider', 'a call hierarchy', 'Use references to find the uses instead.');
-  const prepared = await askWhenComplete(env, server, signal, () =>
-    server.request(CallHierarchyPrepareRequest.type, { textDocument: { uri: doc.uri }, position: at }, { signal }),
+  const prepared = await askWhenComplete(
+    env,
+    server,
+    signal,
+    () => server.request(CallHierarchyPrepareRequest.type, { textDocument: { uri: doc.uri }, position: at }, { signal }),
+    report,
   );
   const { completeness } = prepared;
   const items = prepared.answer ?? [];

@@ -2,14 +2,18 @@ import type { ToolResult } from '@agent-tools/core';
 import { HoverRequest } from 'vscode-languageserver-protocol';
 import { hoverData, relativeLinks, renderHover } from '../../format/hover.js';
 import type { LspParams } from '../lsp-parameters.js';
-import { askWhenComplete, incompleteLine, ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
+import { askWhenComplete, incompleteLine, ok, openTarget, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
 
 /** hover: the signature and doc comment of the symbol. */
-export async function hover(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
+export async function hover(env: ToolEnv, params: LspParams, signal: AbortSignal, report?: Reporter): Promise<ToolResult> {
   const { server, doc, position, file, at, symbol } = await openTarget(env, params, 'hover', signal);
   requireCapability(server, 'hoverProvider', 'hover', 'Try definition instead.');
-  const { answer, completeness } = await askWhenComplete(env, server, signal, () =>
-    server.request(HoverRequest.type, { textDocument: { uri: doc.uri }, position: at }, { signal }),
+  const { answer, completeness } = await askWhenComplete(
+    env,
+    server,
+    signal,
+    () => server.request(HoverRequest.type, { textDocument: { uri: doc.uri }, position: at }, { signal }),
+    report,
   );
   const raw = hoverData(answer);
   const data = raw && relativeLinks(raw, env.cwd);

@@ -10,7 +10,7 @@ import {
 import { LineReader } from '../../format/line-reader.js';
 import { fileCount, renderLocations, toRawLocations } from '../../format/locations.js';
 import { plural } from '../../util/text.js';
-import { askWhenComplete, incompleteLine, ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
+import { askWhenComplete, incompleteLine, ok, openTarget, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
 import type { LspParams } from '../lsp-parameters.js';
 
 /** The navigation actions and what they ask. */
@@ -37,7 +37,7 @@ const EMPTY: Record<NavigationAction, string> = {
 };
 
 /** definition, type_definition, implementation, references: locations grouped by file with their lines. */
-export async function navigate(env: ToolEnv, action: NavigationAction, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
+export async function navigate(env: ToolEnv, action: NavigationAction, params: LspParams, signal: AbortSignal, report?: Reporter): Promise<ToolResult> {
   const target = await openTarget(env, params, action, signal);
   const { server, doc, position, at, symbol } = target;
   requireCapability(server, CAPABILITY[action], action, 'Try definition, references or hover instead.');
@@ -53,7 +53,7 @@ export async function navigate(env: ToolEnv, action: NavigationAction, params: L
       case 'references':
         return server.request(ReferencesRequest.type, { textDocument, position: at, context: { includeDeclaration: true } }, { signal });
     }
-  });
+  }, report);
   const locations = toRawLocations(answer).map((l) => ({ path: l.path, range: server.positions.range(l.path, l.range) }));
   const lead = incompleteLine(completeness);
   const flags = completeness.complete ? {} : { incomplete: completeness.reason };

@@ -7,20 +7,20 @@ import type { LanguageServer } from '../../server/language-server.js';
 import { displayPath } from '../../util/paths.js';
 import { plural } from '../../util/text.js';
 import type { LspParams } from '../lsp-parameters.js';
-import { askWhenComplete, incompleteLine, ok, openFile, requireCapability, type ToolEnv } from '../shared.js';
+import { askWhenComplete, incompleteLine, ok, openFile, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
 
 const OUTLINE_CAP = 200;
 const WORKSPACE_CAP = 100;
 const MAX_STARTED = 4;
 
 /** symbols: a file's outline (`file`), or a workspace search (`query`); both: the outline filtered by name. */
-export async function symbols(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
+export async function symbols(env: ToolEnv, params: LspParams, signal: AbortSignal, report?: Reporter): Promise<ToolResult> {
   if (params.file) return outline(env, params, signal);
   const query = params.query?.trim();
   if (!query) {
     return errorResult('The symbols action needs "query" (a name to search the workspace for) or "file" (for its outline).', { error: 'bad_arguments' });
   }
-  return search(env, query, signal);
+  return search(env, query, signal, report);
 }
 
 async function outline(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
@@ -44,7 +44,7 @@ async function outline(env: ToolEnv, params: LspParams, signal: AbortSignal): Pr
   });
 }
 
-async function search(env: ToolEnv, query: string, signal: AbortSignal): Promise<ToolResult> {
+async function search(env: ToolEnv, query: string, signal: AbortSignal, report?: Reporter): Promise<ToolResult> {
   const { servers, problems } = await workspaceServers(env, signal);
   if (servers.length === 0) {
     const why = problems.length ? ` ${problems.join(' ')}` : ' No project root of any configured server was found in the working directory.';
@@ -59,7 +59,7 @@ async function search(env: ToolEnv, query: string, signal: AbortSignal): Promise
       try {
         if (!server.capabilities.workspaceSymbolProvider) throw new Error(`${server.config.name} does not offer a workspace symbol search.`);
         anchorProject(server);
-        const { answer, completeness } = await askWhenComplete(env, server, signal, () => server.request(WorkspaceSymbolRequest.type, { query }, { signal }));
+        const { answer, completeness } = await askWhenComplete(env, server, signal, () => server.request(WorkspaceSymbolRequest.type, { query }, { signal }), report);
         if (!completeness.complete) incomplete.push(completeness.reason);
         const limit = server.config.workspaceSymbolLimit;
         if (limit !== undefined && (answer?.length ?? 0) >= limit) cut.push(`${server.config.name} returned its maximum of ${limit}`);
@@ -69,20 +69,26 @@ async function search(env: ToolEnv, query: string, signal: AbortSignal): Promise
       }
     }),
   );
-  const notes = failures.length ? `\n(Not searched: ${failures.join(' ')})` : '';
-  const lead = incompleteLine(incomplete.length ? { complete: false, reason: incomplete.join('; ') } : { complete: true });
+  // A server that could not be searched leaves the answer incomplete, and says so first, like an index still building.
+  const searched = servers.length - (failures.length - problems.length);
+  if (searched === 0) {
+    return errorResult(`No language server could search the workspace for "${query}": ${failures.join(' ')} Call lsp with action "status" for details, or try again in a moment.`, { error: 'not_searched' });
+  }
+  const missing = failures.length ? `not every server was searched (${failures.join(' ')})` : '';
+  const reason = [...incomplete, ...(missing ? [missing] : [])].join('; ');
+  const lead = incompleteLine(reason ? { complete: false, reason } : { complete: true });
   const cutLine = cut.length ? `CUT BY THE SERVER: ${cut.join('; ')}, so other matches may exist; refine the query.\n` : '';
   const flags = {
-    ...(incomplete.length ? { incomplete: incomplete.join('; ') } : {}),
+    ...(reason ? { incomplete: reason } : {}),
     ...(cut.length ? { truncatedByServer: true } : {}),
   };
   if (found.length === 0) {
-    return ok(`${lead}No symbol matches "${query}".${notes}`, { action: 'symbols', query, total: 0, ...flags, symbols: [] });
+    return ok(`${lead}No symbol matches "${query}".`, { action: 'symbols', query, total: 0, ...flags, symbols: [] });
   }
   const rendered = renderWorkspaceSymbols(found, WORKSPACE_CAP, query);
   const outside = found.filter((s) => s.outside).length;
   const split = outside > 0 ? ` (${found.length - outside} in the working directory, ${outside} outside it)` : '';
-  return ok(`${lead}${cutLine}${plural(found.length, 'symbol')} matching "${query}"${split}:\n${rendered.text}${notes}`, {
+  return ok(`${lead}${cutLine}${plural(found.length, 'symbol')} matching "${query}"${split}:\n${rendered.text}`, {
     action: 'symbols',
     query,
     total: found.length,
