@@ -1,4 +1,4 @@
-import { utimesSync } from 'node:fs';
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Run, startRun, text } from './helpers.js';
 
@@ -79,5 +79,16 @@ describe("clangd's diagnostics after a header changes (it publishes once from th
       files: { 'lib.h': '#pragma once\nint assist(void);\n', 'main.c': '#include "lib.h"\nint main(void) { return assist(); }\n' },
     });
     expect(text(written)).not.toContain('New diagnostics in main.c');
+  });
+});
+
+describe('clangd: a file that is not UTF-8', () => {
+  it('a rename touching it is refused with that reason (it read as "changed on disk, call again" before)', async () => {
+    await using run = startRun({ 'compile_flags.txt': '-std=c11\n' });
+    writeFileSync(run.dir.join('a.c'), Buffer.concat([Buffer.from('/* caf'), Buffer.from([0xe9]), Buffer.from(' */\nint helper(void) { return 1; }\nint main(void) { return helper(); }\n')]));
+    const before = readFileSync(run.dir.join('a.c'));
+    const result = await run.call('lsp_rename', { file: 'a.c', line: 3, symbol: 'helper', new_name: 'assist' });
+    expect(text(result)).toBe('a.c is not UTF-8 text (line 1 has other bytes), and edits are made on UTF-8 only; nothing was changed. Edit it with your own tools, or convert it to UTF-8 first.');
+    expect(readFileSync(run.dir.join('a.c')).equals(before)).toBe(true);
   });
 });

@@ -125,6 +125,16 @@ describe('planWorkspaceEdit and applyEditPlan: all or nothing', () => {
     expect(readFileSync(outside.join('b.ts'), 'utf8')).toBe('b\n');
   });
 
+  it('refuses a file that is not UTF-8 (a Latin-1 comment) with that reason, not as a file that changed on disk', () => {
+    using dir = tempDir({});
+    writeFileSync(dir.join('a.c'), Buffer.concat([Buffer.from('int a;\n/* caf'), Buffer.from([0xe9]), Buffer.from(' */\nint helper;\n')]));
+    const edit: WorkspaceEdit = { changes: { [uri(dir.join('a.c'))]: [{ range: range(2, 4, 2, 10), newText: 'assist' }] } };
+    const error = thrown(() => planWorkspaceEdit(edit, dir.path, none));
+    expect(error.detail).toBe(
+      'a.c is not UTF-8 text (line 2 has other bytes), and edits are made on UTF-8 only; nothing was changed. Edit it with your own tools, or convert it to UTF-8 first.',
+    );
+  });
+
   it('refuses an edit computed for another version of an open document', () => {
     using dir = tempDir({ 'a.ts': 'a\n' });
     const edit: WorkspaceEdit = {

@@ -41,7 +41,7 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, cwd: string, open: OpenVe
   const touch = (path: string): Virtual => {
     let entry = files.get(path);
     if (!entry) {
-      const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+      const before = existsSync(path) ? readUtf8(path, cwd) : undefined;
       entry = { before, after: before, edits: 0 };
       files.set(path, entry);
     }
@@ -127,6 +127,25 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, cwd: string, open: OpenVe
     );
   }
   return { changes };
+}
+
+/**
+ * A file's text, which must be UTF-8: positions and edits are computed on the decoded text, and a file with other
+ * bytes (a Latin-1 comment) would come back different from what was read, which the final check would take for a
+ * change on disk and refuse with advice to try again, again and again.
+ */
+function readUtf8(path: string, cwd: string): string {
+  const bytes = readFileSync(path);
+  const text = bytes.toString('utf8');
+  if (!Buffer.from(text, 'utf8').equals(bytes)) {
+    const at = text.indexOf('\ufffd');
+    const line = at < 0 ? 1 : text.slice(0, at).split(/\r\n|\r|\n/).length;
+    throw new LspError(
+      'edit_failed',
+      `${displayPath(path, cwd)} is not UTF-8 text (line ${line} has other bytes), and edits are made on UTF-8 only; nothing was changed. Edit it with your own tools, or convert it to UTF-8 first.`,
+    );
+  }
+  return text;
 }
 
 /** Whether a file may be written: its owner's write bit is set (root can write anything) and access allows it. */
