@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Run, startRun, text } from './helpers.js';
 
 const files = {
@@ -59,6 +59,21 @@ describe('lsp against pyright', () => {
     const body = text(result);
     expect(body).toMatch(/^3 references to `below` \(stock\/levels.py:13\) in 2 files:/);
     expect(body).toContain('report.py\n  1:33  from stock.levels import Level, below\n  3:7  print(below([Level("A1", 3)], 5))');
+  });
+
+  it('a warm references call asks pyright once: its "Finding references" progress is not taken for indexing', async () => {
+    await run.lsp({ action: 'references', file: 'stock/levels.py', line: 13, symbol: 'below' });
+    const server = await run.supervisor.serverFor(run.dir.join('stock/levels.py'));
+    const begun = server.work.begun;
+    const request = vi.spyOn(server, 'request');
+    try {
+      const result = await run.lsp({ action: 'references', file: 'stock/levels.py', line: 13, symbol: 'below' });
+      expect(text(result)).toMatch(/^3 references to `below`/);
+      expect(request.mock.calls.filter(([type]) => type.method === 'textDocument/references')).toHaveLength(1);
+      expect(server.work.begun).toBe(begun);
+    } finally {
+      request.mockRestore();
+    }
   });
 
   it('incoming_calls and outgoing_calls', async () => {

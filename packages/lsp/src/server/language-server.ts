@@ -37,6 +37,7 @@ import { PositionMapper } from '../position/position-mapper.js';
 import { type ApplyEditHandler, answerServerRequest } from './server-requests.js';
 import { ServerDiagnostics } from './server-diagnostics.js';
 import { WorkProgress } from './work-progress.js';
+import { withWorkDoneToken } from './work-done-token.js';
 
 /** Where a server is in its life. */
 export type ServerState = 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed';
@@ -266,7 +267,7 @@ export class LanguageServer {
   /** Sends a typed request with the server's timeout unless one is given. */
   request<P, R>(type: RequestTypeLike<P, R>, params: P, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<R> {
     this.#assertRunning(type.method);
-    return this.#connection.request(type, params, {
+    return this.#connection.request(type, withWorkDoneToken(type.method, params), {
       timeoutMs: options.timeoutMs ?? this.#requestTimeout(),
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -14,6 +14,18 @@ type Token = string | number;
 const MAX_ITEMS = 50;
 
 /**
+ * Tokens we hand a server with our own requests. Work reported on them is our question being answered (pyright
+ * reports "Finding references"), not the server building its picture of the workspace, so it is not tracked.
+ */
+const REQUEST_TOKEN_PREFIX = 'agent-tools/request/';
+let requestTokens = 0;
+
+/** A fresh work-done token for one of our requests. */
+export function requestToken(): string {
+  return `${REQUEST_TOKEN_PREFIX}${++requestTokens}`;
+}
+
+/**
  * The work-done progress a server reports (indexing, loading packages), so that an answer computed while the
  * server is still building its picture of the workspace is never passed off as complete.
  */
@@ -43,6 +55,7 @@ export class WorkProgress {
   record(params: unknown): void {
     const { token, value } = (params ?? {}) as { token?: Token; value?: { kind?: string; title?: string; message?: string; percentage?: number } };
     if (token === undefined || !value || typeof value !== 'object') return;
+    if (typeof token === 'string' && token.startsWith(REQUEST_TOKEN_PREFIX)) return;
     const previous = this.#items.get(token);
     const details = {
       ...(typeof value.message === 'string' ? { message: value.message } : previous?.message ? { message: previous.message } : {}),
