@@ -1,11 +1,11 @@
 import { isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tempDir } from '@agent-tools/test-utils';
+import { seededRandom, tempDir } from '@agent-tools/test-utils';
 import type { Hover, Location, LocationLink } from 'vscode-languageserver-protocol';
 import { describe, expect, it } from 'vitest';
 import { hoverData, relativeLinks } from '../src/format/hover.js';
 import { DirectClient } from './differential/direct-client.js';
-import { pick, random } from './differential/positions.js';
+import { pick } from './differential/positions.js';
 import { curl, goJson, type RealProject, requests, rxjs } from './differential/projects.js';
 import { startRun, text } from './helpers.js';
 
@@ -49,7 +49,7 @@ describe.each([rxjs, requests, goJson, curl])('differential against the server d
     await using oracle = await DirectClient.start(oracleDir.path, project.server(oracleDir.path));
     oracle.open(oracleFiles[0] as string);
     await oracle.idle();
-    const next = random(SEED);
+    const next = seededRandom(SEED);
     const sample = oracleFiles.filter(() => next() < 0.5).slice(0, 40);
     const picked = pick(oracleDir.path, sample.length > 0 ? sample : oracleFiles, PER_CATEGORY, next);
     expect(picked.length).toBeGreaterThanOrEqual(10);

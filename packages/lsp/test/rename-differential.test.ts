@@ -1,8 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { seededRandom } from '@agent-tools/test-utils';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { identifiers, random } from './differential/positions.js';
+import { identifiers } from './differential/positions.js';
 import { rxjs } from './differential/projects.js';
 import { startRun, text } from './helpers.js';
 
@@ -46,7 +47,7 @@ describe('lsp_rename against TypeScript findRenameLocations on rxjs, byte-exact 
     await using run = startRun({}, { indexWaitMs: 300_000 });
     const files = rxjs.prepare(run.dir.path);
     const service = languageService(run.dir.path, files);
-    const next = random(SEED);
+    const next = seededRandom(SEED);
     const candidates = files.filter(() => next() < 0.3).flatMap((file) => identifiers(run.dir.path, file));
     let done = 0;
     const mismatches: string[] = [];

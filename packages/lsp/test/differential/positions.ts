@@ -18,18 +18,6 @@ export interface Picked {
   readonly position: { readonly line: number; readonly character: number };
 }
 
-/** A small deterministic generator (mulberry32), so a failure can be replayed from its seed. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const KEYWORDS = new Set(
   (
     'abstract as async await break case catch class const continue def default del do elif else enum except export extends false finally for from func function go if implements import in instanceof interface is lambda let new nil none not null of or package pass private protected public raise readonly return self static struct super switch this throw true try type typeof var void while with yield True False None int char void unsigned signed long short double float sizeof typedef return include define ifdef endif ifndef'
