@@ -6,7 +6,7 @@ export { type ApprovalCallback, type ApprovalDecision, type ApprovalRequest, app
 export { type Capped, capList, capText, capTextTail } from './caps.js';
 export { afterDelay, MAX_TIMER_MS } from './long-timer.js';
 export { wellFormedResult, wellFormedText } from './well-formed.js';
-export { collapseCarriageReturns } from './terminal-text.js';
+export { collapseCarriageReturns, stripTerminalCodes } from './terminal-text.js';
 export type {
   CheckOptions,
   Diagnostic,

@@ -27,3 +27,21 @@ export function collapseCarriageReturns(text: string): string {
   }
   return lines.join('\n');
 }
+
+/**
+ * Escape sequences a terminal acts on instead of printing: CSI (colours, cursor moves, `ESC [` or the one-byte
+ * C1 form), OSC with its terminator (window titles, hyperlinks), and the other ESC sequences (`ESC 7`, `ESC M`,
+ * `ESC ( B`: intermediate bytes, then one final byte).
+ */
+const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u009b[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[ -/]*[0-~]/g;
+/** Control characters other than tab, line feed and carriage return: NUL, BEL, backspace, a stray ESC, DEL, C1. */
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text as a model should read a program's terminal output: without colour and cursor codes, and without control
+ * characters it could only misread (a NUL, a bell). Tabs, line ends and carriage returns stay, for
+ * {@link collapseCarriageReturns}.
+ */
+export function stripTerminalCodes(text: string): string {
+  return text.replace(ESCAPES, '').replace(CONTROLS, '');
+}

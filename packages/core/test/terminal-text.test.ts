@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collapseCarriageReturns } from '../src/index.js';
+import { collapseCarriageReturns, stripTerminalCodes } from '../src/index.js';
 import { seededRandom as random } from './helpers.js';
 
 /** The oracle: a terminal line as an array of cells and a cursor, one character at a time. */
@@ -45,5 +45,51 @@ describe('collapseCarriageReturns', () => {
     const shown = collapseCarriageReturns(text);
     expect(shown.length).toBe(1_000_000);
     expect(shown.startsWith('Yx')).toBe(true);
+  });
+});
+
+describe('stripTerminalCodes', () => {
+  const printable = ['a', 'Zz', ' ', '\t', '\n', '\r', 'é', '日本', '😀', '[31m', ']0;', '~', 'x;y'];
+  const codes = [
+    '\u001b[31m',
+    '\u001b[0m',
+    '\u001b[1;38;5;208m',
+    '\u001b[2K',
+    '\u001b[?25l',
+    '\u001b[10;20H',
+    '\u009b32m',
+    '\u001b]0;title\u0007',
+    '\u001b]8;;https://example.com\u001b\\',
+    '\u001bM',
+    '\u001b(B',
+    '\u001b7',
+    '\u0000',
+    '\u0007',
+    '\b',
+    '\u007f',
+    '\u0085',
+  ];
+
+  it('removes every code and keeps every printed piece in order, on generated text', () => {
+    for (let seed = 1; seed <= 2000; seed++) {
+      const next = random(seed);
+      let text = '';
+      let expected = '';
+      const length = Math.floor(next() * 30);
+      for (let i = 0; i < length; i++) {
+        if (next() < 0.5) {
+          const piece = printable[Math.floor(next() * printable.length)] as string;
+          text += piece;
+          expected += piece;
+        } else {
+          text += codes[Math.floor(next() * codes.length)] as string;
+        }
+      }
+      expect(stripTerminalCodes(text), `seed ${seed}: ${JSON.stringify(text)}`).toBe(expected);
+    }
+  });
+
+  it('drops only the introducer of an OSC that never ends, so no printed text after it is lost', () => {
+    expect(stripTerminalCodes('a\u001b]0;title\nb')).toBe('a0;title\nb');
   });
 });

@@ -7,7 +7,7 @@ import { CAPS, htmlTableToMarkdown } from '../src/index.js';
 import type { CellOutput } from '../src/jupyter/kernel-session.js';
 import { renderCell } from '../src/render/cell-result.js';
 import { preparePng } from '../src/render/png.js';
-import { capMiddle, stripAnsi } from '../src/render/text.js';
+import { capMiddle } from '../src/render/text.js';
 import { shortenPythonTraceback } from '../src/render/traceback.js';
 
 const frames = JSON.parse(readFileSync(new URL('./fixtures/pandas-html.json', import.meta.url), 'utf8')) as Record<string, string>;
@@ -124,8 +124,12 @@ describe('shortenPythonTraceback (IPython 8 tracebacks)', () => {
 });
 
 describe('text helpers', () => {
-  it('strips ANSI codes', () => {
-    expect(stripAnsi('\u001b[0;31mred\u001b[0m plain')).toBe('red plain');
+  it('shows streams and values without terminal codes or control characters', () => {
+    const result = render([
+      { type: 'stream', name: 'stdout', text: '\u001b[0;31mred\u001b[0m plain\u0000\u0007\n' },
+      { type: 'result', data: { 'text/plain': '\u001b[1mbold\u001b[0m\u0000' }, executionCount: 3 },
+    ]);
+    expect(texts(result)).toBe('red plain\nOut[3]: bold');
   });
 
   it('shows what a terminal shows of carriage returns', () => {

@@ -1,6 +1,7 @@
 import { capTextTail } from '@agent-tools/core';
 import { admitsEverything, surfacePhrase } from './surface-policy.js';
 import type { WorkerSnapshot } from './worker-state.js';
+import { plainOutput } from './plain-output.js';
 
 /** A duration as a person reads it: "450 ms", "12 s", "3 min 5 s", "1 h 2 min". */
 export function formatElapsed(ms: number): string {
@@ -45,7 +46,7 @@ export function listEntry(worker: WorkerSnapshot, resultChars: number): string {
   const limited = admitsEverything(worker.surface) ? '' : ` · from ${surfacePhrase(worker.surface)}`;
   const head = `- ${workerName(worker)} · ${worker.tier} · ${statusPhrase(worker)}${runNote(worker)}${limited}`;
   const running = worker.status === 'running';
-  const text = (running ? worker.output : (worker.result?.output ?? '')).trim();
+  const text = plainOutput(running ? worker.output : (worker.result?.output ?? ''));
   const label = { running: 'output so far', finished: 'result', failed: 'output', killed: 'output before it was killed' }[worker.status];
   if (!text) return `${head}\n  ${label}: (none)`;
   return `${head}\n  ${label}: ${capTextTail(text, resultChars).replace(/\n/g, '\n    ')}`;

@@ -1,6 +1,7 @@
 import type { Notice } from '@agent-tools/core';
 import { statusPhrase, workerName } from './format.js';
 import type { WorkerSnapshot } from './worker-state.js';
+import { plainOutput } from './plain-output.js';
 
 /** Who posts the vibe notices on a run's board. */
 export const NOTICE_SOURCE = '@agent-tools/vibe';
@@ -17,7 +18,7 @@ export function noticeKey(worker: Pick<WorkerSnapshot, 'id' | 'run'>): string {
  * 41 s: …end of its result. vibe_wait "w2" for all of it.`
  */
 export function endNotice(worker: WorkerSnapshot): Notice {
-  const output = (worker.result?.output ?? '').trim().replace(/\s+/g, ' ');
+  const output = plainOutput(worker.result?.output ?? '').replace(/\s+/g, ' ');
   const quoted = output.length > NOTICE_RESULT_CHARS ? `…${output.slice(output.length - NOTICE_RESULT_CHARS)}` : output;
   const what = worker.status === 'finished' ? 'its result' : 'its output';
   const tail = quoted ? `: ${quoted}` : ` (no output)`;

@@ -45,6 +45,16 @@ describe('vibe tool schemas', () => {
 });
 
 describe('vibe tools end to end with real scripts', () => {
+  it('show a worker\'s output as its terminal would: no colour codes, a progress bar at its last state, no NUL', async () => {
+    const { registry } = run();
+    await using _ = registry;
+    await registry.call('vibe_spawn', { brief: 'b', label: 'colours' });
+    const waited = resultText(await registry.call('vibe_wait', { worker_id: 'w1' }));
+    expect(waited).toMatch(/^Worker w1 "colours" finished in \d+ (ms|s)\. Result:\nplan ready\ntests 100%\nok$/);
+    const listed = resultText(await registry.call('vibe_list', {}));
+    expect(listed).toContain('result: plan ready\n    tests 100%\n    ok');
+  });
+
   it('spawn returns at once; list, wait and kill say what happened', async () => {
     const { registry, workerList } = run();
     await using _ = registry;

@@ -1,9 +1,9 @@
-import { collapseCarriageReturns, type ContentPart, imagePart, type ToolResult } from '@agent-tools/core';
+import { collapseCarriageReturns, type ContentPart, imagePart, stripTerminalCodes, type ToolResult } from '@agent-tools/core';
 import type { CellOutput, MimeBundle } from '../jupyter/kernel-session.js';
 import type { KernelLanguage } from '../language.js';
 import { htmlTableToMarkdown } from './html-table.js';
 import { type PreparedImage, preparePng } from './png.js';
-import { capMiddle, stripAnsi } from './text.js';
+import { capMiddle } from './text.js';
 import { shortenPythonTraceback } from './traceback.js';
 
 /** How a cell ended. */
@@ -75,7 +75,7 @@ export function renderCell(report: CellReport): ToolResult<EvalStructured> {
   for (const output of mergeStreams(applyClears(report.outputs))) {
     switch (output.type) {
       case 'stream': {
-        const text = capMiddle(collapseCarriageReturns(stripAnsi(output.text)), CAPS.stream, output.cut).replace(/\n$/, '');
+        const text = capMiddle(collapseCarriageReturns(stripTerminalCodes(output.text)), CAPS.stream, output.cut).replace(/\n$/, '');
         blocks.push({ text: output.name === 'stderr' ? `[stderr]\n${text}` : text });
         break;
       }
@@ -94,7 +94,7 @@ export function renderCell(report: CellReport): ToolResult<EvalStructured> {
         const text =
           report.language === 'python'
             ? shortenPythonTraceback(output.traceback, report.executionCount)
-            : stripAnsi(output.traceback.join('\n'));
+            : stripTerminalCodes(output.traceback.join('\n'));
         const body = text.trim() ? text : `${output.ename}: ${output.evalue}`;
         blocks.push({ text: tailCap(body, CAPS.traceback) });
         break;
@@ -143,7 +143,7 @@ export function renderCell(report: CellReport): ToolResult<EvalStructured> {
  * table from HTML, markdown, then plain text.
  */
 export function renderBundle(data: MimeBundle, addImage: (image: PreparedImage) => string): string | undefined {
-  const plain = typeof data['text/plain'] === 'string' ? stripAnsi(data['text/plain']) : undefined;
+  const plain = typeof data['text/plain'] === 'string' ? stripTerminalCodes(data['text/plain']) : undefined;
   const png = data['image/png'];
   if (typeof png === 'string') {
     const label = addImage(preparePng(png.replace(/\s+/g, ''), CAPS.imageSide, CAPS.imageBase64));

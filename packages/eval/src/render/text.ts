@@ -1,10 +1,3 @@
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
-
-/** Text without terminal colour and cursor codes. */
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
-}
-
 /**
  * Cuts text longer than `max` out of its middle, keeping a quarter of the budget from the start and the rest from
  * the end (where errors and final results are), and says how much was cut. `alreadyCut` counts characters removed

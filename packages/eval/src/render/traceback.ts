@@ -1,5 +1,5 @@
+import { stripTerminalCodes } from '@agent-tools/core';
 import { PRELUDE_FILENAME } from '../python/prelude.js';
-import { stripAnsi } from './text.js';
 
 interface Segment {
   entries: string[];
@@ -19,7 +19,7 @@ const LINK = /^(The above exception was the direct cause|During handling of the 
 export function shortenPythonTraceback(traceback: readonly string[], currentCount: number | null): string {
   const segments: Segment[] = [{ entries: [] }];
   for (const raw of traceback) {
-    const entry = stripAnsi(raw).replace(/\s+$/, '');
+    const entry = stripTerminalCodes(raw).replace(/\s+$/, '');
     const current = segments[segments.length - 1] as Segment;
     if (/^-{20,}$/.test(entry)) continue;
     if (LINK.test(entry.trim())) {

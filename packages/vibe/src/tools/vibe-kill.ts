@@ -5,6 +5,7 @@ import { noticeKey } from '../notice.js';
 import type { WorkerList } from '../worker-list.js';
 import type { WorkerSnapshot } from '../worker-state.js';
 import { workerIdParameter } from './shared.js';
+import { plainOutput } from '../plain-output.js';
 
 /** The parameters of `vibe_kill`. */
 export const vibeKillParameters = z.object({ worker_id: workerIdParameter });
@@ -28,7 +29,7 @@ export function vibeKillTool(workers: WorkerList) {
           wasRunning,
         });
       }
-      const output = (worker.result?.output ?? '').trim();
+      const output = plainOutput(worker.result?.output ?? '');
       const tail = output ? ` Its output before it was killed:\n${capTextTail(output, 2000)}` : '';
       return textResult(`Killed worker ${workerName(worker)} after ${formatElapsed(worker.elapsedMs)}.${tail}`, {
         worker,

@@ -4,6 +4,7 @@ import { formatElapsed, statusPhrase, workerName } from '../format.js';
 import { noticeKey } from '../notice.js';
 import type { WorkerList } from '../worker-list.js';
 import { workerIdParameter } from './shared.js';
+import { plainOutput } from '../plain-output.js';
 
 /** The longest a single vibe_wait may block. */
 export const MAX_WAIT_SECONDS = 1800;
@@ -43,13 +44,14 @@ export function vibeWaitTool(workers: WorkerList) {
       if (ended) ctx.notices.withdraw(noticeKey(worker));
       const structured = { worker, ended };
       if (!ended) {
-        const output = worker.output.trim() ? `\nOutput so far:\n${capTextTail(worker.output.trim(), 1000)}` : '';
+        const soFar = plainOutput(worker.output);
+        const output = soFar ? `\nOutput so far:\n${capTextTail(soFar, 1000)}` : '';
         return textResult(
           `Worker ${workerName(worker)} is still running: the wait timed out after ${formatElapsed(params.timeout_seconds * 1000)} (this run has taken ${formatElapsed(worker.elapsedMs)} so far). It keeps working in the background; call vibe_wait again to wait longer, vibe_send to steer it, or vibe_kill to stop it.${output}`,
           structured,
         );
       }
-      const output = (worker.result?.output ?? '').trim();
+      const output = plainOutput(worker.result?.output ?? '');
       const shown = output ? capTextTail(output, RESULT_CHARS) : '(no output)';
       switch (worker.status) {
         case 'finished':
@@ -76,7 +78,7 @@ function reportWhileWaiting(workers: WorkerList, id: string, ctx: ToolContext): 
   const timer = setInterval(() => {
     const worker = workers.get(id);
     if (worker.status !== 'running') return;
-    const output = worker.output.trim();
+    const output = plainOutput(worker.output);
     ctx.reportProgress({
       message: `worker ${workerName(worker)} running for ${formatElapsed(worker.elapsedMs)}`,
       ...(output ? { output: output.slice(-PROGRESS_CHARS) } : {}),
