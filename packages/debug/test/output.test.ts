@@ -77,6 +77,17 @@ describe('debuggee output under hostile programs (real adapters)', () => {
     expect(await strays(rig)).toEqual([]);
   });
 
+  it('shows colour codes and control characters as a terminal would: not at all (debugpy)', { timeout: 60_000 }, async () => {
+    const printed = '\u001b[1;31mred\u001b[0m plain\u0000\u0007\n';
+    const program = `import sys\nsys.stdout.write(${JSON.stringify(printed)})\nsys.stdout.flush()\n`;
+    await using rig = debugRig({ ...pyproject, 'colours.py': program });
+    const launched = await rig.call({ action: 'launch', program: 'colours.py' });
+    expect(launched.text).toContain('The program exited with code 0.');
+    expect(launched.text).toContain('Program output since the last answer:\n  | red plain\n');
+    const output = await rig.call({ action: 'output' });
+    expect(output.text).toBe(`Program output (${printed.length} characters):\nred plain\n`);
+  });
+
   it('shows the end of a last line longer than the output cap, cut with a marker (debugpy)', { timeout: 60_000 }, async () => {
     await using rig = debugRig({ ...pyproject, 'long.py': LONG_LAST_LINE });
     const launched = await rig.call({ action: 'launch', program: 'long.py' });

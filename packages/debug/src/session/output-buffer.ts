@@ -1,4 +1,4 @@
-import { collapseCarriageReturns } from '@agent-tools/core';
+import { collapseCarriageReturns, stripTerminalCodes } from '@agent-tools/core';
 
 /** What was read from an {@link OutputBuffer}. */
 export interface OutputSlice {
@@ -101,11 +101,12 @@ export class OutputBuffer {
       raw = raw.slice(firstReturn);
       partialLine = false;
     }
-    const shown = collapseCarriageReturns(raw);
+    const plain = stripTerminalCodes(raw);
+    const shown = collapseCarriageReturns(plain);
     const capped = shown.length > max;
     const text = capped ? shown.slice(shown.length - max) : shown;
     if (capped) partialLine = shown.charAt(shown.length - max - 1) !== '\n';
-    return { text, total, cut: from < kept || text.length < total, partialLine: partialLine && text.length > 0, redrawn: shown.length < raw.length };
+    return { text, total, cut: from < kept || text.length < plain.length, partialLine: partialLine && text.length > 0, redrawn: shown.length < plain.length };
   }
 
   /** The newest `count` stored characters, joined once. */
