@@ -78,7 +78,9 @@ function reportWhileWaiting(workers: WorkerList, id: string, ctx: ToolContext): 
   const timer = setInterval(() => {
     const worker = workers.get(id);
     if (worker.status !== 'running') return;
-    const output = plainOutput(worker.output);
+    // Only the end is reported: cleaning the whole output (up to a million characters) every second is waste. The
+    // window is twice what is kept, so a code cut at its start falls in the half that is dropped.
+    const output = plainOutput(worker.output.slice(-2 * PROGRESS_CHARS));
     ctx.reportProgress({
       message: `worker ${workerName(worker)} running for ${formatElapsed(worker.elapsedMs)}`,
       ...(output ? { output: output.slice(-PROGRESS_CHARS) } : {}),
