@@ -1,3 +1,4 @@
+import { isRule } from '../rules/types.js';
 import type { CaptureRecord, MatchRecord } from '../match/find.js';
 import type { SearchSummary } from '../workspace/search.js';
 
@@ -132,6 +133,9 @@ export function plural(n: number, noun: string): string {
 /** The zero-match answer: what was searched, how the pattern was read, and what to try. */
 export function noMatchText(summary: SearchSummary): string {
   const { pattern } = summary;
+  if (isRule(pattern)) {
+    return `No match for the rule ${oneLine(pattern.source)} in ${scopeText(summary)}. Candidates were the nodes of kind ${pattern.kindNames.join(', ')}${pattern.context ? `; its patterns: ${pattern.context}` : ''}. Check each part of the rule alone (ast_grep with one key at a time) and ast_tree to see how the code parses.`;
+  }
   const kind = pattern.root.type === 'meta' ? 'any node' : pattern.root.kind;
   if (summary.filesSearched === 0 && !summary.scopeIsFile) {
     const exts = summary.spec.extensions.map((e) => `.${e}`).join(', ');
