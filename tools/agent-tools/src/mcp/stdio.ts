@@ -1,13 +1,10 @@
 import type { Surface } from '@agent-tools/core';
 import { serveRegistry } from '@agent-tools/mcp';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { flushed } from '../stdout.js';
 import type { McpArgs } from './args.js';
-import { flushed } from './flush.js';
 import { SERVER_INFO } from './server-info.js';
 import { sessionRegistry } from './session-registry.js';
-
-/** How long an ended server waits for a client that has stopped reading before it exits anyway. */
-const FLUSH_LIMIT_MS = 60_000;
 
 /**
  * Serves one run over standard input and output until the client ends it: end of input, a closed pipe (EPIPE on
@@ -36,6 +33,7 @@ export async function serveStdio(args: McpArgs, cwd: string, surface: Surface): 
   process.stdin.once('close', () => void end());
   process.stdout.on('error', () => void end());
   await session.closed;
-  await flushed(process.stdout, FLUSH_LIMIT_MS);
+  // The last answers may still sit in stdout's buffer behind a slow reader; the exit must not cut them short.
+  await flushed(process.stdout);
   return 0;
 }
