@@ -1,3 +1,4 @@
+import { isRule } from '../rules/types.js';
 import type { CaptureRecord, MatchRecord } from '../match/find.js';
 import type { SearchSummary } from '../workspace/search.js';
 
@@ -140,6 +141,9 @@ export function plural(n: number, noun: string): string {
 /** The zero-match answer: what was searched, how the pattern was read, and what to try. */
 export function noMatchText(summary: SearchSummary): string {
   const { pattern } = summary;
+  if (isRule(pattern)) {
+    return `No match for the rule ${oneLine(pattern.source)} in ${scopeText(summary)}. Candidates were the nodes of kind ${pattern.kindNames.join(', ')}${pattern.context ? `; its patterns: ${pattern.context}` : ''}. Check each part of the rule alone (ast_grep with one key at a time) and ast_tree to see how the code parses.`;
+  }
   const kind = pattern.root.type === 'meta' ? 'any node' : pattern.root.kind;
   if (summary.scopeIsFile && summary.notRegular.length > 0) {
     const only = summary.notRegular[0];

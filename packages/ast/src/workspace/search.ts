@@ -5,12 +5,19 @@ import { hasExtensionOf, LANGUAGE_IDS, type LanguageSpec, languageOfFile, langua
 import type { TreeSitterLoader } from '../loader.js';
 import type { MatchRecord } from '../match/find.js';
 import type { CompileOptions } from '../pattern/compile.js';
-import type { CompiledPattern } from '../pattern/pattern-node.js';
+import type { Query } from '../rules/types.js';
+import { AstError as RuleError } from '../errors.js';
 import { walkFiles } from './walk.js';
 
 /** The search arguments shared by ast_grep and ast_edit. */
 export interface SearchParams {
-  readonly pattern: string;
+  readonly pattern?: string | undefined;
+  /** ast-grep's rule object (instead of or beside `pattern`), with what goes with it. */
+  readonly rule?: Readonly<Record<string, unknown>> | undefined;
+  readonly constraints?: Readonly<Record<string, unknown>> | undefined;
+  readonly utils?: Readonly<Record<string, unknown>> | undefined;
+  /** ast_edit only: new metavariables computed from captured ones. */
+  readonly transform?: Readonly<Record<string, unknown>> | undefined;
   readonly path?: string | undefined;
   readonly language?: string | undefined;
 }
@@ -30,7 +37,8 @@ export interface FileMatches {
 /** Everything a search found and everything it could not look at. */
 export interface SearchSummary {
   readonly spec: LanguageSpec;
-  readonly pattern: CompiledPattern;
+  /** The compiled pattern, or rule. */
+  readonly pattern: Query;
   /** The searched path, workspace-relative (`.` for the whole workspace). */
   readonly scope: string;
   readonly scopeIsFile: boolean;
@@ -64,7 +72,7 @@ export async function searchWorkspace(
     /** How to compile the pattern (the product's ladder by default; ast-grep's reading for comparisons). */
     compile?: CompileOptions;
     /** Called with the compiled pattern before any file is searched; may throw to stop (a bad rewrite). */
-    onCompiled?: (pattern: CompiledPattern) => void;
+    onCompiled?: (pattern: Query) => void;
     /** Hears how far the search is: listing files, then files searched of all. */
     onProgress?: (progress: ToolProgress) => void;
   } = {},
@@ -75,7 +83,7 @@ export async function searchWorkspace(
   const isFile = !stats.isDirectory();
   const spec = pickLanguage(params.language, target.relative, isFile);
   loader.prepare(spec);
-  const pattern = await loader.compile(spec, params.pattern, options.compile);
+  const pattern = await compileQuery(loader, spec, params, options.compile);
   options.onCompiled?.(pattern);
 
   let files: string[];
@@ -153,6 +161,32 @@ export async function searchWorkspace(
     notRegular,
     ignored,
   };
+}
+
+/** The pattern alone, or the rule (with the pattern as one more of its keys when both are given). */
+async function compileQuery(loader: TreeSitterLoader, spec: LanguageSpec, params: SearchParams, compile: CompileOptions | undefined): Promise<Query> {
+  const pattern = params.pattern;
+  const ruleLike = params.rule !== undefined || params.constraints !== undefined || params.utils !== undefined || params.transform !== undefined;
+  if (!ruleLike) {
+    if (pattern === undefined) {
+      throw new RuleError('invalid_pattern', 'Pass `pattern` (a code fragment such as `foo($A)`) or `rule` (an ast-grep rule object such as { "kind": "call_expression" }).');
+    }
+    return loader.compile(spec, pattern, compile);
+  }
+  let rule: unknown = params.rule;
+  if (pattern !== undefined) {
+    if (rule === undefined) rule = { pattern };
+    else if (typeof rule === 'object' && rule !== null && !('pattern' in rule)) rule = { pattern, ...rule };
+    else rule = { all: [{ pattern }, rule] };
+  }
+  if (rule === undefined) {
+    throw new RuleError('invalid_rule', '`constraints`, `utils` and `transform` go with a `rule` or a `pattern`: pass one of them.');
+  }
+  return loader.compileRule(
+    spec,
+    { rule, ...(params.constraints !== undefined ? { constraints: params.constraints } : {}), ...(params.utils !== undefined ? { utils: params.utils } : {}), ...(params.transform !== undefined ? { transform: params.transform } : {}) },
+    compile,
+  );
 }
 
 function pickLanguage(language: string | undefined, path: string, isFile: boolean): LanguageSpec {
