@@ -362,7 +362,13 @@ export class Registry implements ToolCaller, AsyncDisposable {
       );
       controller.signal.addEventListener(
         'abort',
-        () => resolve(errorResult(cancelledText(tool.name, this.#lifetime.signal, controller.signal.reason))),
+        () => {
+          const cancelled = errorResult(cancelledText(tool.name, this.#lifetime.signal, controller.signal.reason));
+          const grace = tool.cancelGraceMs ?? 0;
+          if (grace <= 0 || controller.signal.reason instanceof TimeoutMarker || this.#lifetime.signal.aborted) return resolve(cancelled);
+          // A tool that can say what it did until the cancel gets a moment: its own answer (above) wins if it comes.
+          void delay(grace).then(() => resolve(cancelled));
+        },
         { once: true },
       );
       cancelTimer = afterDelay(timeoutMs, () => controller.abort(new TimeoutMarker(timeoutMs)));
