@@ -390,7 +390,10 @@ export class Registry implements ToolCaller, AsyncDisposable {
   #unknownTool(name: string, surface: Surface): string {
     const visible = this.tools(surface).map((t) => t.name);
     const list = visible.length ? `The tools available here are: ${visible.join(', ')}.` : 'No tools are available here.';
-    return `Unknown tool "${name}". ${list}`;
+    const hidden = this.#tools.get(name);
+    if (!hidden) return `Unknown tool "${name}". ${list}`;
+    // Still unknown here (it is not in this surface's schema), but a model that saw it elsewhere needs the reason.
+    return `Unknown tool "${name}": it is not available on the "${surface.name}" surface, which admits ${surface.tiers.join(' and ')}-tier tools only (${name} is ${hidden.tier}-tier). Do not retry it here. ${relatedTools(name, visible)}${list}`;
   }
 
   async #dispose(): Promise<void> {
@@ -424,6 +427,13 @@ function cancelledText(name: string, lifetime: AbortSignal, reason?: unknown): s
   }
   if (lifetime.aborted) return `${name} was cancelled because the run ended.`;
   return `${name} was cancelled before it finished.`;
+}
+
+/** What to use instead of a tool the surface hides: its visible siblings (`ast_grep` for `ast_edit`). */
+function relatedTools(name: string, visible: readonly string[]): string {
+  const family = name.split('_')[0] ?? name;
+  const related = visible.filter((other) => other !== name && (other.split('_')[0] ?? other) === family);
+  return related.length ? `To look instead, use ${related.join(' or ')}. ` : '';
 }
 
 function checkResult(name: string, value: unknown): ToolResult {

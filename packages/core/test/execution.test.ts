@@ -111,7 +111,7 @@ describe('approval', () => {
     expect(asked[0]?.bridged).toBe(true);
     // On the plan surface the bridged call cannot reach a write tool, even though it asked for the default surface.
     expect(resultText(await registry.call('cell', { tool: 'change' }, { surface: 'plan' }))).toBe(
-      'error: Unknown tool "change". The tools available here are: cell, look.',
+      'error: Unknown tool "change": it is not available on the "plan" surface, which admits read-tier tools only (change is write-tier). Do not retry it here. The tools available here are: cell, look.',
     );
     expect(asked).toHaveLength(1);
   });

@@ -11,6 +11,7 @@ import { assemble } from './assemble.js';
 import { formatList, formatResult, listJson, resultJson } from './output.js';
 import type { Terminal } from './plugin.js';
 import { type StatusLine, statusLine } from './status-line.js';
+import { replAnswer } from './transcript.js';
 import { type StreamTerminal, streamTerminal } from './terminal.js';
 
 /** Runs the harness and returns its exit status: 0 success, 1 error result, 2 usage error. */
@@ -100,6 +101,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 /** Reads `TOOL JSON-ARGS` lines until end of input and answers each, one call at a time. */
 async function repl(registry: Registry, input: StreamTerminal, interactive: boolean, asJson: boolean, status: StatusLine): Promise<void> {
   if (interactive) input.write('agent-tools repl: type TOOL {"json":"args"}; end with Ctrl-D.\n');
+  let answered = 0;
   for (;;) {
     const line = await input.readLine(interactive ? 'agent-tools> ' : '');
     if (line === undefined) return;
@@ -115,7 +117,8 @@ async function repl(registry: Registry, input: StreamTerminal, interactive: bool
       result = { isError: true, content: [{ type: 'text', text: error.message }] };
     }
     status.clear();
-    process.stdout.write(`${asJson ? resultJson(result) : formatResult(result)}\n`);
+    process.stdout.write(`${asJson ? resultJson(result) : replAnswer(tool, result, answered)}\n`);
+    answered++;
   }
 }
 
