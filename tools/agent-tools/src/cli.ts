@@ -11,7 +11,11 @@ import { assemble } from './assemble.js';
 import { formatList, formatResult, listJson, resultJson } from './output.js';
 import type { Terminal } from './plugin.js';
 import { type StatusLine, statusLine } from './status-line.js';
+<<<<<<< HEAD
 import { replAnswer } from './transcript.js';
+=======
+import { exitFlushed, writeWhole } from './stdout.js';
+>>>>>>> main
 import { type StreamTerminal, streamTerminal } from './terminal.js';
 
 /** Runs the harness and returns its exit status: 0 success, 1 error result, 2 usage error. */
@@ -65,22 +69,24 @@ export async function main(argv: readonly string[]): Promise<number> {
     ...(args.timeoutSeconds ? { timeoutMs: args.timeoutSeconds * 1000 } : {}),
   });
   const stop = (): void => {
-    void registry.dispose().finally(() => process.exit(130));
+    void registry.dispose().finally(() => exitFlushed(130));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // The reader of our answers went away (EPIPE): nothing more can be delivered, so the run ends as on SIGTERM.
+  process.stdout.once('error', stop);
   try {
     switch (args.command) {
       case 'list': {
         const tools = registry.tools(surface);
         const print = args.asJson ? listJson : formatList;
-        process.stdout.write(`${print(surface.name, tools, registry.factories)}\n`);
+        await writeWhole(process.stdout, `${print(surface.name, tools, registry.factories)}\n`);
         return 0;
       }
       case 'call': {
         const result = await registry.call(args.tool as string, callArgs, progressOptions(status));
         status.clear();
-        process.stdout.write(`${args.asJson ? resultJson(result) : formatResult(result)}\n`);
+        await writeWhole(process.stdout, `${args.asJson ? resultJson(result) : formatResult(result)}\n`);
         return result.isError ? 1 : 0;
       }
       default:
@@ -90,6 +96,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
+    process.stdout.off('error', stop);
     // What the model went ahead with for want of an answer, for the human to check (stderr: stdout stays parseable).
     const assumed = assumedWithoutAsking(conversationId, registry.runId);
     if (assumed) process.stderr.write(`\n${assumed}\n`);
@@ -117,8 +124,13 @@ async function repl(registry: Registry, input: StreamTerminal, interactive: bool
       result = { isError: true, content: [{ type: 'text', text: error.message }] };
     }
     status.clear();
+<<<<<<< HEAD
     process.stdout.write(`${asJson ? resultJson(result) : replAnswer(tool, result, answered)}\n`);
     answered++;
+=======
+    // Awaited: the next call (and the exit after the last one) waits until this answer has left the process.
+    await writeWhole(process.stdout, `${asJson ? resultJson(result) : formatResult(result)}\n`);
+>>>>>>> main
   }
 }
 
@@ -160,9 +172,9 @@ async function readStdin(): Promise<string> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitFlushed(code),
   (error: unknown) => {
     process.stderr.write(`agent-tools: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
+    return exitFlushed(1);
   },
 );

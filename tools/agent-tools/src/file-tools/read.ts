@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { defineTool, errorResult, resolveInside, textResult } from '@agent-tools/core';
+import { defineTool, errorResult, readRegularFileSync, resolveInside, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 
 /** Arguments of the harness's `read` tool. */
@@ -20,7 +19,7 @@ export function readTool(cwd: string) {
     parameters: readParameters,
     execute({ path, offset = 1, limit = 2000 }) {
       const target = resolveInside(cwd, path, { mustExist: true, kind: 'file' });
-      const lines = textLines(readFileSync(target.absolute, 'utf8'));
+      const lines = textLines(readRegularFileSync(target.absolute, target.relative).toString('utf8'));
       const total = lines.length;
       if (total === 0) return textResult(`${target.relative} is empty (0 lines).`, { path: target.relative, lines: 0 });
       if (offset > total) return errorResult(`${target.relative} has ${total} lines; offset ${offset} is past the end.`);
