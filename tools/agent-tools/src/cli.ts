@@ -11,11 +11,8 @@ import { assemble } from './assemble.js';
 import { formatList, formatResult, listJson, resultJson } from './output.js';
 import type { Terminal } from './plugin.js';
 import { type StatusLine, statusLine } from './status-line.js';
-<<<<<<< HEAD
-import { replAnswer } from './transcript.js';
-=======
 import { exitFlushed, writeWhole } from './stdout.js';
->>>>>>> main
+import { replAnswer } from './transcript.js';
 import { type StreamTerminal, streamTerminal } from './terminal.js';
 
 /** Runs the harness and returns its exit status: 0 success, 1 error result, 2 usage error. */
@@ -124,13 +121,9 @@ async function repl(registry: Registry, input: StreamTerminal, interactive: bool
       result = { isError: true, content: [{ type: 'text', text: error.message }] };
     }
     status.clear();
-<<<<<<< HEAD
-    process.stdout.write(`${asJson ? resultJson(result) : replAnswer(tool, result, answered)}\n`);
-    answered++;
-=======
     // Awaited: the next call (and the exit after the last one) waits until this answer has left the process.
-    await writeWhole(process.stdout, `${asJson ? resultJson(result) : formatResult(result)}\n`);
->>>>>>> main
+    await writeWhole(process.stdout, `${asJson ? resultJson(result) : replAnswer(tool, result, answered)}\n`);
+    answered++;
   }
 }
 
