@@ -85,7 +85,7 @@ describe('SIGTERM during each kind of call disposes the run', () => {
         expect(answers).toBe(c.calls.length - 1);
         const sent = Date.now();
         harness.kill('SIGTERM');
-        const exit = await Promise.race([exited, new Promise<undefined>((resolve) => setTimeout(resolve, 10_000))]);
+        const exit = await Promise.race([exited, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000))]);
         expect(exit, 'the harness did not exit within 10 s of SIGTERM').toBeDefined();
         expect(exit?.code).toBe(130);
         expect((exit?.at ?? Infinity) - sent).toBeLessThan(10_000);
