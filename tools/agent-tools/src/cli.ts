@@ -11,6 +11,7 @@ import type { Terminal } from './plugin.js';
 import { type StatusLine, statusLine } from './status-line.js';
 import { surfaceNamed, workingDirectory } from './run-options.js';
 import { exitFlushed, writeWhole } from './stdout.js';
+import { replAnswer } from './transcript.js';
 import { type StreamTerminal, streamTerminal } from './terminal.js';
 
 /** Runs the harness and returns its exit status: 0 success, 1 error result, 2 usage error. */
@@ -104,6 +105,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 /** Reads `TOOL JSON-ARGS` lines until end of input and answers each, one call at a time. */
 async function repl(registry: Registry, input: StreamTerminal, interactive: boolean, asJson: boolean, status: StatusLine): Promise<void> {
   if (interactive) input.write('agent-tools repl: type TOOL {"json":"args"}; end with Ctrl-D.\n');
+  let answered = 0;
   for (;;) {
     const line = await input.readLine(interactive ? 'agent-tools> ' : '');
     if (line === undefined) return;
@@ -120,7 +122,8 @@ async function repl(registry: Registry, input: StreamTerminal, interactive: bool
     }
     status.clear();
     // Awaited: the next call (and the exit after the last one) waits until this answer has left the process.
-    await writeWhole(process.stdout, `${asJson ? resultJson(result) : formatResult(result)}\n`);
+    await writeWhole(process.stdout, `${asJson ? resultJson(result) : replAnswer(tool, result, answered)}\n`);
+    answered++;
   }
 }
 
