@@ -13,11 +13,27 @@ export class Bindings {
   readonly multis = new Map<string, Node[]>();
   /** Unnamed `$$$` runs, in the order they were bound (their positions for `structured`). */
   readonly anonymous: Node[][] = [];
-  readonly #trail: { kind: 'single' | 'multi' | 'anonymous'; name: string }[] = [];
+  /**
+   * Candidate nodes the match covers without the pattern naming them (traced for edits only): tokens skipped in
+   * front of a pattern token, and children after a node's last pattern child.
+   */
+  readonly unnamed: UnnamedGroup[] = [];
+  readonly #trail: { kind: 'single' | 'multi' | 'anonymous' | 'unnamed'; name: string }[] = [];
   readonly #ownText: boolean;
+  readonly #trace: boolean;
 
-  constructor(ownText: boolean) {
+  constructor(ownText: boolean, trace = false) {
     this.#ownText = ownText;
+    this.#trace = trace;
+  }
+
+  /** Records candidate nodes the pattern does not name (only when tracing); undone with the bindings. */
+  note(kind: UnnamedGroup['kind'], nodes: readonly Node[]): void {
+    if (!this.#trace) return;
+    const wide = nodes.filter((n) => n.endIndex > n.startIndex);
+    if (wide.length === 0) return;
+    this.unnamed.push({ kind, nodes: wide });
+    this.#trail.push({ kind: 'unnamed', name: '' });
   }
 
   get mark(): number {
@@ -29,6 +45,7 @@ export class Bindings {
       const entry = this.#trail.pop();
       if (!entry) break;
       if (entry.kind === 'anonymous') this.anonymous.pop();
+      else if (entry.kind === 'unnamed') this.unnamed.pop();
       else (entry.kind === 'multi' ? this.multis : this.singles).delete(entry.name);
     }
   }
@@ -37,6 +54,7 @@ export class Bindings {
     this.singles.clear();
     this.multis.clear();
     this.anonymous.length = 0;
+    this.unnamed.length = 0;
     this.#trail.length = 0;
   }
 
@@ -68,6 +86,13 @@ export class Bindings {
   }
 }
 
+/** Candidate nodes a match covers that the pattern does not name. */
+export interface UnnamedGroup {
+  /** `skipped`: in front of a pattern token; `trailing`: after the last pattern child of their parent. */
+  readonly kind: 'skipped' | 'trailing';
+  readonly nodes: readonly Node[];
+}
+
 /** How one pattern node fared against one candidate node. */
 const Outcome = { Matched: 0, SkipCandidate: 1, NoMatch: 2 } as const;
 type Outcome = (typeof Outcome)[keyof typeof Outcome];
@@ -89,11 +114,12 @@ export class Matcher {
   readonly bindings: Bindings;
   #steps = 0;
 
-  constructor(root: PatternNode, src: string, deviations: Deviations) {
+  /** `trace` records what a match covers without naming it (edits need it, searches do not). */
+  constructor(root: PatternNode, src: string, deviations: Deviations, trace = false) {
     this.#root = root;
     this.#src = src;
     this.#dev = deviations;
-    this.bindings = new Bindings(deviations.ownText);
+    this.bindings = new Bindings(deviations.ownText, trace);
   }
 
   /** Whether the candidate matches; on success the bindings hold the captures. */
@@ -152,7 +178,10 @@ export class Matcher {
   /** Matches goals[gi..] against cands[ci..] (ast-grep's `match_nodes_impl_recursive`, one loop turn per call). */
   #list(goals: readonly PatternNode[], gi: number, cands: readonly Node[], ci: number): boolean {
     for (;;) {
-      if (gi >= goals.length) return true;
+      if (gi >= goals.length) {
+        this.bindings.note('trailing', cands.slice(ci));
+        return true;
+      }
       if (isEllipsis(goals[gi] as PatternNode)) return this.#ellipsis(goals, gi, cands, ci);
       // One goal, skipping the candidate's unnamed tokens and comments in front of it.
       for (;;) {
@@ -162,11 +191,16 @@ export class Matcher {
         const outcome = this.#node(goals[gi] as PatternNode, cand);
         if (outcome === Outcome.Matched) break;
         if (outcome === Outcome.NoMatch) return false;
+        if (!cand.isExtra) this.bindings.note('skipped', [cand]);
         ci++;
       }
       gi++;
       ci++;
-      if (gi >= goals.length) return true; // trailing candidates are allowed
+      if (gi >= goals.length) {
+        // Trailing candidates are allowed (a rewrite keeps them).
+        this.bindings.note('trailing', cands.slice(ci));
+        return true;
+      }
       if (ci >= cands.length) return this.#dev.emptyTrailing && this.#bindEmptyRuns(goals, gi);
     }
   }
