@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFileSync } from '@agent-tools/core';
 import type { Node, Tree } from 'web-tree-sitter';
 import { type LanguageSpec, languageSpec } from '../languages.js';
 import { findMatches, type MatchRecord } from '../match/find.js';
@@ -101,7 +102,7 @@ export class FileSearcher {
     let text = cached?.text;
     if (text === undefined) {
       try {
-        text = readFileSync(file, 'utf8');
+        text = readRegularFileSync(file).toString('utf8');
       } catch (error) {
         return { file, status: 'unreadable', matches: [], reason: reasonOf(error) };
       }

@@ -107,7 +107,7 @@ function report(summary: SearchSummary, maxResults: number, offset: number) {
     filesWithMatches: summary.results.length,
     filesSearched: summary.filesSearched,
     filesWithSyntaxErrors: summary.syntaxErrors.map((e) => e.file),
-    filesNotSearched: [...summary.failures.map((f) => f.file), ...summary.binary, ...summary.tooLarge],
+    filesNotSearched: [...summary.failures.map((f) => f.file), ...summary.binary, ...summary.tooLarge, ...summary.notRegular.map((e) => e.file)],
   };
   if (summary.totalMatches === 0) {
     return textResult([noMatchText(summary), ...caveats(summary)].join('\n'), structured);

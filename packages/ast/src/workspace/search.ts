@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { displayPath, resolveInside, type ToolProgress } from '@agent-tools/core';
+import { displayPath, resolveInside, specialFileKind, type ToolProgress } from '@agent-tools/core';
 import { AstError } from '../errors.js';
 import { hasExtensionOf, LANGUAGE_IDS, type LanguageSpec, languageOfFile, languageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';
@@ -52,6 +52,8 @@ export interface SearchSummary {
   readonly failures: readonly { readonly file: string; readonly reason: string }[];
   readonly binary: readonly string[];
   readonly tooLarge: readonly string[];
+  /** Entries of the language that are not regular files (symbolic links, FIFOs, sockets, devices), never opened. */
+  readonly notRegular: readonly { readonly file: string; readonly what: string }[];
   /** Entries left out by .gitignore rules. */
   readonly ignored: number;
 }
@@ -76,7 +78,9 @@ export async function searchWorkspace(
   } = {},
 ): Promise<SearchSummary> {
   const target = resolveInside(cwd, params.path?.trim() || '.', { mustExist: true });
-  const isFile = statSync(target.absolute).isFile();
+  const stats = statSync(target.absolute);
+  const special = specialFileKind(stats);
+  const isFile = !stats.isDirectory();
   const spec = pickLanguage(params.language, target.relative, isFile);
   loader.prepare(spec);
   const pattern = await compileQuery(loader, spec, params, options.compile);
@@ -84,13 +88,18 @@ export async function searchWorkspace(
 
   let files: string[];
   let ignored = 0;
-  if (isFile) {
+  const notRegular: { file: string; what: string }[] = [];
+  if (special) {
+    files = [];
+    notRegular.push({ file: target.relative, what: special });
+  } else if (isFile) {
     files = [target.absolute];
   } else {
     options.onProgress?.({ message: `listing the ${spec.id} files under ${target.relative || '.'}` });
     const walked = await walkFiles(cwd, target.absolute, (name) => hasExtensionOf(spec, name), options.signal);
     files = walked.files;
     ignored = walked.ignored;
+    for (const entry of walked.skipped) notRegular.push({ file: displayPath(entry.path, cwd), what: entry.what });
   }
 
   const report = options.onProgress;
@@ -149,6 +158,7 @@ export async function searchWorkspace(
     failures,
     binary,
     tooLarge,
+    notRegular,
     ignored,
   };
 }
