@@ -195,9 +195,9 @@ async function compareRuleRewrites(
       await oracleRuleRewrite(theirs, language, { ...oracleRule(g), fix, ...(transform ? { transform } : {}) });
       const registry = createRegistry({ resources: { cwd: ours, treeSitter: loader }, factories: [astTools], approve: approveAll });
       const staged = await registry.call('ast_edit', {
-        rule: g.rule,
-        ...(g.constraints ? { constraints: g.constraints } : {}),
-        ...(transform ? { transform } : {}),
+        rule: JSON.stringify(g.rule),
+        ...(g.constraints ? { constraints: JSON.stringify(g.constraints) } : {}),
+        ...(transform ? { transform: JSON.stringify(transform) } : {}),
         rewrite: fix,
         language,
       });

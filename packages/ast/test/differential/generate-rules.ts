@@ -16,7 +16,7 @@ export interface GeneratedRule {
 }
 
 /** Characters a regular expression must escape (the same in Rust's and JavaScript's syntax). */
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Rules built from real code (fixed seed) around a random named node N: a base (N's kind, N's text as a pattern
@@ -99,7 +99,7 @@ function makeRule(
     if (rnd() < 0.5) {
       const captured = hole.text.split('\n')[0] ?? '';
       const prefix = [...captured].slice(0, 1 + Math.floor(rnd() * 4)).join('');
-      constraints = { A: { regex: `^${escape(prefix)}` } };
+      constraints = { A: { regex: `^${escapeRegex(prefix)}` } };
     }
   } else if (r < 0.5) {
     parts.push(['any', { any: [{ kind: node.type }, { kind: pick(kinds) }] }]);
@@ -151,7 +151,7 @@ function relation(
       target = pick(target.namedChildren.filter((c) => !c.isExtra)) ?? target;
       depth++;
     }
-    const regex = rnd() < 0.3 ? { regex: `^${escape([...(target.text.split('\n')[0] ?? '')].slice(0, 3).join(''))}` } : {};
+    const regex = rnd() < 0.3 ? { regex: `^${escapeRegex([...(target.text.split('\n')[0] ?? '')].slice(0, 3).join(''))}` } : {};
     if (depth === 1) {
       const field = fieldOf(target);
       if (field && rnd() < 0.4) return ['has.field', { has: { kind: target.type, field, ...regex } }];
@@ -164,7 +164,7 @@ function relation(
     const q = rnd();
     if (q < 0.45) return ['not.has', { not: { has: { kind: pick(kinds), stopBy: 'end' } } }];
     if (q < 0.9) return ['not.inside', { not: { inside: { kind: pick(kinds), stopBy: 'end' } } }];
-    return ['not.regex', { not: { regex: escape([...(node.text.split('\n')[0] ?? '')].slice(0, 2).join('')) } }];
+    return ['not.regex', { not: { regex: escapeRegex([...(node.text.split('\n')[0] ?? '')].slice(0, 2).join('')) } }];
   }
   if (r < 0.8) {
     const next = rnd() < 0.5;
@@ -186,7 +186,7 @@ function relation(
     return ['nthChild.AnB', { nthChild: index % 2 === 0 ? '2n+1' : '2n' }];
   }
   const prefix = [...(node.text.split('\n')[0] ?? '')].slice(0, 1 + Math.floor(rnd() * 5)).join('');
-  return prefix.trim() ? ['regex', { regex: `^${escape(prefix)}` }] : undefined;
+  return prefix.trim() ? ['regex', { regex: `^${escapeRegex(prefix)}` }] : undefined;
 }
 
 function fieldOf(node: Node): string | undefined {
