@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { displayPath, findExecutable, isExecutable, projectBinDirs, searchPath } from '@agent-tools/core';
 import { plainHitCondition } from '../session/hit-condition.js';
@@ -41,13 +42,16 @@ export function debugpyAdapter(): AdapterConfig {
       if (project.length === 0) notes.push(`no .venv/bin/python or venv/bin/python in ${show(ctx.root)}`);
       // Checked together (a pyenv shim alone takes a few hundred ms), chosen in order.
       const versions = await Promise.all(candidates.map((python) => debugpyVersion(python, ctx.signal)));
+      // The program runs under the project's interpreter, else the python3 on PATH, whether or not it has debugpy:
+      // the adapter's launcher injects debugpy into it. Only the adapter needs an interpreter that imports debugpy.
+      const pathPython = ['python3', 'python'].map((name) => findExecutable(name, searchPath(ctx.env))).find((p): p is string => !!p);
       for (const [index, python] of candidates.entries()) {
         const version = versions[index];
         if (!version) {
           notes.push(`${show(python)} cannot import debugpy`);
           continue;
         }
-        const debuggee = project[0] ?? python;
+        const debuggee = project[0] ?? pathPython ?? python;
         const runs = debuggee === python ? '' : `; the program runs under ${show(debuggee)}`;
         return {
           found: true,
@@ -74,14 +78,20 @@ export function debugpyAdapter(): AdapterConfig {
         ? `debugpy matches a function breakpoint by the function's own name, without module or class: use "${bare}" (it stops in every function of that name)`
         : undefined;
     },
-    launchArguments: ({ program, args, root, hints }) => ({
+    takesInterpreter: true,
+    runsUnder: ({ hints, interpreter }) => {
+      const python = interpreter ?? String(hints['python']);
+      const version = pythonVersion(python);
+      return `${python}${version ? ` (Python ${version})` : ''}${interpreter ? ', as you asked' : ''}`;
+    },
+    launchArguments: ({ program, args, root, hints, interpreter }) => ({
       type: 'python',
       request: 'launch',
       program,
       args: [...args],
       cwd: root,
       console: 'internalConsole',
-      python: [String(hints['python'])],
+      python: [interpreter ?? String(hints['python'])],
       justMyCode: true,
       subProcess: false,
       redirectOutput: true,
@@ -101,6 +111,22 @@ export function debugpyAdapter(): AdapterConfig {
       }),
     },
   };
+}
+
+const pythonVersions = new Map<string, string>();
+
+/** An interpreter's version ("3.11.2"), asked once per path; empty when it does not run. */
+function pythonVersion(python: string): string {
+  let version = pythonVersions.get(python);
+  if (version === undefined) {
+    try {
+      version = execFileSync(python, ['-c', 'import sys; print(sys.version.split()[0])'], { encoding: 'utf8', timeout: 5000 }).trim();
+    } catch {
+      version = '';
+    }
+    pythonVersions.set(python, version);
+  }
+  return version;
 }
 
 /** The project's own interpreters: `.venv` or `venv` from the root up to the working directory, nearest first. */

@@ -125,11 +125,22 @@ export async function selectForAttach(adapters: readonly AdapterConfig[], ctx: S
     return { config, root, located: await locateOrThrow(config, root, ctx) };
   }
   const usable: SelectedAdapter[] = [];
+  const unmarked: AdapterConfig[] = [];
   for (const config of adapters.filter((a) => a.attach)) {
     const root = findRoot(config.rootMarkers, ctx.cwd, ctx.cwd);
-    if (!root) continue;
+    if (!root) {
+      if (config.markerOptional) unmarked.push(config);
+      continue;
+    }
     const located = await config.locate({ root: root.dir, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (located.found) usable.push({ config, root: root.dir, located });
+  }
+  // An adapter that needs no marker (js) is the choice only when no marked project says otherwise.
+  if (usable.length === 0) {
+    for (const config of unmarked) {
+      const located = await config.locate({ root: ctx.cwd, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+      if (located.found) usable.push({ config, root: ctx.cwd, located });
+    }
   }
   if (usable.length === 1) return usable[0] as SelectedAdapter;
   if (usable.length === 0) {

@@ -241,7 +241,10 @@ export class DebugSession {
         transport: config.transport,
         requestTimeoutMs: timeouts.requestMs,
         startTimeoutMs: timeouts.startMs,
-        onProcessOutput: (category, text) => this.output.append(text, category),
+        onProcessOutput: (category, text) => {
+          if (config.transport.kind === 'tcp' && config.transport.programOutput === false) this.#console = (this.#console + text).slice(-CONSOLE_LIMIT);
+          else this.output.append(text, category);
+        },
         ...(config.childSessions ? { reverseRequest: (command: string, args: unknown) => this.#reverseRequest(command, args) } : {}),
         ...(signal ? { signal } : {}),
       });
@@ -358,11 +361,14 @@ export class DebugSession {
       capabilities: target.capabilities,
       spec: this.spec,
       request: async (command, args, options = {}) => {
-        const body = await router.requestOn(target, command, args, { timeoutMs: this.spec.timeouts.requestMs, ...options });
-        if (command !== 'setBreakpoints') return body;
-        // A new process has not loaded the file yet: a breakpoint another session bound stays verified.
+        const timed = { timeoutMs: this.spec.timeouts.requestMs, ...options };
+        if (command !== 'setBreakpoints') return router.requestOn(target, command, args, timed);
         const entries = this.spec.book.get((args as DebugProtocol.SetBreakpointsArguments).source.path ?? '');
         const lines = (args as DebugProtocol.SetBreakpointsArguments).breakpoints ?? [];
+        // The same breakpoint in every process keeps the id it already has, so a stop or a binding in any names it.
+        const ids = lines.map((line) => entries.find((e) => e.line === line.line)?.id);
+        const body = await router.requestOn(target, command, args, timed, ids);
+        // A new process has not loaded the file yet: a breakpoint another session bound stays verified.
         const answered = (body as DebugProtocol.SetBreakpointsResponse['body'] | undefined)?.breakpoints ?? [];
         return {
           breakpoints: lines.map((line, i) => {
