@@ -104,7 +104,7 @@ export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot
   // come from earlier `threads` answers.
   const threads = stop.threadId === undefined ? await fetchThreads(session).catch(() => []) : [];
   const threadId = stop.threadId ?? threads[0]?.id;
-  const threadName = threadId === undefined ? undefined : session.threadNames.get(threadId);
+  const threadName = threadId === undefined ? undefined : session.threadName(threadId);
   if (threadId === undefined) return { stop, threadId, callers: [] };
 
   // exceptionInfo needs only the thread, so it travels beside stackTrace; scopes and the source lines need the

@@ -160,6 +160,11 @@ export class DebugSession {
     return this.#router ? this.#router.request(command, args, timed) : connection.request(command, args, timed);
   }
 
+  /** A thread's name: from the last `threads` answer, else the child session that owns it ("app.js [123]"). */
+  threadName(threadId: number): string | undefined {
+    return this.threadNames.get(threadId) ?? this.#router?.ownerOf(threadId)?.name;
+  }
+
   /** The names of the child sessions running (js-debug: one per process and worker thread). */
   get childSessions(): string[] {
     return this.#router?.children.map((t) => t.name) ?? [];
