@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { basename, delimiter, join } from 'node:path';
 import { displayPath, findExecutable, isExecutable, projectBinDirs, searchPath } from '@agent-tools/core';
 import { plainHitCondition } from '../session/hit-condition.js';
 import type { AdapterConfig, LocateContext, LocateResult } from './adapter.js';
@@ -57,7 +58,7 @@ export function debugpyAdapter(): AdapterConfig {
           found: true,
           command: { command: python, args: ['-c', DEBUGPY_ADAPTER_MAIN] },
           summary: `${show(python)} -m debugpy.adapter (debugpy ${version})${runs}`,
-          hints: { python: debuggee },
+          hints: { python: debuggee, adapterPython: python },
         };
       }
       if (candidates.length === 0) notes.push('no python3 or python on PATH');
@@ -84,7 +85,7 @@ export function debugpyAdapter(): AdapterConfig {
       const version = pythonVersion(python);
       return `${python}${version ? ` (Python ${version})` : ''}${interpreter ? ', as you asked' : ''}`;
     },
-    launchArguments: ({ program, args, root, hints, interpreter }) => ({
+    launchArguments: ({ program, args, root, hints, interpreter, tempDir }) => ({
       type: 'python',
       request: 'launch',
       program,
@@ -92,6 +93,7 @@ export function debugpyAdapter(): AdapterConfig {
       cwd: root,
       console: 'internalConsole',
       python: [interpreter ?? String(hints['python'])],
+      ...injectedEnv(interpreter ?? String(hints['python']), String(hints['adapterPython'] ?? ''), tempDir),
       justMyCode: true,
       subProcess: false,
       redirectOutput: true,
@@ -111,6 +113,53 @@ export function debugpyAdapter(): AdapterConfig {
       }),
     },
   };
+}
+
+/**
+ * The environment that lets an interpreter without debugpy run under it. debugpy's launcher injects debugpy itself,
+ * but Debian's debugpy uses pydevd with an unvendored `bytecode` module, which such an interpreter cannot import
+ * ("Timed out waiting for debuggee to spawn"). Only that module is added, through a private folder of links, so the
+ * program does not see the rest of the adapter's site-packages.
+ */
+function injectedEnv(python: string, adapterPython: string, tempDir: string): { env?: Record<string, string> } {
+  if (!adapterPython || python === adapterPython || canImport(python, 'debugpy')) return {};
+  const location = moduleDir(adapterPython, 'bytecode');
+  if (!location) return {};
+  const dir = join(tempDir, 'debugpy-deps');
+  mkdirSync(dir, { recursive: true });
+  try {
+    symlinkSync(location, join(dir, basename(location)));
+  } catch {
+    // Already linked by an earlier launch of this session.
+  }
+  const existing = process.env['PYTHONPATH'];
+  return { env: { PYTHONPATH: existing ? `${dir}${delimiter}${existing}` : dir } };
+}
+
+const imports = new Map<string, boolean>();
+
+function canImport(python: string, module: string): boolean {
+  const key = `${python}\0${module}`;
+  let ok = imports.get(key);
+  if (ok === undefined) {
+    try {
+      execFileSync(python, ['-c', `import ${module}`], { stdio: 'ignore', timeout: 8000 });
+      ok = true;
+    } catch {
+      ok = false;
+    }
+    imports.set(key, ok);
+  }
+  return ok;
+}
+
+function moduleDir(python: string, module: string): string | undefined {
+  try {
+    const path = execFileSync(python, ['-c', `import os, ${module}; print(os.path.dirname(${module}.__file__))`], { encoding: 'utf8', timeout: 8000 }).trim();
+    return path || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const pythonVersions = new Map<string, string>();

@@ -79,6 +79,8 @@ export async function selectForLaunch(
   const shown = displayPath(program, ctx.cwd);
   if (adapterId !== undefined) {
     const config = byId(adapters, adapterId);
+    const advice = kind === 'folder' ? folderAdvice(adapters, program, shown) : undefined;
+    if (advice) throw new DebugError('invalid_argument', advice);
     const mismatch = wrongAdapter(adapters, config, program, shown, kind);
     if (mismatch) throw new DebugError('invalid_argument', mismatch);
     const root = findRoot(config.rootMarkers, from, ctx.cwd)?.dir ?? ctx.cwd;

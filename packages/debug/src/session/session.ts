@@ -467,6 +467,7 @@ export class DebugSession {
           ...(body.hitBreakpointIds ? { hitBreakpointIds: body.hitBreakpointIds } : {}),
         };
         if (body.threadId !== undefined) this.#lastThreadId = body.threadId;
+        for (const id of body.hitBreakpointIds ?? []) this.spec.book.markHit(id);
         this.#moved('stopped');
         this.#process?.snapshotTree();
         break;
