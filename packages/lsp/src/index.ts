@@ -16,6 +16,7 @@ export { isLspError, LspError, type LspErrorCode } from './errors.js';
 export { lspTools } from './factory.js';
 export type { CheckerContext, CheckerOutput, CheckerRun, ProjectChecker } from './project-check/checker.js';
 export type { ProjectCheckPart } from './project-check/project-check.js';
+export type { InnerProcessSpec } from './server/inner-process.js';
 export type { LanguageServer, ServerState } from './server/language-server.js';
 export {
   createLspSupervisor,

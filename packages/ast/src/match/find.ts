@@ -1,6 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { type CompiledPattern, ERROR_KIND_ID } from '../pattern/pattern-node.js';
-import { Matcher, textOf } from './matcher.js';
+import { type Bindings, Matcher, textOf } from './matcher.js';
 import { type CommentRecord, commentsIn } from './regions.js';
 
 /** What a metavariable captured, as plain data. */
@@ -54,7 +54,7 @@ export function findMatches(
   const root = pattern.root;
   const visit = (node: Node): void => {
     if (!matcher.match(node)) return;
-    const found = record(node, src, matcher);
+    const found = record(node, src, matcher.bindings);
     out.push(options.comments ? { ...found, comments: commentsIn(node, src) } : found);
   };
   // An error leaf (a fragment that is one bad token) is looked for among error nodes only, as in ast-grep.
@@ -141,9 +141,13 @@ function anchoredCandidates(top: Node, src: string, pattern: CompiledPattern): N
   return found.sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
 }
 
-function record(node: Node, src: string, matcher: Matcher): MatchRecord {
+/**
+ * A match as plain data, with what the bindings captured.
+ * @internal
+ */
+export function record(node: Node, src: string, bindings: Bindings): MatchRecord {
   const entries: [string, CaptureRecord][] = [];
-  for (const [name, captured] of matcher.bindings.singles) {
+  for (const [name, captured] of bindings.singles) {
     const start = captured.startPosition;
     const end = captured.endPosition;
     entries.push([
@@ -159,7 +163,7 @@ function record(node: Node, src: string, matcher: Matcher): MatchRecord {
       },
     ]);
   }
-  for (const [name, nodes] of matcher.bindings.multis) entries.push([name, runRecord(nodes, node, src)]);
+  for (const [name, nodes] of bindings.multis) entries.push([name, runRecord(nodes, node, src)]);
   // In the order they appear in the code.
   entries.sort((a, b) => a[1].start - b[1].start);
   const captures: Record<string, CaptureRecord> = Object.fromEntries(entries);
@@ -174,7 +178,7 @@ function record(node: Node, src: string, matcher: Matcher): MatchRecord {
     endColumn: end.column,
     text: textOf(node, src),
     captures,
-    anonymous: matcher.bindings.anonymous.map((nodes) => runRecord(nodes, node, src)),
+    anonymous: bindings.anonymous.map((nodes) => runRecord(nodes, node, src)),
   };
 }
 

@@ -192,7 +192,8 @@ function escapeRegExp(text: string): string {
 /** An operator token: two or more characters, none a letter, digit, underscore or space. */
 const OPERATOR = /^[^\w\s]{2,}$/;
 
-function finish(spec: LanguageSpec, source: string, context: string, root: PatternNode, deviations: Deviations): CompiledPattern {
+/** @internal */
+export function finish(spec: LanguageSpec, source: string, context: string, root: PatternNode, deviations: Deviations): CompiledPattern {
   const literals = new Set<string>();
   const singles = new Set<string>();
   const multis = new Set<string>();
@@ -338,7 +339,8 @@ interface ConvertOptions {
   readonly comments: boolean;
 }
 
-function convert(node: Node, text: string, spec: LanguageSpec, options: ConvertOptions): PatternNode {
+/** A parsed node as a pattern node (metavariables read, the compiler's additions left out). @internal */
+export function convert(node: Node, text: string, spec: LanguageSpec, options: ConvertOptions): PatternNode {
   const own = text.slice(node.startIndex, node.endIndex);
   // A metavariable standing alone as a statement, closed by text the compiler added: it is the statement.
   const meta = metaVarOf(withoutVirtual(own, node.startIndex, options.virtual), spec);

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '@agent-tools/core';
 import type { LanguageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';
 import type { MatchRecord } from '../match/find.js';
@@ -60,7 +60,10 @@ export async function propose(
   for (const result of results) {
     const text = result.text;
     if (text === undefined) continue;
-    const bytes = await readFile(result.absolute).catch(() => undefined);
+    const bytes = await readRegularFile(result.absolute).then(
+      (read) => read.bytes,
+      () => undefined,
+    );
     if (!bytes?.equals(Buffer.from(text, 'utf8'))) {
       unstable.push(result.file);
       continue;

@@ -7,7 +7,19 @@ import { prepareRewrite, type RewriteTemplate } from '../rewrite/template.js';
 import type { EditStore } from '../staging/edit-store.js';
 import { propose } from '../staging/propose.js';
 import { searchWorkspace } from '../workspace/search.js';
-import { languageParameter, PATTERN_GUIDE, pathParameter, patternParameter } from './shared.js';
+import { applyTransforms } from '../rules/transform.js';
+import { isRule, type Query } from '../rules/types.js';
+import type { FileMatches } from '../workspace/search.js';
+import {
+  constraintsParameter,
+  languageParameter,
+  PATTERN_GUIDE,
+  pathParameter,
+  patternParameter,
+  RULE_GUIDE,
+  ruleParameter,
+  utilsParameter,
+} from './shared.js';
 
 /** Parameters of `ast_edit`. */
 export const astEditParameters = z.object({
@@ -16,6 +28,15 @@ export const astEditParameters = z.object({
     .string()
     .describe(
       'The replacement for each match, with the pattern\'s metavariables substituted back ($NAME, $$$NAME; a list keeps its original separators). Multi-line rewrites are re-indented to the match. Empty deletes the matches.',
+    ),
+  rule: ruleParameter,
+  constraints: constraintsParameter,
+  utils: utilsParameter,
+  transform: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      'New metavariables for the rewrite, computed from captured ones (ast-grep\'s transform, object form): {"NAME": {"substring": {"source": "$A", "startChar": 1, "endChar": -1}}}, {"NAME": {"replace": {"source": "$A", "replace": "^get", "by": "fetch"}}}, {"NAME": {"convert": {"source": "$A", "toCase": "snakeCase"}}} (cases: lowerCase, upperCase, capitalize, camelCase, snakeCase, kebabCase, pascalCase; optional "separatedBy": ["dash", "dot", "slash", "space", "underscore", "caseChange"]). The rewriters form (`rewrite`) is not supported.',
     ),
   path: pathParameter,
   language: languageParameter,
@@ -43,6 +64,7 @@ const MAX_DIFF_LINES = 150;
 const DESCRIPTION = [
   'Rewrite code by its shape: every match of `pattern` is replaced by `rewrite`, with the metavariables substituted back.',
   PATTERN_GUIDE,
+  RULE_GUIDE,
   'Nothing is written: the change is staged and the result shows a unified diff preview and an edit id. Call resolve with that edit_id and action "accept" to write it (all files or none), or "discard". Review the diff first; if a file changes before you accept, the whole edit is rejected and you run ast_edit again.',
   'Where matches are nested, the outermost is rewritten and the inner ones are left as they are (the result says how many); run ast_edit again after accepting to reach them.',
   'Comments inside a replaced match survive only inside a metavariable the rewrite uses; the result names every other comment it would delete (file:line and text), and every file it would leave with more syntax errors. Lines inside multi-line strings are never re-indented.',
@@ -59,10 +81,12 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
     parallelSafe: true,
     async execute(params, ctx) {
       let template: RewriteTemplate | undefined;
+      let query: Query | undefined;
       const summary = await searchWorkspace(loader, ctx.cwd ?? cwd, params, {
         wantText: true,
         signal: ctx.signal,
         onCompiled: (pattern) => {
+          query = pattern;
           template = prepareRewrite(params.rewrite, pattern);
         },
       });
@@ -71,7 +95,8 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
       if (summary.totalMatches === 0) {
         return textResult([`Nothing to edit. ${noMatchText(summary)}`, ...caveats(summary)].join('\n'), empty);
       }
-      const proposal = await propose(loader, summary.spec, summary.results, template);
+      const results = query && isRule(query) && query.transform.length > 0 ? withTransforms(summary.results, query.transform) : summary.results;
+      const proposal = await propose(loader, summary.spec, results, template);
       const notes: string[] = [];
       if (proposal.unstable.length) {
         notes.push(`Left out because they changed during the search or are not valid UTF-8: ${list(proposal.unstable)}.`);
@@ -81,7 +106,7 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
         return textResult([text, ...notes].join('\n'), empty);
       }
       const edit = store.stage({
-        pattern: params.pattern,
+        pattern: params.pattern ?? summary.pattern.source,
         rewrite: params.rewrite,
         files: proposal.files,
         replacements: proposal.replacements,
@@ -129,4 +154,26 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
       return textResult(lines.join('\n'), structured);
     },
   });
+}
+
+/**
+ * Each match with its transformed metavariables as captures: the text computed from the source capture, placed
+ * where that capture is (so its indentation and comments are judged as the source's).
+ */
+function withTransforms(results: readonly FileMatches[], transform: Parameters<typeof applyTransforms>[0]): FileMatches[] {
+  return results.map((result) => ({
+    ...result,
+    matches: result.matches.map((match) => {
+      const texts = Object.fromEntries(Object.entries(match.captures).map(([name, c]) => [name, c.text]));
+      const computed = applyTransforms(transform, texts);
+      const captures = { ...match.captures };
+      for (const [name, text] of Object.entries(computed)) {
+        const [, t] = transform.find(([n]) => n === name) ?? [];
+        const at = (t && (captures[t.source] ?? match.captures[t.source])) ?? undefined;
+        const place = at ?? { start: match.start, end: match.start, startRow: match.startRow, startColumn: match.startColumn, endRow: match.startRow, endColumn: match.startColumn };
+        captures[name] = { text, start: place.start, end: place.end, startRow: place.startRow, startColumn: place.startColumn, endRow: place.endRow, endColumn: place.endColumn };
+      }
+      return { ...match, captures };
+    }),
+  }));
 }

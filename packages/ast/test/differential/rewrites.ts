@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { approveAll, createRegistry } from '@agent-tools/core';
 import { astTools, type TreeSitterLoader } from '../../src/index.js';
 import { findLanguage } from '../../src/languages.js';
-import { AST_GREP, PRODUCT, type PatternNode } from '../../src/pattern/pattern-node.js';
+import { AST_GREP, type CompiledPattern, PRODUCT, type PatternNode } from '../../src/pattern/pattern-node.js';
 import { prepareRewrite } from '../../src/rewrite/template.js';
 import { propose } from '../../src/staging/propose.js';
 import { searchWorkspace } from '../../src/workspace/search.js';
@@ -62,7 +62,7 @@ export async function compareRewrites(
     const mirror = await searchWorkspace(loader, dir, { pattern: g.pattern, language }, { wantText: true, compile: { style: 'ast-grep', deviations: AST_GREP } });
     // `ast-grep run` skips a file whose text lacks the pattern's longest token (`'` of Ruby's `'$A'` matches
     // `"query"` by kind, but a file without a `'` is never parsed).
-    const fixed = fixedString(mirror.pattern.root);
+    const fixed = fixedString((mirror.pattern as CompiledPattern).root);
     const expected = new Map(
       mirror.results.filter((r) => (r.text ?? '').includes(fixed)).map((r) => [r.file, rewriteAsAstGrep(rewrite, r.matches, r.text ?? '')]),
     );

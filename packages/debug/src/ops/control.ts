@@ -1,5 +1,15 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { findExecutable, isExecutable, resolveInside, searchPath, textResult, type ToolResult } from '@agent-tools/core';
+import {
+  findExecutable,
+  isExecutable,
+  notRegularFile,
+  resolveInside,
+  searchPath,
+  specialFileKind,
+  textResult,
+  type ToolResult,
+} from '@agent-tools/core';
 import type { AdapterConfig } from '../adapters/adapter.js';
 import { selectForAttach, selectForLaunch } from '../adapters/select.js';
 import { DebugError, isDebugError } from '../errors.js';
@@ -34,6 +44,9 @@ export async function launch(
   interpreter?: string,
 ): Promise<ToolResult> {
   const resolved = resolveInside(op.cwd, program, { mustExist: true });
+  // A program is a file or a folder (a Go package); a FIFO would block whoever opens it first.
+  const special = specialFileKind(statSync(resolved.absolute));
+  if (special) throw notRegularFile(resolved.relative, special);
   const selection = { cwd: op.cwd, env: op.supervisor.env, signal: op.signal };
   // A running session is refused before the (slower) adapter lookup.
   const live = op.conversation.live;
