@@ -19,7 +19,7 @@ async function stopsOnTypeScriptLines(rig: ReturnType<typeof debugRig>, expectVi
   expect(launched.isError, launched.text).toBe(false);
   expect(launched.text).toMatch(expectVia);
   expect(launched.text).toContain(`  line ${LINE}: verified`);
-  expect(launched.text).toMatch(new RegExp(`Stopped at a breakpoint in \\S*total at src/cart\\.ts:${LINE}, thread \\d+\\.`));
+  expect(launched.text).toMatch(new RegExp(`Stopped at a breakpoint in \\S*total at src/cart\\.ts:${LINE}, thread \\d+ "cart\\.[jt]s \\[\\d+\\]"\\.`));
   expect(launched.text).toContain(`> ${LINE} |       const line: number = item.price * item.qty; // @line`);
   expect(launched.text).toMatch(new RegExp(`Called from: \\S*main \\(src/cart\\.ts:${TOTAL}\\)`));
   expect(launched.structured.snapshot.frame.path).toBe(rig.dir.join('src/cart.ts'));

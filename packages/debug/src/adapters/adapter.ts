@@ -164,5 +164,10 @@ export interface AdapterConfig {
     arguments(input: AttachInput): Record<string, unknown>;
     /** How to start a debuggee that listens for this adapter, for an attach that found nothing on the port. */
     readonly listenHint?: string;
+    /**
+     * Whether the port may be tried before the adapter starts (node's inspector takes any number of connections).
+     * Not for a listener that serves only its first connection (debugpy --wait-for-client, lldb-server gdbserver).
+     */
+    readonly probe?: boolean;
   };
 }

@@ -119,6 +119,7 @@ export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
     },
     attach: {
       via: 'adapter',
+      probe: true,
       listenHint: 'start the program with `node --inspect=127.0.0.1:PORT app.js` (`--inspect-brk` to wait for the debugger before the first line)',
       arguments: ({ port, host, root }) => ({
         ...common(root),

@@ -15,6 +15,7 @@ import { selectForAttach, selectForLaunch } from '../adapters/select.js';
 import { DebugError, isDebugError } from '../errors.js';
 import { showPath } from '../format/text.js';
 import { probePort } from '../process/port-probe.js';
+import { ATTACH_LISTEN_MS, nothingListens } from '../session/nothing-listens.js';
 import { fetchThreads } from '../session/inspect.js';
 import type { DebugSession } from '../session/session.js';
 import {
@@ -29,8 +30,6 @@ import {
   threadOf,
 } from './common.js';
 
-/** How long `attach` retries a refused port: long enough for a debuggee started a moment ago to listen. */
-const ATTACH_LISTEN_MS = 2000;
 
 /** How long `attach` waits for a first stop: an attached program is usually a server that keeps running. */
 const ATTACH_WAIT_MS = 3000;
@@ -105,16 +104,11 @@ export async function attach(op: OpContext, port: number, adapterId: string | un
     );
   }
   const selected = await selectForAttach(op.supervisor.adapters, { cwd: op.cwd, env: op.supervisor.env, signal: op.signal }, adapterId);
-  // Checked before anything starts: an adapter left to find a closed port itself retries for 10 s or more and then
-  // says only ECONNREFUSED.
-  const probe = await probePort(port, ATTACH_LISTEN_MS);
-  if (!probe.listening) {
-    const how = selected.config.attach?.listenHint;
-    const seconds = Math.max(0.1, Math.round(probe.triedMs / 100) / 10);
-    throw new DebugError(
-      'adapter_start_failed',
-      `Nothing accepts connections on 127.0.0.1:${port}: tried for ${seconds} s (${probe.error}). ${how ? `To attach with ${selected.config.id}, ${how} (PORT = ${port}), ` : 'Start the debuggee listening on that port, '}then call attach again.`,
-    );
+  // Checked before anything starts where the listener allows it: js-debug left to find a closed port itself
+  // retries for 10 s and then says only ECONNREFUSED. A `connect` attach tries the port itself, as briefly.
+  if (selected.config.attach?.probe) {
+    const probe = await probePort(port, ATTACH_LISTEN_MS);
+    if (!probe.listening) throw nothingListens(port, probe.triedMs, probe.error, selected.config);
   }
   const session = await op.conversation.start(
     { selected, mode: 'attach', port, args: [], cwd: op.cwd, timeouts: op.supervisor.timeouts },

@@ -8,6 +8,7 @@ import type { DapCommand, DapEvent, DapRequests, DebugProtocol } from '../dap/pr
 import { DebugError, isDebugError } from '../errors.js';
 import { type AdapterProcess, connectToServer, describeExit, startAdapter } from '../process/adapter-process.js';
 import { configureBreakpoints } from './configure.js';
+import { ATTACH_LISTEN_MS, nothingListens } from './nothing-listens.js';
 import { OutputBuffer } from './output-buffer.js';
 import { type Target, TargetRouter } from './router.js';
 import { SourceFiles } from './source-files.js';
@@ -237,7 +238,10 @@ export class DebugSession {
     const { selected, mode, timeouts } = this.spec;
     const { config, located, root } = selected;
     if (mode === 'attach' && config.attach?.via === 'connect') {
-      this.#process = await connectToServer(config.id, this.spec.port as number, timeouts.requestMs);
+      const port = this.spec.port as number;
+      this.#process = await connectToServer(config.id, port, timeouts.requestMs, ATTACH_LISTEN_MS, (triedMs, error) =>
+        nothingListens(port, triedMs, error, config),
+      );
     } else {
       this.#process = await startAdapter({
         name: config.id,
