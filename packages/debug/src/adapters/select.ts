@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { DebugError } from '../errors.js';
 import type { AdapterConfig, LocateResult } from './adapter.js';
@@ -158,7 +158,7 @@ export function programKind(path: string): 'folder' | 'executable' | 'file' {
 function isNativeExecutable(path: string): boolean {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     const magic = Buffer.alloc(4);
     if (readSync(fd, magic, 0, 4, 0) < 4) return false;
     const word = magic.readUInt32BE(0);

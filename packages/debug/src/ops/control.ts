@@ -1,4 +1,5 @@
-import { resolveInside, textResult, type ToolResult } from '@agent-tools/core';
+import { statSync } from 'node:fs';
+import { notRegularFile, resolveInside, specialFileKind, textResult, type ToolResult } from '@agent-tools/core';
 import { selectForAttach, selectForLaunch } from '../adapters/select.js';
 import { DebugError, isDebugError } from '../errors.js';
 import { showPath } from '../format/text.js';
@@ -28,6 +29,9 @@ export async function launch(
   interpreter?: string,
 ): Promise<ToolResult> {
   const resolved = resolveInside(op.cwd, program, { mustExist: true });
+  // A program is a file or a folder (a Go package); a FIFO would block whoever opens it first.
+  const special = specialFileKind(statSync(resolved.absolute));
+  if (special) throw notRegularFile(resolved.relative, special);
   const selection = { cwd: op.cwd, env: op.supervisor.env, signal: op.signal };
   // A running session is refused before the (slower) adapter lookup.
   const live = op.conversation.live;
