@@ -57,9 +57,7 @@ describe('a FIFO beside the named file never blocks the harness', () => {
       await using dir = tempDir(c.files, 'agent-tools-fifo-nearby-');
       execFileSync('mkfifo', [dir.join(c.fifo)]);
       // cli() kills the process and fails after the timeout: a harness blocked on the FIFO never answers.
-      // NODE_PATH emptied: pnpm points it at the workspace's packages, where the program would find tsx and never
-      // need its tsconfig.json.
-      const run = await cli([...c.args, '--cwd', dir.path], { timeoutMs: 90_000, env: { NODE_PATH: '' } });
+      const run = await cli([...c.args, '--cwd', dir.path], { timeoutMs: 90_000 });
       expect(run.stdout).toContain(c.answer);
     });
   }
