@@ -1,22 +1,22 @@
 #!/usr/bin/env node
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Registry, Surface } from '@agent-tools/core';
-import { builtinSurfaces } from '@agent-tools/core';
 import { harnessApproval } from './approval.js';
 import { type CliArgs, parseArgs, parseCallArguments, USAGE, UsageError } from './args.js';
 import { assumedWithoutAsking } from './assumed.js';
 import { assemble } from './assemble.js';
+import { runMcp } from './mcp/command.js';
 import { formatList, formatResult, listJson, resultJson } from './output.js';
 import type { Terminal } from './plugin.js';
 import { type StatusLine, statusLine } from './status-line.js';
+import { surfaceNamed, workingDirectory } from './run-options.js';
 import { exitFlushed, writeWhole } from './stdout.js';
 import { replAnswer } from './transcript.js';
 import { type StreamTerminal, streamTerminal } from './terminal.js';
 
 /** Runs the harness and returns its exit status: 0 success, 1 error result, 2 usage error. */
 export async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === 'mcp') return runMcp(argv.slice(1));
   let args: CliArgs;
   let cwd: string;
   let surface: Surface;
@@ -141,21 +141,6 @@ function lazyTerminal(input: () => StreamTerminal, status: StatusLine): Terminal
 /** The call options that feed the status line, when there is one. */
 function progressOptions(status: StatusLine): { onProgress?: StatusLine['onProgress'] } {
   return status.onProgress ? { onProgress: status.onProgress } : {};
-}
-
-function workingDirectory(dir: string | undefined): string {
-  const cwd = resolve(dir ?? process.cwd());
-  if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new UsageError(`--cwd ${dir}: no such directory.`);
-  }
-  return cwd;
-}
-
-function surfaceNamed(name: string | undefined): Surface {
-  if (name === undefined) return builtinSurfaces['default'] as Surface;
-  const surface = builtinSurfaces[name];
-  if (!surface) throw new UsageError(`Unknown surface "${name}"; use ${Object.keys(builtinSurfaces).join(', ')}.`);
-  return surface;
 }
 
 async function readStdin(): Promise<string> {

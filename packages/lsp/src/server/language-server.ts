@@ -36,6 +36,7 @@ import { PublishedDiagnostics } from './published-diagnostics.js';
 import { PositionMapper } from '../position/position-mapper.js';
 import { type ApplyEditHandler, answerServerRequest } from './server-requests.js';
 import { ServerDiagnostics } from './server-diagnostics.js';
+import { InnerProcessWatch } from './inner-process.js';
 import { WorkProgress } from './work-progress.js';
 import { withWorkDoneToken } from './work-done-token.js';
 
@@ -106,6 +107,8 @@ export class LanguageServer {
   #state: ServerState = 'starting';
   #endReason: string | undefined;
   #lastMalformed: string | undefined;
+  #ended = false;
+  readonly #inner: InnerProcessWatch | undefined;
 
   private constructor(options: LanguageServerOptions) {
     this.#options = options;
@@ -114,6 +117,7 @@ export class LanguageServer {
     this.cwd = options.cwd;
     this.binary = options.binary;
     this.label = `${options.config.name} (root ${displayPath(options.root, options.cwd)})`;
+    this.#inner = options.config.innerProcess ? new InnerProcessWatch(options.config.innerProcess, () => this.#process.pid) : undefined;
     const context = { root: options.root, cwd: options.cwd, binary: options.binary };
     const prepared = options.config.prepareLaunch?.(context);
     this.#process = new ServerProcess({
@@ -214,7 +218,10 @@ export class LanguageServer {
     return new LanguageServer(options);
   }
 
+  /** Its state now; a running server whose inner process is gone is found crashed here too. */
   get state(): ServerState {
+    const dead = this.#state === 'running' ? this.#inner?.check() : undefined;
+    if (dead) this.#innerDied(dead);
     return this.#state;
   }
 
@@ -265,12 +272,22 @@ export class LanguageServer {
   }
 
   /** Sends a typed request with the server's timeout unless one is given. */
-  request<P, R>(type: RequestTypeLike<P, R>, params: P, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<R> {
+  async request<P, R>(type: RequestTypeLike<P, R>, params: P, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<R> {
     this.#assertRunning(type.method);
-    return this.#connection.request(type, withWorkDoneToken(type.method, params), {
+    const result = await this.#connection.request(type, withWorkDoneToken(type.method, params), {
       timeoutMs: options.timeoutMs ?? this.#requestTimeout(),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    // An answer from a server whose inner process is gone is empty by default, not a fact: refuse it.
+    const dead = this.#inner && (this.#inner.fromAnswer(result) ?? this.#inner.check());
+    if (dead) {
+      this.#innerDied(dead);
+      throw new LspError(
+        'server_exited',
+        `${this.label} could not answer ${type.method}: ${dead}, so its answer would be empty whatever the code holds. The server is restarted on the next call; call again.`,
+      );
+    }
+    return result;
   }
 
   /** Sends a typed notification (dropped silently when the server is gone). */
@@ -317,11 +334,7 @@ export class LanguageServer {
       this.#process.child.stdin.end();
     }
     if (!(await this.#process.waitForExit(wasRunning ? grace : 0))) await this.#process.kill(500);
-    this.#state = 'stopped';
-    this.#endReason ??= 'it was stopped';
-    this.#connection.close(new LspError('server_exited', `${this.label} was stopped.`));
-    this.documents.clear();
-    this.work.clear();
+    this.#end('stopped', 'it was stopped', `${this.label} was stopped.`, false);
   }
 
   async #initialize(): Promise<void> {
@@ -403,6 +416,8 @@ export class LanguageServer {
         const { type, message } = (params ?? {}) as { type?: number; message?: unknown };
         const line = String(message);
         this.#log.push({ type: type ?? 4, message: line.slice(0, 500) });
+        const dead = this.#inner?.fromLog(line);
+        if (dead) this.#innerDied(dead);
         if (!this.#loaded && this.config.readyPattern?.test(line)) {
           this.#loaded = true;
           this.#onLoaded?.();
@@ -443,38 +458,49 @@ export class LanguageServer {
     }
   }
 
+  /** The inner process is gone: the server can no longer answer, so it ends as a crash (and is restarted). */
+  #innerDied(reason: string): void {
+    if (this.#state !== 'running') return;
+    this.#process.signal('SIGKILL');
+    this.#end('crashed', reason, `${this.label} stopped answering: ${reason}. It is restarted on the next call; call again.`, true);
+  }
+
   #onMalformed(reason: string): void {
     const now = Date.now();
     this.#lastMalformed = reason;
     this.#malformed.push(now);
     while (this.#malformed.length > 0 && (this.#malformed[0] as number) < now - 10_000) this.#malformed.shift();
     if (this.#malformed.length > this.#options.limits.maxMalformed && this.#state === 'running') {
-      this.#endReason = `it sent more than ${this.#options.limits.maxMalformed} malformed messages within 10 s (last: ${reason})`;
+      const why = `it sent more than ${this.#options.limits.maxMalformed} malformed messages within 10 s (last: ${reason})`;
       // Stop listening at once: whatever else it sends cannot be trusted.
-      this.#connection.close(new LspError('server_exited', `${this.label} was stopped: ${this.#endReason}.`));
       this.#process.signal('SIGKILL');
-      this.#state = 'crashed';
-      this.documents.clear();
-      this.work.clear();
-      this.published.poke();
-      this.#options.onCrash?.(this, this.#endReason);
+      this.#end('crashed', why, `${this.label} was stopped: ${why}.`, true);
     }
   }
 
   #onExit(info: ExitInfo): void {
-    if (this.#state === 'crashed') return; // Already handled when it was killed for malformed output.
-    const expected = this.#state === 'stopping' || this.#state === 'stopped';
     const reason = this.#endReason ?? `it ${describeExit(info, this.#process.stderrTail)}`;
-    this.#endReason = reason;
-    this.#connection.close(new LspError('server_exited', `${this.label} stopped while a request was in flight: ${reason}.`));
-    this.published.poke();
-    if (expected || this.#state === 'starting') {
-      if (this.#state === 'starting') this.#state = 'crashed';
-      return;
-    }
-    this.#state = 'crashed';
+    const message = `${this.label} stopped while a request was in flight: ${reason}.`;
+    // Exiting while stopping is the stop; while starting, the start's failure reports it; otherwise it crashed.
+    if (this.#state === 'stopping' || this.#state === 'stopped') this.#end('stopped', reason, message, false);
+    else this.#end('crashed', reason, message, this.#state !== 'starting');
+  }
+
+  /**
+   * The one end of a server, however it comes (stop, exit, malformed output, a dead inner process): it alone sets
+   * the final state and reason, fails every request in flight with `message`, forgets the open documents and the
+   * work in progress, wakes whoever waits for diagnostics, and reports a crash to the supervisor. Only the first
+   * call counts; a later one (the exit that follows a stop or a kill) changes nothing.
+   */
+  #end(state: 'stopped' | 'crashed', reason: string, message: string, crash: boolean): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#state = state;
+    this.#endReason ??= reason;
+    this.#connection.close(new LspError('server_exited', message));
     this.documents.clear();
     this.work.clear();
-    this.#options.onCrash?.(this, reason);
+    this.published.poke();
+    if (crash) this.#options.onCrash?.(this, this.#endReason);
   }
 }
