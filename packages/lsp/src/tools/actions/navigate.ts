@@ -10,6 +10,9 @@ import {
 import { LineReader } from '../../format/line-reader.js';
 import { fileCount, renderLocations, toRawLocations } from '../../format/locations.js';
 import { plural } from '../../util/text.js';
+import { callWith } from '../../format/paging.js';
+import { pageData } from '../page-data.js';
+import { pathFilter } from '../path-filter.js';
 import { askWhenComplete, incompleteLine, ok, openTarget, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
 import type { LspParams } from '../lsp-parameters.js';
 
@@ -54,25 +57,41 @@ export async function navigate(env: ToolEnv, action: NavigationAction, params: L
         return server.request(ReferencesRequest.type, { textDocument, position: at, context: { includeDeclaration: true } }, { signal });
     }
   }, report);
-  const locations = toRawLocations(answer).map((l) => ({ path: l.path, range: server.positions.range(l.path, l.range) }));
+  const all = toRawLocations(answer).map((l) => ({ path: l.path, range: server.positions.range(l.path, l.range) }));
+  const filter = pathFilter(env.cwd, params.path);
+  const locations = filter ? all.filter((l) => filter.matches(l.path)) : all;
   const lead = incompleteLine(completeness);
   const flags = completeness.complete ? {} : { incomplete: completeness.reason };
   const subject = `\`${symbol}\` (${target.file}:${position.line + 1})`;
   const [one, many] = NOUNS[action];
+  const preposition = action === 'references' ? 'to' : 'of';
   if (locations.length === 0) {
-    return ok(`${lead}No ${many} ${action === 'references' ? 'to' : 'of'} ${subject}. ${EMPTY[action]}`, { action, symbol, total: 0, ...flags, locations: [] });
+    const none = filter
+      ? `None of the ${plural(all.length, one, many)} ${preposition} ${subject} is in ${filter.label}.${all.length ? ' Call again without "path" to see them.' : ''}`
+      : `No ${many} ${preposition} ${subject}. ${EMPTY[action]}`;
+    return ok(`${lead}${none}`, { action, symbol, total: 0, ...flags, locations: [] });
   }
   const reader = new LineReader(env.cwd, (path) => server.documents.get(path)?.text);
-  const rendered = renderLocations(locations, { cwd: env.cwd, reader, max: CAPS[action], first: target.path });
+  const rendered = renderLocations(locations, {
+    cwd: env.cwd,
+    reader,
+    max: CAPS[action],
+    first: target.path,
+    offset: params.offset ?? 0,
+    noun: many,
+    nextCall: (offset) => callWith(params, offset),
+  });
   const files = fileCount(locations);
-  const preposition = action === 'references' ? 'to' : 'of';
-  const head = `${locations.length === 1 ? `1 ${one}` : `${locations.length} ${many}`} ${preposition} ${subject}${files > 1 ? ` in ${plural(files, 'file')}` : ''}:`;
+  const inFiles = files > 1 ? ` in ${plural(files, 'file')}` : '';
+  const head = filter
+    ? `${locations.length} of the ${plural(all.length, one, many)} ${preposition} ${subject} ${locations.length === 1 ? 'is' : 'are'} in ${filter.label}${inFiles}:`
+    : `${plural(locations.length, one, many)} ${preposition} ${subject}${inFiles}:`;
   return ok(`${lead}${head}\n${rendered.text}`, {
     action,
     symbol,
     total: rendered.total,
     ...flags,
-    ...(rendered.note ? { note: rendered.note } : {}),
+    ...pageData(rendered, filter),
     locations: rendered.data,
   });
 }
