@@ -41,6 +41,11 @@ export interface WriteDiagnostics {
   readonly files: readonly WrittenFileReport[];
 }
 
+/** The notice key of a file's late diagnostics. */
+function lateKey(file: string): string {
+  return `${LATE_DIAGNOSTICS_SOURCE}\u0000${file}`;
+}
+
 /** Grace beyond the budget for a source that does not keep its own budget. */
 const SOURCE_GRACE_MS = 2000;
 
@@ -106,6 +111,8 @@ export class RunDiagnostics {
     const unique = [...new Set(files)];
     if (!source || unique.length === 0) return { text: '', files: [] };
     const generations = new Map(unique.map((file) => [file, this.#bump(file)]));
+    // Late diagnostics of an earlier write that wait for the next result are about text no longer in the file.
+    for (const file of unique) this.#notices.withdraw(lateKey(file));
 
     let checks: readonly FileCheck[];
     let failure: string | undefined;
@@ -202,11 +209,11 @@ export class RunDiagnostics {
         if (this.#controller.signal.aborted || this.#generation.get(file) !== generation) return;
         const path = displayPath(file, this.#cwd);
         if (diagnostics === undefined) {
-          this.#late(`Diagnostics of ${path} never arrived: the file is not verified.`);
+          this.#late(`Diagnostics of ${path} never arrived: the file is not verified.`, file);
           return;
         }
         const fresh = this.#ledger.update(file, this.#relevant(diagnostics));
-        this.#late(fresh.length === 0 ? `No new diagnostics in ${path}.` : formatNewDiagnostics(path, fresh, this.#maxPerFile));
+        this.#late(fresh.length === 0 ? `No new diagnostics in ${path}.` : formatNewDiagnostics(path, fresh, this.#maxPerFile), file);
       },
       () => {
         // A source promised never to reject; if it does, the file stays unverified and the next write says so.
@@ -214,8 +221,9 @@ export class RunDiagnostics {
     );
   }
 
-  #late(text: string): void {
-    this.#notices.post({ text, heading: LATE_HEADING, source: LATE_DIAGNOSTICS_SOURCE });
+  /** Posts a file's late diagnostics, keyed by the file: a later write of it withdraws them unread. */
+  #late(text: string, file: string): void {
+    this.#notices.post({ text, heading: LATE_HEADING, source: LATE_DIAGNOSTICS_SOURCE, key: lateKey(file) });
   }
 
   #describe(reports: readonly WrittenFileReport[]): string {
