@@ -69,7 +69,13 @@ export function isAgentToolsError<Code extends string = string>(
 }
 
 /** Machine-readable codes of {@link CoreError}. */
-export type CoreErrorCode = 'outside_workspace' | 'invalid_path' | 'duplicate_tool' | 'invalid_definition' | 'disposed';
+export type CoreErrorCode =
+  | 'outside_workspace'
+  | 'invalid_path'
+  | 'not_regular_file'
+  | 'duplicate_tool'
+  | 'invalid_definition'
+  | 'disposed';
 
 /**
  * The one error class of `@agent-tools/core`. Its message names the package and says what to do; the `code`

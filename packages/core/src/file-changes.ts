@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, realpath, rename, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, rename, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { errorDetail } from './errors.js';
+import { errorDetail, isAgentToolsError } from './errors.js';
+import { withFileLock } from './file-lock.js';
+import { readRegularFile } from './regular-file.js';
 
 /** One file's part of a multi-file change. */
 export interface FileChange {
@@ -40,6 +42,8 @@ export type FileChangesOutcome =
 /** Hooks for fault injection in tests. */
 export interface FileChangesOptions {
   readonly rename?: (from: string, to: string) => Promise<void>;
+  /** Runs after the temporaries are written and before the first rename. */
+  readonly beforeCommit?: () => Promise<void>;
 }
 
 interface Step {
@@ -52,34 +56,35 @@ interface Step {
 }
 
 /**
- * Applies changes to several files all or nothing. Every file is first compared, byte for byte, with the content
- * the change expects; any difference writes nothing. Then every new content goes to a temporary sibling (file mode
- * kept, missing folders created), and only then are they renamed into place and deletions made. If any step
- * fails, what was already done is undone from the contents held in memory and the temporaries are removed.
+ * Applies changes to several files all or nothing, holding every file's write lock ({@link withFileLock}) so no
+ * other writer of the process interleaves. Every file is first compared, byte for byte, with the content the
+ * change expects; any difference writes nothing. Then every new content goes to a temporary sibling (file mode
+ * kept, missing folders created), and each file is compared once more immediately before its temporary is renamed
+ * over it: a file another program changed while the temporaries were written refuses the whole change, and the
+ * files already replaced are put back. If any step fails, what was already done is undone from the contents held
+ * in memory and the temporaries are removed.
  */
-export async function applyFileChanges(
-  changes: readonly FileChange[],
-  options: FileChangesOptions = {},
-): Promise<FileChangesOutcome> {
+export function applyFileChanges(changes: readonly FileChange[], options: FileChangesOptions = {}): Promise<FileChangesOutcome> {
+  return withFileLock(
+    changes.map((change) => change.path),
+    () => applyLocked(changes, options),
+  );
+}
+
+async function applyLocked(changes: readonly FileChange[], options: FileChangesOptions): Promise<FileChangesOutcome> {
   const steps: Step[] = [];
   const changed: ChangedFile[] = [];
   for (const change of changes) {
     const found = await current(change.path);
-    if (change.before === undefined) {
-      if (found) changed.push({ path: change.path, now: 'present' });
-      else steps.push({ change, target: change.path, mode: undefined });
-    } else if (!found) {
-      changed.push({ path: change.path, now: 'missing' });
-    } else if (!found.bytes.equals(Buffer.from(change.before, 'utf8'))) {
-      changed.push({ path: change.path, now: 'modified' });
-    } else {
-      steps.push({ change, target: found.real, mode: found.mode });
-    }
+    const now = difference(change, found);
+    if (now) changed.push({ path: change.path, now });
+    else steps.push({ change, target: found?.real ?? change.path, mode: found?.mode });
   }
   if (changed.length > 0) return { ok: false, kind: 'changed', changed };
 
   const move = options.rename ?? rename;
   const createdDirs: string[] = [];
+  let late: ChangedFile | undefined;
   try {
     for (const step of steps) {
       if (step.change.after === undefined) continue;
@@ -87,7 +92,13 @@ export async function applyFileChanges(
       step.temp = siblingTemp(step.target);
       await writeFile(step.temp, step.change.after, { flag: 'wx', ...(step.mode === undefined ? {} : { mode: step.mode }) });
     }
+    await options.beforeCommit?.();
     for (const step of steps) {
+      const now = difference(step.change, await current(step.change.path));
+      if (now) {
+        late = { path: step.change.path, now };
+        break;
+      }
       if (step.temp) await move(step.temp, step.target);
       else await unlink(step.target);
       step.temp = undefined;
@@ -97,15 +108,39 @@ export async function applyFileChanges(
     const { restored, notRestored } = await undo(steps, createdDirs);
     return { ok: false, kind: 'failed', reason: errorDetail(error), restored, notRestored };
   }
-  return { ok: true };
+  if (!late) return { ok: true };
+  const { restored, notRestored } = await undo(steps, createdDirs);
+  if (notRestored.length === 0) return { ok: false, kind: 'changed', changed: [late] };
+  return { ok: false, kind: 'failed', reason: `${late.path} changed while the change was applied`, restored, notRestored };
 }
 
-async function current(path: string): Promise<{ real: string; bytes: Buffer; mode: number } | undefined> {
+/** How a file's disk state differs from what the change expects of it, if it does. */
+function difference(change: FileChange, found: Found | undefined): ChangedFile['now'] | undefined {
+  if (change.before === undefined) return found ? 'present' : undefined;
+  if (!found) return 'missing';
+  return found.bytes !== undefined && found.bytes.equals(Buffer.from(change.before, 'utf8')) ? undefined : 'modified';
+}
+
+interface Found {
+  readonly real: string;
+  /** Undefined for a special file (a FIFO, a socket, a device), which is never opened. */
+  readonly bytes: Buffer | undefined;
+  readonly mode: number | undefined;
+}
+
+/** The file's present state; a special file (a FIFO, a socket) is never opened and reads as an unexpected one. */
+async function current(path: string): Promise<Found | undefined> {
+  let real: string;
   try {
-    const real = await realpath(path);
-    const [bytes, info] = await Promise.all([readFile(real), stat(real)]);
-    return { real, bytes, mode: info.mode & 0o7777 };
+    real = await realpath(path);
   } catch {
+    return undefined;
+  }
+  try {
+    const { bytes, mode } = await readRegularFile(real);
+    return { real, bytes, mode };
+  } catch (error) {
+    if (isAgentToolsError(error, 'core', 'not_regular_file')) return { real, bytes: undefined, mode: undefined };
     return undefined;
   }
 }

@@ -1,6 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CoreError } from './errors.js';
+import { notRegularFile, specialFileKind } from './regular-file.js';
 
 /** A path argument resolved inside the working directory. */
 export interface ResolvedPath {
@@ -15,7 +16,7 @@ export interface ResolvedPath {
 export interface ResolveOptions {
   /** Refuse a path that does not exist. */
   readonly mustExist?: boolean;
-  /** Refuse an existing path of the other kind. */
+  /** Refuse an existing path of the other kind; `file` also refuses a FIFO, a socket or a device, by name. */
   readonly kind?: 'file' | 'directory';
 }
 
@@ -58,7 +59,10 @@ export function resolveInside(cwd: string, input: string, options: ResolveOption
     throw new CoreError('invalid_path', `There is no file or directory "${rel}" in the working directory ${root}.`);
   }
   if (exists && options.kind) {
-    const isDirectory = statSync(absolute).isDirectory();
+    const stats = statSync(absolute);
+    const isDirectory = stats.isDirectory();
+    const special = specialFileKind(stats);
+    if (options.kind === 'file' && special) throw notRegularFile(rel, special);
     if (options.kind === 'file' && isDirectory) {
       throw new CoreError('invalid_path', `"${rel}" is a directory; pass a file.`);
     }

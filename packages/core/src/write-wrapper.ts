@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import type { WrittenFileReport } from './diagnostics/run-diagnostics.js';
+import { withFileLock } from './file-lock.js';
 import type { ToolResult } from './result.js';
 import { appendText } from './result.js';
 import { defineTool, type ToolDefinition } from './tool.js';
@@ -24,7 +25,9 @@ export interface WithDiagnostics {
 /**
  * Wraps a harness's own write, edit or apply_patch tool so that, after a successful write, the run's
  * diagnostics source checks the touched files and only newly introduced diagnostics are appended to the
- * result. One call per tool: `wrapWrite(writeTool)`.
+ * result. One call per tool: `wrapWrite(writeTool)`. The call holds the write lock of its files
+ * ({@link withFileLock}) from the baseline to the check, so it never interleaves with resolve, lsp_rename,
+ * lsp_fix or another wrapped write of the same file, in any conversation of the process.
  */
 export function wrapWrite<P extends z.ZodType, S>(
   tool: ToolDefinition<P, S>,
@@ -36,17 +39,22 @@ export function wrapWrite<P extends z.ZodType, S>(
     async execute(params, ctx) {
       const base = ctx.cwd ?? process.cwd();
       const absolute = (list: readonly string[]): string[] => list.map((file) => resolve(base, file));
-      if (ctx.diagnostics.enabled) await ctx.diagnostics.beforeWrite(absolute(filesOf(params)), ctx.signal);
-      const result = await tool.execute(params, ctx);
-      if (result.isError || !ctx.diagnostics.enabled) return result;
-      const report = await ctx.diagnostics.afterWrite(absolute(filesOf(params, result)), ctx.signal);
-      if (!report.text) return result;
-      const own = result.structured;
-      const structured: WithDiagnostics =
-        own !== null && typeof own === 'object' && !Array.isArray(own)
-          ? { ...(own as Record<string, unknown>), diagnostics: report.files }
-          : { diagnostics: report.files };
-      return { ...appendText(result, report.text), structured };
+      const targets = absolute(filesOf(params));
+      // The baseline, the write and the check of what it wrote are one step for the file: a resolve or another
+      // write of the same file that slipped in between would be lost, or blamed on this one.
+      return withFileLock(targets, async () => {
+        if (ctx.diagnostics.enabled) await ctx.diagnostics.beforeWrite(targets, ctx.signal);
+        const result = await tool.execute(params, ctx);
+        if (result.isError || !ctx.diagnostics.enabled) return result;
+        const report = await ctx.diagnostics.afterWrite(absolute(filesOf(params, result)), ctx.signal);
+        if (!report.text) return result;
+        const own = result.structured;
+        const structured: WithDiagnostics =
+          own !== null && typeof own === 'object' && !Array.isArray(own)
+            ? { ...(own as Record<string, unknown>), diagnostics: report.files }
+            : { diagnostics: report.files };
+        return { ...appendText(result, report.text), structured };
+      });
     },
   });
 }

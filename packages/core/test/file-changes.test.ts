@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyFileChanges } from '../src/index.js';
+import { applyFileChanges, fileLockBusy, withFileLock } from '../src/index.js';
 import { scratch } from './helpers.js';
 
 function files(dir: string, names: Record<string, string>): void {
@@ -95,5 +96,56 @@ describe('applyFileChanges', () => {
     expect(['a.ts', 'b.ts', 'c.ts'].map((f) => readFileSync(join(dir.path, f), 'utf8'))).toEqual(['a', 'b', 'c']);
     expect(existsSync(join(dir.path, 'sub'))).toBe(false);
     expect(everything(dir.path)).toEqual(['a.ts', 'b.ts', 'c.ts']);
+  });
+
+  it('compares each file once more right before its rename: a file changed while the temporaries were written refuses everything', async () => {
+    using dir = scratch();
+    files(dir.path, { 'a.ts': 'a', 'b.ts': 'b' });
+    const outcome = await applyFileChanges(
+      [
+        { path: join(dir.path, 'a.ts'), before: 'a', after: 'A' },
+        { path: join(dir.path, 'b.ts'), before: 'b', after: 'B' },
+        { path: join(dir.path, 'c.ts'), before: undefined, after: 'C' },
+      ],
+      // Another program writes b.ts after the first comparison, while the temporaries are being written.
+      { beforeCommit: async () => writeFileSync(join(dir.path, 'b.ts'), 'someone else') },
+    );
+    expect(outcome).toEqual({ ok: false, kind: 'changed', changed: [{ path: join(dir.path, 'b.ts'), now: 'modified' }] });
+    expect(readFileSync(join(dir.path, 'a.ts'), 'utf8')).toBe('a');
+    expect(readFileSync(join(dir.path, 'b.ts'), 'utf8')).toBe('someone else');
+    expect(everything(dir.path)).toEqual(['a.ts', 'b.ts']);
+  });
+
+  it('holds the write lock of its files: a wrapped writer of the same file waits, one of another file does not', async () => {
+    using dir = scratch();
+    files(dir.path, { 'a.ts': 'a', 'b.ts': 'b' });
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const applying = applyFileChanges([{ path: join(dir.path, 'a.ts'), before: 'a', after: 'A' }], {
+      beforeCommit: async () => {
+        order.push('temporaries written');
+        await held;
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const same = withFileLock([join(dir.path, 'a.ts')], () => order.push('other writer of a.ts'));
+    const other = withFileLock([join(dir.path, 'b.ts')], () => order.push('writer of b.ts'));
+    await other;
+    expect(fileLockBusy(join(dir.path, 'a.ts'))).toBe(true);
+    release();
+    await Promise.all([applying, same]);
+    expect(order).toEqual(['temporaries written', 'writer of b.ts', 'other writer of a.ts']);
+    expect(fileLockBusy(join(dir.path, 'a.ts'))).toBe(false);
+  });
+
+  it('refuses a file that became a FIFO, without ever opening it', async () => {
+    using dir = scratch();
+    execFileSync('mkfifo', [join(dir.path, 'x.py')]);
+    const outcome = await applyFileChanges([{ path: join(dir.path, 'x.py'), before: 'print(1)\n', after: 'print(2)\n' }]);
+    expect(outcome).toEqual({ ok: false, kind: 'changed', changed: [{ path: join(dir.path, 'x.py'), now: 'modified' }] });
+    expect(lstatSync(join(dir.path, 'x.py')).isFIFO()).toBe(true);
   });
 });

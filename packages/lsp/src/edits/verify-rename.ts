@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from '@agent-tools/core';
 import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { isIdentifierChar } from '../position/code-mask.js';
 import { displayPath, fromUri } from '../util/paths.js';
@@ -28,7 +28,7 @@ export function verifyRenameEdits(
       let text = textOf(path);
       if (text === undefined) {
         try {
-          text = readFileSync(path, 'utf8');
+          text = readRegularFileSync(path).toString('utf8');
         } catch {
           text = undefined;
         }

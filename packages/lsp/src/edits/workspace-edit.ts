@@ -1,5 +1,5 @@
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
-import { applyFileChanges, CoreError, type FileChangesOptions, resolveInside } from '@agent-tools/core';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { applyFileChanges, CoreError, type FileChangesOptions, readRegularFileSync, resolveInside } from '@agent-tools/core';
 import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { LspError } from '../errors.js';
 import { displayPath, fromUri, isInside, relativeText } from '../util/paths.js';
@@ -135,7 +135,7 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, cwd: string, open: OpenVe
  * change on disk and refuse with advice to try again, again and again.
  */
 function readUtf8(path: string, cwd: string): string {
-  const bytes = readFileSync(path);
+  const bytes = readRegularFileSync(path, displayPath(path, cwd));
   const text = bytes.toString('utf8');
   if (!Buffer.from(text, 'utf8').equals(bytes)) {
     const at = text.indexOf('\ufffd');

@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFileSync } from '@agent-tools/core';
 import { isInside } from '../util/paths.js';
 import { splitLines } from '../util/text.js';
 
@@ -33,7 +34,7 @@ export class LineReader {
       if (open !== undefined) lines = splitLines(open);
       else {
         try {
-          if (statSync(path).size <= MAX_FILE_BYTES) lines = splitLines(readFileSync(path, 'utf8'));
+          if (statSync(path).size <= MAX_FILE_BYTES) lines = splitLines(readRegularFileSync(path).toString('utf8'));
         } catch {
           lines = undefined;
         }

@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFileSync } from '@agent-tools/core';
 import type { Position, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { fromUri } from '../util/paths.js';
 
@@ -132,7 +133,7 @@ export class PositionMapper {
     let text = open;
     if (text === undefined) {
       try {
-        text = readFileSync(path, 'utf8');
+        text = readRegularFileSync(path).toString('utf8');
       } catch {
         return undefined;
       }

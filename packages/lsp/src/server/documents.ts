@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFileSync } from '@agent-tools/core';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
 import { toUri } from '../util/paths.js';
 
@@ -82,7 +83,7 @@ export class DocumentSync {
     let stat: { mtimeMs: number; size: number };
     try {
       stat = statSync(path);
-      text = readFileSync(path, 'utf8');
+      text = readRegularFileSync(path).toString('utf8');
     } catch {
       if (doc) {
         this.#open.delete(path);

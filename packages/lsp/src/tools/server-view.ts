@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFileSync } from '@agent-tools/core';
 import type { LanguageServer } from '../server/language-server.js';
 
 /**
@@ -34,7 +35,7 @@ export function snapshotTexts(paths: readonly string[]): Map<string, string | un
 /** A file's text, undefined when it cannot be read. */
 export function readText(path: string): string | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    return readRegularFileSync(path).toString('utf8');
   } catch {
     return undefined;
   }

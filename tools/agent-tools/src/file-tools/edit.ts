@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { defineTool, errorResult, resolveInside, textResult, wrapWrite } from '@agent-tools/core';
+import { defineTool, errorResult, readRegularFileSync, resolveInside, textResult, wrapWrite } from '@agent-tools/core';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
 
@@ -23,7 +22,7 @@ export function editTool(cwd: string) {
       parameters: editParameters,
       execute({ path, old_text, new_text, replace_all }) {
         const target = resolveInside(cwd, path, { mustExist: true, kind: 'file' });
-        const before = readFileSync(target.absolute, 'utf8');
+        const before = readRegularFileSync(target.absolute, target.relative).toString('utf8');
         const count = before.split(old_text).length - 1;
         if (count === 0) {
           return errorResult(`old_text was not found in ${target.relative}. Read the file and copy the text exactly.`);

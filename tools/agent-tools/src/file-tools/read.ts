@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { capList, defineTool, errorResult, resolveInside, textResult } from '@agent-tools/core';
+import { capList, defineTool, errorResult, readRegularFileSync, resolveInside, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 
 /** Arguments of the harness's `read` tool. */
@@ -20,7 +19,7 @@ export function readTool(cwd: string) {
     parameters: readParameters,
     execute({ path, offset = 1, limit = 2000 }) {
       const target = resolveInside(cwd, path, { mustExist: true, kind: 'file' });
-      const lines = readFileSync(target.absolute, 'utf8').split('\n');
+      const lines = readRegularFileSync(target.absolute, target.relative).toString('utf8').split('\n');
       const window = capList(lines.slice(offset - 1), limit, 'lines shown');
       if (window.total === 0) return errorResult(`${target.relative} has ${lines.length} lines; offset ${offset} is past the end.`);
       const body = window.items.map((line, i) => `${String(offset + i).padStart(5)}\t${line}`).join('\n');

@@ -19,7 +19,7 @@ export function writeTool(cwd: string) {
         'Create or overwrite a file of the working directory with the given content. New compiler or linter problems the write introduced are reported in the result.',
       parameters: writeParameters,
       execute({ path, content }) {
-        const target = resolveInside(cwd, path);
+        const target = resolveInside(cwd, path, { kind: 'file' });
         writeFileAtomic(target.absolute, content);
         const lines = content === '' ? 0 : content.split('\n').length;
         const verb = target.exists ? 'Wrote' : 'Created';
