@@ -54,6 +54,13 @@ async function rename(
 ): Promise<ToolResult> {
   const target = await openTarget(env, params, 'lsp_rename', ctx.signal);
   const { server, doc, position, at } = target;
+  // A rename changes every file: never of a longer name than the one given.
+  if (position.within !== undefined) {
+    return errorResult(
+      `"${params.symbol.trim()}" is only part of \`${position.within}\` on line ${position.line + 1} of ${target.file}; nothing was changed. To rename \`${position.within}\`, pass it whole as "symbol"; otherwise check the line number${position.wholeOn?.length ? ` (it is a whole name on line${position.wholeOn.length > 1 ? 's' : ''} ${position.wholeOn.join(', ')})` : ''}.`,
+      { action: 'rename', error: 'partial_symbol' },
+    );
+  }
   const family = familyOf(target.file);
   // A JavaScript private name (`#count`) is renamed as a whole: the server writes the `#` of the new name too.
   const privateName = family === 'js' && position.lineText[position.character - 1] === '#';

@@ -19,7 +19,7 @@ import { callWith } from '../../format/paging.js';
 import { pageData } from '../page-data.js';
 import { pathFilter } from '../path-filter.js';
 import type { LspParams } from '../lsp-parameters.js';
-import { askWhenComplete, incompleteLine, ok, openTarget, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
+import { askWhenComplete, leadOf, ok, openTarget, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
 
 /** The two directions of the call hierarchy. */
 export type CallDirection = 'incoming_calls' | 'outgoing_calls';
@@ -45,7 +45,7 @@ export async function callHierarchy(env: ToolEnv, action: CallDirection, params:
   const { completeness } = prepared;
   const items = prepared.answer ?? [];
   const subject = `\`${symbol}\` (${file}:${position.line + 1})`;
-  const lead = incompleteLine(completeness);
+  const lead = leadOf(target, completeness);
   const flags = completeness.complete ? {} : { incomplete: completeness.reason };
   if (items.length === 0) {
     return ok(`${lead}The server finds no function or method at ${subject}, so it has no calls to list. Address a function's name.`, {

@@ -13,7 +13,7 @@ import { plural } from '../../util/text.js';
 import { callWith } from '../../format/paging.js';
 import { pageData } from '../page-data.js';
 import { pathFilter } from '../path-filter.js';
-import { askWhenComplete, incompleteLine, ok, openTarget, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
+import { askWhenComplete, leadOf, ok, openTarget, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
 import type { LspParams } from '../lsp-parameters.js';
 
 /** The navigation actions and what they ask. */
@@ -60,7 +60,7 @@ export async function navigate(env: ToolEnv, action: NavigationAction, params: L
   const all = toRawLocations(answer).map((l) => ({ path: l.path, range: server.positions.range(l.path, l.range) }));
   const filter = pathFilter(env.cwd, params.path);
   const locations = filter ? all.filter((l) => filter.matches(l.path)) : all;
-  const lead = incompleteLine(completeness);
+  const lead = leadOf(target, completeness);
   const flags = completeness.complete ? {} : { incomplete: completeness.reason };
   const subject = `\`${symbol}\` (${target.file}:${position.line + 1})`;
   const [one, many] = NOUNS[action];
