@@ -41,6 +41,10 @@ export interface WriteDiagnostics {
   readonly files: readonly WrittenFileReport[];
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** The notice key of a file's late diagnostics. */
 function lateKey(file: string): string {
   return `${LATE_DIAGNOSTICS_SOURCE}\u0000${file}`;
@@ -99,6 +103,17 @@ export class RunDiagnostics {
     for (const check of checks) {
       if (check.state === 'checked') this.#ledger.update(check.file, this.#relevant(check.diagnostics));
     }
+  }
+
+  /**
+   * Tells the ledger that a symbol is being renamed from `from` to `to` (call it after {@link beforeWrite}, before
+   * writing): messages already recorded that name it are compared under the new name, so an old problem whose
+   * message now says `to` is not reported as introduced by the rename.
+   */
+  renamed(from: string, to: string): void {
+    if (!from || from === to) return;
+    const word = new RegExp(`(?<![\\p{ID_Continue}$])${escapeRegExp(from)}(?![\\p{ID_Continue}$])`, 'gu');
+    this.#ledger.rewriteMessages((message) => message.replace(word, () => to));
   }
 
   /**

@@ -1,6 +1,7 @@
 import { capText } from '@agent-tools/core';
 import type { Hover, MarkedString, MarkupContent } from 'vscode-languageserver-protocol';
-import { displayPath, fromUri } from '../util/paths.js';
+import { fromUri } from '../util/paths.js';
+import { pathLabel } from './outside-label.js';
 
 /** A hover as programs receive it. */
 export interface HoverData {
@@ -46,7 +47,7 @@ export function relativeLinks(data: HoverData, cwd: string): HoverData {
       const path = fromUri(address);
       if (!path) return link;
       const at = /^L(\d+)(?:(?:%2C|,)(\d+))?$/i.exec(fragment ?? '');
-      return `${displayPath(path, cwd)}${at ? `:${at[1]}${at[2] ? `:${at[2]}` : ''}` : ''}`;
+      return `${pathLabel(path, cwd)}${at ? `:${at[1]}${at[2] ? `:${at[2]}` : ''}` : ''}`;
     });
   return { signature: rewrite(data.signature), documentation: rewrite(data.documentation) };
 }

@@ -1,5 +1,6 @@
 import type { Location, LocationLink, Range } from 'vscode-languageserver-protocol';
-import { displayPath, fromUri, isInside } from '../util/paths.js';
+import { fromUri, isInside } from '../util/paths.js';
+import { pathLabel } from './outside-label.js';
 import { showLine } from '../util/text.js';
 import type { LineReader } from './line-reader.js';
 import { countByFile, cutLines, type FileCount, pageOf } from './paging.js';
@@ -18,7 +19,7 @@ export interface LocationData {
   readonly line: number;
   readonly column: number;
   readonly text?: string;
-  /** Set for files outside the working directory (libraries): their text is not read. */
+  /** Set for files outside the working directory (libraries); `file` is then a label (`typescript lib/lib.dom.d.ts`). */
   readonly outside?: true;
   /** What the location is about (the caller of a call site, a callee's name). */
   readonly note?: string;
@@ -79,9 +80,9 @@ export function renderLocations(locations: readonly RawLocation[], options: Loca
   const lines: string[] = [];
   let currentFile: string | undefined;
   for (const location of page.items) {
-    const file = displayPath(location.path, options.cwd);
+    const file = pathLabel(location.path, options.cwd);
     const outside = !isInside(options.cwd, location.path);
-    const text = outside ? undefined : options.reader.line(location.path, location.range.start.line);
+    const text = outside ? options.reader.locationLine(location.path, location.range.start.line) : options.reader.line(location.path, location.range.start.line);
     const line = location.range.start.line + 1;
     const column = location.range.start.character + 1;
     data.push({
@@ -98,7 +99,7 @@ export function renderLocations(locations: readonly RawLocation[], options: Loca
     }
     lines.push(`  ${line}:${column}${text === undefined ? '' : `  ${showLine(text)}`}${location.note ? `  (${location.note})` : ''}`);
   }
-  const fileOf = (l: RawLocation): string => displayPath(l.path, options.cwd);
+  const fileOf = (l: RawLocation): string => pathLabel(l.path, options.cwd);
   const nextCall = options.nextCall ?? ((offset: number) => `with "offset": ${offset}`);
   const cut = cutLines(page, sorted, fileOf, { noun: options.noun ?? 'locations', nextCall });
   if (cut) lines.push(cut);

@@ -1,6 +1,7 @@
 import { capList } from '@agent-tools/core';
 import { type DocumentSymbol, type Range, type SymbolInformation, SymbolKind, type WorkspaceSymbol } from 'vscode-languageserver-protocol';
-import { displayPath, fromUri, isInside } from '../util/paths.js';
+import { fromUri, isInside } from '../util/paths.js';
+import { pathLabel } from './outside-label.js';
 import { countByFile, cutLines, type FileCount, pageOf } from './paging.js';
 
 /** Maps a server's range in a file to LSP's lines (identity for most servers). */
@@ -85,7 +86,7 @@ export function workspaceSymbols(
     out.push({
       name: symbol.name,
       kind: kindName(symbol.kind),
-      file: displayPath(path, cwd),
+      file: pathLabel(path, cwd),
       ...(range ? { line: range.start.line + 1 } : {}),
       ...(symbol.containerName ? { container: symbol.containerName } : {}),
       ...(isInside(cwd, path) ? {} : { outside: true as const }),

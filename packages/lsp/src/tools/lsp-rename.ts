@@ -126,7 +126,7 @@ async function rename(
   }
   const edits = plan.changes.reduce((sum, c) => sum + c.edits, 0);
   const head = `Renamed ${where} to \`${newName}\`: ${plural(edits, 'edit')} in ${plural(plan.changes.length, 'file')}.`;
-  return applyAndReport(server, plan, env.cwd, ctx, head, { action: 'rename', from: oldName, to: newName, edits });
+  return applyAndReport(server, plan, env.cwd, ctx, head, { action: 'rename', from: oldName, to: newName, edits }, { from: oldName, to: newName });
 }
 
 type Range = { readonly start: { line: number; character: number }; readonly end: { line: number; character: number } };

@@ -97,9 +97,9 @@ async function search(env: ToolEnv, query: string, params: LspParams, signal: Ab
   const showOutside = params.outside === true || (inside.length === 0 && !filter);
   const listed = (showOutside ? matching : inside).filter((s) => !filter || (!s.outside && filter.matches(join(env.cwd, s.file))));
   const notes: string[] = [];
-  if (dropped > 0) notes.push(`${plural(dropped, 'fuzzy match', 'fuzzy matches')} of the server${dropped === 1 ? '' : 's'} not containing "${query}" left out`);
+  if (dropped > 0) notes.push(`${plural(dropped, 'fuzzy match', 'fuzzy matches')} not containing "${query}" left out`);
   if (!showOutside && outsideCount > 0) notes.push(`${plural(outsideCount, 'match', 'matches')} outside the working directory not listed (add "outside": true to see them)`);
-  const aside = notes.length ? `\n(${notes.join('; ')})` : '';
+  const aside = notes.map((note) => `\n(${note})`).join('');
   const flags2 = { ...flags, ...(dropped ? { droppedFuzzy: dropped } : {}), ...(!showOutside && outsideCount ? { outsideNotListed: outsideCount } : {}) };
   if (listed.length === 0) {
     const where = filter ? ` in ${filter.label}` : '';
