@@ -11,6 +11,7 @@ import { displayPath, fromUri } from '../util/paths.js';
 import { plural, splitLines } from '../util/text.js';
 import { applyAndReport } from './apply-plan.js';
 import { occurrenceParameter } from './lsp-parameters.js';
+import { translateRefusal } from './server-errors.js';
 import { askWhenComplete, failure, openTarget, type ToolEnv, withNotes } from './shared.js';
 
 /** Parameters of `lsp_rename`. */
@@ -74,13 +75,16 @@ async function rename(
   if (!provider) throw new LspError('unsupported', `${server.config.name} cannot rename symbols; nothing was changed.`);
   // A rename computed on a partial index edits some files and misses others: never apply one.
   const request = { textDocument: { uri: doc.uri }, position: at };
+  const context = { server, cwd: env.cwd, symbol: oldName, where: `${target.file}:${position.line + 1}`, newName };
   const { answer, completeness } = await askWhenComplete(
     env,
     server,
     ctx.signal,
     () => server.request(RenameRequest.type, { ...request, newName }, { signal: ctx.signal }),
     (progress) => ctx.reportProgress(progress),
-  );
+  ).catch(async (error: unknown) => {
+    throw await translateRefusal(error, context);
+  });
   if (!completeness.complete) {
     return errorResult(
       `${completeness.reason}; a rename computed now could miss files, so nothing was changed. Call lsp_rename again in a moment.`,
@@ -88,7 +92,9 @@ async function rename(
     );
   }
   if (typeof provider === 'object' && provider.prepareProvider) {
-    const prepared = await server.request(PrepareRenameRequest.type, request, { signal: ctx.signal });
+    const prepared = await server.request(PrepareRenameRequest.type, request, { signal: ctx.signal }).catch(async (error: unknown) => {
+      throw await translateRefusal(error, context);
+    });
     if (prepared === null) return errorResult(`${where} cannot be renamed: the server says there is no renameable symbol there.`);
     const raw = 'range' in prepared ? prepared.range : 'start' in prepared ? prepared : undefined;
     const range = raw ? server.positions.range(doc.path, raw) : undefined;

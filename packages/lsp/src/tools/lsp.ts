@@ -8,6 +8,7 @@ import { reload } from './actions/reload.js';
 import { status } from './actions/status.js';
 import { symbols } from './actions/symbols.js';
 import { type LspParams, lspParameters } from './lsp-parameters.js';
+import { translateRefusal } from './server-errors.js';
 import { failure, type ToolEnv, withNotes } from './shared.js';
 
 const DESCRIPTION = `Ask the project's language servers (TypeScript/JavaScript, Python, Go, C/C++, Rust, Dart) about code, with compiler accuracy instead of text search.
@@ -42,7 +43,9 @@ export function lspTool(env: ToolEnv) {
       try {
         return withNotes(env, await run(env, params, ctx.signal, (progress) => ctx.reportProgress(progress)));
       } catch (error) {
-        return withNotes(env, failure(error, { action: params.action }));
+        const where = params.file && params.line !== undefined ? `${params.file}:${params.line}` : undefined;
+        const translated = await translateRefusal(error, { cwd: env.cwd, ...(params.symbol ? { symbol: params.symbol.trim() } : {}), ...(where ? { where } : {}) });
+        return withNotes(env, failure(translated, { action: params.action }));
       }
     },
   });

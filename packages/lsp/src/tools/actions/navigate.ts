@@ -8,6 +8,7 @@ import {
   TypeDefinitionRequest,
 } from 'vscode-languageserver-protocol';
 import { LineReader } from '../../format/line-reader.js';
+import { pathLabel } from '../../format/outside-label.js';
 import { fileCount, renderLocations, toRawLocations } from '../../format/locations.js';
 import { plural } from '../../util/text.js';
 import { callWith } from '../../format/paging.js';
@@ -72,6 +73,14 @@ export async function navigate(env: ToolEnv, action: NavigationAction, params: L
     return ok(`${lead}${none}`, { action, symbol, total: 0, ...flags, locations: [] });
   }
   const reader = new LineReader(env.cwd, (path) => server.documents.get(path)?.text);
+  if (action === 'type_definition' && locations.every((l) => declaresItself(reader.locationLine(l.path, l.range.start.line), l.range.start.character, symbol))) {
+    // pyright answers a parameter or variable of unknown type with its own declaration: that is no type.
+    const first = locations[0] as (typeof locations)[number];
+    return ok(
+      `${lead}The server knows no type for ${subject}: it answers with the declaration of \`${symbol}\` itself (${pathLabel(first.path, env.cwd)}:${first.range.start.line + 1}), which is not a type. Use hover to see what it infers there.`,
+      { action, symbol, total: 0, ...flags, noType: true, locations: [] },
+    );
+  }
   const rendered = renderLocations(locations, {
     cwd: env.cwd,
     reader,
@@ -94,4 +103,13 @@ export async function navigate(env: ToolEnv, action: NavigationAction, params: L
     ...pageData(rendered, filter),
     locations: rendered.data,
   });
+}
+
+/** Words that begin the declaration of a type: a location after one of them on its line is a type. */
+const TYPE_DECLARATION = /\b(class|interface|type|enum|struct|union|typedef|protocol|trait|namespace|module|record)\b/;
+
+/** Whether a type definition is only the symbol's own declaration: its name there, and no type declared on the line. */
+function declaresItself(line: string | undefined, character: number, symbol: string): boolean {
+  if (line === undefined) return false;
+  return line.slice(character, character + symbol.length) === symbol && !TYPE_DECLARATION.test(line.slice(0, character));
 }
