@@ -6,6 +6,7 @@ export type AstErrorCode =
   | 'unparseable_pattern'
   | 'invalid_pattern'
   | 'invalid_rewrite'
+  | 'invalid_rule'
   | 'grammar_unavailable'
   | 'worker_failed'
   | 'disposed'

@@ -10,6 +10,8 @@ import { AstError } from './errors.js';
 import type { LanguageSpec } from './languages.js';
 import { type CompileOptions, compilePattern } from './pattern/compile.js';
 import type { CompiledPattern } from './pattern/pattern-node.js';
+import { compileRule, type RuleInput } from './rules/compile.js';
+import type { CompiledRule, Query } from './rules/types.js';
 import type { Node } from 'web-tree-sitter';
 
 /** How a {@link TreeSitterLoader} runs. */
@@ -105,8 +107,13 @@ export class TreeSitterLoader implements AsyncDisposable {
     return compilePattern(this.runtime, spec, pattern, options);
   }
 
-  /** Searches files for a compiled pattern; the outcomes come back in no particular order. */
-  async search(pattern: CompiledPattern, files: readonly string[], options: SearchOptions = {}): Promise<FileOutcome[]> {
+  /** Checks and compiles a rule (see {@link compileRule}); `options` choose ast-grep's reading of its patterns. */
+  compileRule(spec: LanguageSpec, rule: RuleInput, options?: CompileOptions): Promise<CompiledRule> {
+    return compileRule(this.runtime, spec, rule, options);
+  }
+
+  /** Searches files for a compiled pattern or rule; the outcomes come back in no particular order. */
+  async search(pattern: Query, files: readonly string[], options: SearchOptions = {}): Promise<FileOutcome[]> {
     this.#assertLive();
     if (options.signal?.aborted) throw new AstError('cancelled', 'The search was cancelled.');
     const request = {

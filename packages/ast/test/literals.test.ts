@@ -3,6 +3,7 @@ import { seededRandom, tempDir } from '@agent-tools/test-utils';
 import type { Node } from 'web-tree-sitter';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findLanguage } from '../src/index.js';
+import type { CompiledPattern } from '../src/pattern/pattern-node.js';
 import { searchWorkspace } from '../src/workspace/search.js';
 import { CORPORA, collectCorpus } from './differential/corpora.js';
 import { inlineLoader } from './helpers.js';
@@ -55,9 +56,10 @@ for (const corpus of CORPORA) {
         } catch {
           continue; // a literal that is no pattern on its own (a JSON key alone, a bash word) proves nothing here
         }
-        if (summary.pattern.root.type === 'meta') continue;
+        const pattern = summary.pattern as CompiledPattern;
+        if (pattern.root.type === 'meta') continue;
         // A string whose only child is its content stands for that content (ast-grep's descent): Kotlin, Lua.
-        const same = new Set([unquoted(literal), ...(summary.pattern.root.kind === kind ? [] : [literal.slice(1, -1)])]);
+        const same = new Set([unquoted(literal), ...(pattern.root.kind === kind ? [] : [literal.slice(1, -1)])]);
         const texts = summary.results.flatMap((r) => r.matches.map((m) => m.text));
         found += texts.length;
         expect(texts.filter((t) => !same.has(unquoted(t))), `${kind} ${literal}`).toEqual([]);

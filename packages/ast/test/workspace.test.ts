@@ -50,7 +50,9 @@ describe('workspace search', () => {
     expect(text).toContain('4 matches of `foo($A)` in 4 files');
     // Only the language's own extensions: .tsx is tsx, .py is python.
     expect(text).not.toContain('c.tsx');
-    expect(data?.filesNotSearched).toEqual(['src/blob.ts']);
+    // A symbolic link is never followed (it could lead outside), and the answer says so.
+    expect(data?.filesNotSearched).toEqual(['src/blob.ts', 'src/secret-link.ts']);
+    expect(text).toContain('1 file skipped as not regular files, never opened: src/secret-link.ts (a symbolic link).');
     expect(text).toContain('Skipped as binary: src/blob.ts.');
   });
 

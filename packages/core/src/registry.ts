@@ -362,7 +362,13 @@ export class Registry implements ToolCaller, AsyncDisposable {
       );
       controller.signal.addEventListener(
         'abort',
-        () => resolve(errorResult(cancelledText(tool.name, this.#lifetime.signal, controller.signal.reason))),
+        () => {
+          const cancelled = errorResult(cancelledText(tool.name, this.#lifetime.signal, controller.signal.reason));
+          const grace = tool.cancelGraceMs ?? 0;
+          if (grace <= 0 || controller.signal.reason instanceof TimeoutMarker || this.#lifetime.signal.aborted) return resolve(cancelled);
+          // A tool that can say what it did until the cancel gets a moment: its own answer (above) wins if it comes.
+          void delay(grace).then(() => resolve(cancelled));
+        },
         { once: true },
       );
       cancelTimer = afterDelay(timeoutMs, () => controller.abort(new TimeoutMarker(timeoutMs)));
@@ -384,7 +390,10 @@ export class Registry implements ToolCaller, AsyncDisposable {
   #unknownTool(name: string, surface: Surface): string {
     const visible = this.tools(surface).map((t) => t.name);
     const list = visible.length ? `The tools available here are: ${visible.join(', ')}.` : 'No tools are available here.';
-    return `Unknown tool "${name}". ${list}`;
+    const hidden = this.#tools.get(name);
+    if (!hidden) return `Unknown tool "${name}". ${list}`;
+    // Still unknown here (it is not in this surface's schema), but a model that saw it elsewhere needs the reason.
+    return `Unknown tool "${name}": it is not available on the "${surface.name}" surface, which admits ${surface.tiers.join(' and ')}-tier tools only (${name} is ${hidden.tier}-tier). Do not retry it here. ${relatedTools(name, visible)}${list}`;
   }
 
   async #dispose(): Promise<void> {
@@ -418,6 +427,13 @@ function cancelledText(name: string, lifetime: AbortSignal, reason?: unknown): s
   }
   if (lifetime.aborted) return `${name} was cancelled because the run ended.`;
   return `${name} was cancelled before it finished.`;
+}
+
+/** What to use instead of a tool the surface hides: its visible siblings (`ast_grep` for `ast_edit`). */
+function relatedTools(name: string, visible: readonly string[]): string {
+  const family = name.split('_')[0] ?? name;
+  const related = visible.filter((other) => other !== name && (other.split('_')[0] ?? other) === family);
+  return related.length ? `To look instead, use ${related.join(' or ')}. ` : '';
 }
 
 function checkResult(name: string, value: unknown): ToolResult {

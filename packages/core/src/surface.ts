@@ -3,7 +3,7 @@ import { TIERS, type Tier } from './tier.js';
 
 /**
  * A place where a model sees tools: a name plus the tiers it admits. A tool whose tier is not admitted is
- * absent from the surface's schema list, and a call to it is answered exactly like a call to an unknown tool.
+ * absent from the surface's schema list, and a call to it is answered as an unknown tool (saying why, and what to use).
  */
 export interface Surface {
   readonly name: string;

@@ -76,6 +76,13 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType, S = unknown> {
    * for a tool that enforces its own budget (eval's idle timeout).
    */
   readonly timeoutMs?: number;
+  /**
+   * How long, after the caller cancels a call, the registry waits for the tool's own answer before answering only
+   * that the call was cancelled. For a tool that can say what it did until then (eval shows what the cell printed
+   * and that the kernel kept its state); 0, the default, answers at once. A timeout or the end of the run answers
+   * at once either way.
+   */
+  readonly cancelGraceMs?: number;
   execute(params: z.output<P>, ctx: ToolContext): Promise<ToolResult<S>> | ToolResult<S>;
 }
 
@@ -90,7 +97,7 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * The parameters must be a zod object schema: every model API wants an object at the top.
  */
 export function defineTool<P extends z.ZodType, S = unknown>(definition: ToolDefinition<P, S>): ToolDefinition<P, S> {
-  const { name, tier, description, parameters, timeoutMs } = definition;
+  const { name, tier, description, parameters, timeoutMs, cancelGraceMs } = definition;
   if (!TOOL_NAME.test(name)) {
     throw new CoreError('invalid_definition', `Tool name "${name}" must match ${TOOL_NAME.source}.`);
   }
@@ -111,6 +118,9 @@ export function defineTool<P extends z.ZodType, S = unknown>(definition: ToolDef
   }
   if (timeoutMs !== undefined && !(timeoutMs > 0)) {
     throw new CoreError('invalid_definition', `Tool "${name}" timeoutMs must be positive or Infinity.`);
+  }
+  if (cancelGraceMs !== undefined && !(cancelGraceMs >= 0 && Number.isFinite(cancelGraceMs))) {
+    throw new CoreError('invalid_definition', `Tool "${name}" cancelGraceMs must be a finite number of milliseconds, 0 or more.`);
   }
   return Object.freeze({ ...definition });
 }

@@ -111,7 +111,7 @@ describe('approval', () => {
     expect(asked[0]?.bridged).toBe(true);
     // On the plan surface the bridged call cannot reach a write tool, even though it asked for the default surface.
     expect(resultText(await registry.call('cell', { tool: 'change' }, { surface: 'plan' }))).toBe(
-      'error: Unknown tool "change". The tools available here are: cell, look.',
+      'error: Unknown tool "change": it is not available on the "plan" surface, which admits read-tier tools only (change is write-tier). Do not retry it here. The tools available here are: cell, look.',
     );
     expect(asked).toHaveLength(1);
   });
@@ -230,6 +230,34 @@ describe('timeouts, cancellation and failures', () => {
     controller.abort();
     expect(resultText(await pending)).toBe('hang was cancelled before it finished.');
     expect(seen.signal?.aborted).toBe(true);
+  });
+
+  it('waits up to a tool\'s cancelGraceMs for its own answer to a cancel, and answers for it when none comes', async () => {
+    const winding = defineTool({
+      name: 'winding',
+      tier: 'read',
+      description: 'Says what it did before the cancel.',
+      parallelSafe: true,
+      cancelGraceMs: 5000,
+      parameters: z.object({ answer: z.boolean() }),
+      execute: ({ answer }, ctx) =>
+        new Promise<ToolResult>((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            if (answer) setTimeout(() => resolve({ isError: true, content: [{ type: 'text', text: 'stopped after 3 of 10 steps' }] }), 20);
+          });
+        }),
+    });
+    const silent = defineTool({ ...winding, name: 'silent', cancelGraceMs: 30 });
+    await using registry = createRegistry({ tools: [winding, silent] });
+    const controller = new AbortController();
+    const pending = registry.call('winding', { answer: true }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 10);
+    expect(resultText(await pending)).toBe('stopped after 3 of 10 steps');
+    const other = new AbortController();
+    const unanswered = registry.call('silent', { answer: false }, { signal: other.signal });
+    setTimeout(() => other.abort(), 10);
+    expect(resultText(await unanswered)).toBe('silent was cancelled before it finished.');
+    expect(() => defineTool({ ...winding, cancelGraceMs: -1 })).toThrow(/cancelGraceMs must be/);
   });
 
   it('turns a throw into an error result and reports it to the harness', async () => {

@@ -31,13 +31,18 @@ describe('tiers and surfaces', () => {
     expect(registry.schemas(subagentSurface).map((s) => s.name)).toEqual(['look']);
   });
 
-  it('answers a call to a tool the surface does not admit exactly like a call to an unknown tool', async () => {
-    await using registry = createRegistry({ tools, approve: approveAll });
-    const hidden = await registry.call('change', {}, { surface: 'plan' });
+  it('answers a call to a tool the surface does not admit as an unknown tool, saying why and what to use', async () => {
+    const family = [...tools, echoTool('ast_grep', 'read'), echoTool('ast_edit', 'write')];
+    await using registry = createRegistry({ tools: family, approve: approveAll });
     const unknown = await registry.call('nonexistent', {}, { surface: 'plan' });
+    expect(resultText(unknown)).toBe('Unknown tool "nonexistent". The tools available here are: look, ast_grep.');
+    const hidden = await registry.call('ast_edit', {}, { surface: 'plan' });
     expect(hidden.isError).toBe(true);
-    expect(resultText(hidden)).toBe(resultText(unknown).replace('nonexistent', 'change'));
-    expect(resultText(hidden)).toBe('Unknown tool "change". The tools available here are: look.');
+    expect(resultText(hidden)).toBe(
+      'Unknown tool "ast_edit": it is not available on the "plan" surface, which admits read-tier tools only (ast_edit is write-tier). Do not retry it here. To look instead, use ast_grep. The tools available here are: look, ast_grep.',
+    );
+    const run = await registry.call('run', {}, { surface: 'subagent' });
+    expect(resultText(run)).toMatch(/^Unknown tool "run": it is not available on the "subagent" surface, which admits read-tier tools only \(run is exec-tier\)\. Do not retry it here\. The tools available here are: look, ast_grep\.$/);
     expect(resultText(hidden)).not.toMatch(/approv/i);
   });
 

@@ -15,6 +15,8 @@ export { builtinAdapters } from './adapters/builtin.js';
 export { dartAdapter } from './adapters/dart.js';
 export { debugpyAdapter } from './adapters/debugpy.js';
 export { delveAdapter } from './adapters/delve.js';
+export { JS_DEBUG_ENV } from './adapters/js-debug-locate.js';
+export { type JsAdapterOptions, jsAdapter } from './adapters/js.js';
 export { lldbAdapter } from './adapters/lldb.js';
 export type { AdapterReport } from './adapters/select.js';
 export { type Clock, type ClockTimer, systemClock } from './clock.js';

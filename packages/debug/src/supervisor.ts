@@ -7,7 +7,7 @@ import type { SessionTimeouts } from './session/types.js';
 
 /** How a {@link DebugSupervisor} behaves. Every field has a default. */
 export interface DebugSupervisorOptions {
-  /** Adapters added to the built-in dart, debugpy, lldb and delve; one with a built-in id replaces it. */
+  /** Adapters added to the built-in dart, debugpy, lldb, delve and js; one with a built-in id replaces it. */
   readonly adapters?: readonly AdapterConfig[];
   /** Injectable time, for tests of the time-to-live. */
   readonly clock?: Clock;
@@ -23,6 +23,11 @@ export interface DebugSupervisorOptions {
   readonly startTimeoutMs?: number;
   /** The environment adapters are looked up in and started with (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * js-debug's DAP server (`dapDebugServer.js`, or the `js-debug` folder of a release) for the js adapter; by default
+   * it is looked for in `AGENT_TOOLS_JS_DEBUG`, VS Code, nvim Mason, an unpacked release and npm packages.
+   */
+  readonly jsDebugPath?: string;
 }
 
 /**
@@ -41,7 +46,7 @@ export class DebugSupervisor implements AsyncDisposable {
   #disposed: Promise<void> | undefined;
 
   constructor(options: DebugSupervisorOptions = {}) {
-    this.adapters = mergeAdapters(options.adapters);
+    this.adapters = mergeAdapters(options.adapters, options.jsDebugPath ? { path: options.jsDebugPath } : {});
     this.clock = options.clock ?? systemClock;
     this.ttlMs = options.ttlMs ?? 30 * 60_000;
     this.waitMs = options.waitMs ?? 15_000;

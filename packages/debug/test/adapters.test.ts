@@ -130,7 +130,7 @@ describe('adapters and selection through the tool', () => {
   it('lists every adapter with usable / not usable and the reason, finding markers below the working directory', async () => {
     await using rig = debugRig({ 'services/api/go.mod': 'module x\n', 'tools/setup.py': '' });
     const listed = await rig.call({ action: 'adapters' });
-    expect(listed.structured.adapters.map((a: { id: string }) => a.id)).toEqual(['dart', 'debugpy', 'lldb', 'delve']);
+    expect(listed.structured.adapters.map((a: { id: string }) => a.id)).toEqual(['dart', 'debugpy', 'lldb', 'delve', 'js']);
     expect(listed.text).toContain('root marker found at services/api/go.mod: programs there can be launched');
     expect(listed.text).toContain('root marker found at tools/setup.py');
     expect(listed.text).toMatch(/lldb \(C, C\+\+, Rust and other native code; launches native executables\): not usable\n {2}runs: \S*lldb-dap\S*\n {2}marker missing/);
@@ -143,9 +143,13 @@ describe('adapters and selection through the tool', () => {
       'main.c is source code; lldb debugs the compiled executable. Build it with debug information (for C: gcc -g -O0 -o prog main.c) and launch the executable.',
     );
     const rb = await rig.call({ action: 'launch', program: 'notes.rb' });
-    expect(rb.text).toContain('No debug adapter launches .rb files (notes.rb). Adapters: dart (.dart files); debugpy (.py files); lldb (native executables); delve (.go files, package folders).');
+    expect(rb.text).toBe(
+      'No debug adapter launches .rb files (notes.rb). The adapters here launch: dart (.dart files); debugpy (.py files); lldb (native executables); delve (.go files, package folders); js (.js files, .mjs files, .cjs files, .ts files, .mts files, .cts files, .tsx files).',
+    );
+    // Naming an adapter would only trade this error for a stranger one.
+    expect(rb.text).not.toContain('Pass adapter');
     const unknown = await rig.call({ action: 'launch', program: 'script.py', adapter: 'gdb' });
-    expect(unknown.text).toBe('There is no adapter "gdb". Known adapters: dart, debugpy, lldb, delve.');
+    expect(unknown.text).toBe('There is no adapter "gdb". Known adapters: dart, debugpy, lldb, delve, js.');
     const noMarker = await rig.call({ action: 'launch', program: 'script.py' });
     expect(noMarker.isError).toBe(true);
     expect(noMarker.text).toContain('debugpy: marker missing: no pyproject.toml, setup.py, requirements.txt between . and the working directory (pass adapter: "debugpy" to launch it anyway)');

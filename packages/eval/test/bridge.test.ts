@@ -53,7 +53,9 @@ describe('the tool bridge from Python', () => {
 
   it('answers a tool absent from the surface as unknown', async () => {
     const answer = await run.cell('tool("write", {"path": "x.txt", "content": "hi"})', {}, { surface: 'no-write' });
-    expect(answer.text).toMatch(/ToolError: Unknown tool "write"\. The tools available here are: eval, read, slow\./);
+    expect(answer.text).toMatch(
+      /ToolError: Unknown tool "write": it is not available on the "no-write" surface, which admits read and exec-tier tools only \(write is write-tier\)\. Do not retry it here\. The tools available here are: eval, read, slow\./,
+    );
   });
 
   it('refuses eval calling itself', async () => {

@@ -63,7 +63,7 @@ export interface EvalRun {
   readonly factory: KernelFactory;
   readonly log: string[];
   /** Runs a cell and returns the answer with its text. */
-  cell(code: string, extra?: Record<string, unknown>, options?: { signal?: AbortSignal; surface?: string }): Promise<Answer>;
+  cell(code: string, extra?: Record<string, unknown>, options?: { signal?: AbortSignal; surface?: string; conversationId?: string }): Promise<Answer>;
 }
 
 /** An eval answer with its text and structured part at hand. */

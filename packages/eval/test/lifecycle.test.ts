@@ -89,9 +89,16 @@ describe('kernels', () => {
     await run.cell('progress = 0');
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 1500);
-    const cancelled = await run.cell('import time\nfor progress in range(1, 100):\n    time.sleep(0.1)', {}, { signal: controller.signal });
+    const code = 'import time\nfor progress in range(1, 100):\n    print("step", progress, flush=True)\n    time.sleep(0.1)';
+    const cancelled = await run.cell(code, {}, { signal: controller.signal });
     expect(cancelled.result.isError).toBe(true);
-    expect(cancelled.text).toContain('cancelled');
+    expect(cancelled.structured.status).toBe('cancelled');
+    // What the cell printed until the cancel, where it stopped, and that the state is kept.
+    expect(cancelled.text).toMatch(/^step 1\nstep 2\n(step \d+\n)+/);
+    expect(cancelled.text).toContain('KeyboardInterrupt');
+    expect(cancelled.text).toMatch(
+      /The call was cancelled, so the cell was interrupted \(above: what it printed until then\)\. The python kernel kept its state: variables, imports and data, including what this cell set before it stopped, are still there\.$/,
+    );
     const after = await run.cell('0 < progress < 99');
     expect(after.text).toMatch(/Out\[\d+\]: True$/);
   });

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
+import { resultText } from '@agent-tools/core';
 import { tempDir } from '@agent-tools/test-utils';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,17 @@ describe('python cells', () => {
     const second = await run.cell('radius += 1\nround(math.pi * radius ** 2, 2)');
     expect(second.text).toMatch(/Out\[\d+\]: 28\.27$/);
     expect(second.structured.kernel?.started).toBe(false);
+  });
+
+  it('runs a cell whose description is too short or too long, using it as the label (short as given, long cut)', async () => {
+    const short = await run.registry.call('eval', { code: 'print("ran")', description: 'plot' });
+    expect(short.isError).toBe(false);
+    expect(resultText(short)).toBe('ran');
+    expect(short.structured).toMatchObject({ status: 'ok', label: 'plot' });
+    const words = 'load the orders then count the rows of every region and plot them';
+    const long = await run.registry.call('eval', { code: '6 * 7', description: words });
+    expect(resultText(long)).toMatch(/^Out\[\d+\]: 42$/);
+    expect(long.structured).toMatchObject({ status: 'ok', label: 'load the orders then count the rows of every region…' });
   });
 
   it('runs in the working directory', async () => {
@@ -59,6 +71,18 @@ describe('python cells', () => {
     const decoded = PNG.sync.read(Buffer.from(part?.type === 'image' ? part.data : '', 'base64'));
     expect(Math.max(decoded.width, decoded.height)).toBe(1024);
     expect(big.text).toMatch(/scaled down from \d{4}×\d{3,4}/);
+  });
+
+  it('keeps the figures of a cell that switched to the Agg backend and called plt.show(), as the inline backend does', async () => {
+    const own = { conversationId: 'agg-backend' };
+    const code = 'import matplotlib\nmatplotlib.use("Agg")\nimport matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()\nprint(matplotlib.get_backend())';
+    const shown = await run.cell(code, {}, own);
+    expect(shown.result.isError).toBe(false);
+    expect(shown.result.content.filter((p) => p.type === 'image')).toHaveLength(1);
+    expect(shown.text).toMatch(/^agg\n\[image 1: image\/png \d+×\d+\] <Figure size 640x480 with 1 Axes>$/);
+    // Shown figures are closed, so the next cell does not show them again.
+    const next = await run.cell('print(matplotlib.get_backend(), len(plt.get_fignums()))', {}, own);
+    expect(next.text).toBe('agg 0');
   });
 
   it('reports an error with a traceback cut to the cell frames', async () => {

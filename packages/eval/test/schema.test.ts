@@ -1,7 +1,7 @@
 import { createRegistry, resultText, toolSchema } from '@agent-tools/core';
 import { describe, expect, it } from 'vitest';
 import { createKernelFactory, evalParameters, evalTool } from '../src/index.js';
-import { wordCount } from '../src/tools/eval.js';
+import { cellLabel, wordCount } from '../src/tools/eval.js';
 
 describe('eval tool definition', () => {
   const factory = createKernelFactory();
@@ -24,13 +24,15 @@ describe('eval tool definition', () => {
     expect(wordCount('fit — model')).toBe(2);
   });
 
-  it('requires a description of 5 to 10 words, with a clear error', async () => {
+  it('takes the description as a label, never as a reason not to run: a short one as given, a long one cut', () => {
+    expect(cellLabel('  plot  it ')).toBe('plot it');
+    expect(cellLabel('Load orders and count rows per region')).toBe('Load orders and count rows per region');
+    expect(cellLabel('one two three four five six seven eight nine ten eleven twelve')).toBe('one two three four five six seven eight nine ten…');
+    expect(cellLabel('a — b c d e f g h i j k')).toBe('a — b c d e f g h i j…');
+  });
+
+  it('still requires a description', async () => {
     await using registry = createRegistry({ resources: { kernelFactory: factory }, tools: [tool], approve: () => true });
-    const short = await registry.call('eval', { code: '1', description: 'run it' });
-    expect(short.isError).toBe(true);
-    expect(resultText(short)).toContain('`description`: must be 5 to 10 words saying what the cell does');
-    const long = await registry.call('eval', { code: '1', description: 'one two three four five six seven eight nine ten eleven' });
-    expect(resultText(long)).toContain('must be 5 to 10 words');
     const missing = await registry.call('eval', { code: '1' });
     expect(resultText(missing)).toContain('`description` is required');
   });

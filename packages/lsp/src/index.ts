@@ -1,6 +1,6 @@
 /**
- * @agent-tools/lsp: the language-server supervisor, the `lsp` and `lsp_rename` tools, and the diagnostics
- * source behind core's write wrapping.
+ * @agent-tools/lsp: the language-server supervisor, the `lsp`, `lsp_rename` and `lsp_fix` tools, and the
+ * diagnostics source behind core's write wrapping.
  */
 export { builtinServers } from './config/builtin-servers.js';
 export {
@@ -17,6 +17,7 @@ export { isLspError, LspError, type LspErrorCode } from './errors.js';
 export { lspTools } from './factory.js';
 export type { CheckerContext, CheckerOutput, CheckerRun, ProjectChecker } from './project-check/checker.js';
 export type { ProjectCheckPart } from './project-check/project-check.js';
+export type { InnerProcessSpec } from './server/inner-process.js';
 export type { LanguageServer, ServerState } from './server/language-server.js';
 export {
   createLspSupervisor,
@@ -27,4 +28,5 @@ export {
   type ServerStatus,
 } from './supervisor.js';
 export { LSP_ACTIONS, type LspParams, lspParameters } from './tools/lsp-parameters.js';
+export { lspFixParameters } from './tools/lsp-fix.js';
 export { lspRenameParameters } from './tools/lsp-rename.js';

@@ -21,12 +21,14 @@ export const USAGE = `Usage:
   agent-tools list [--surface NAME] [--json] [--cwd DIR]
   agent-tools call TOOL [JSON-ARGS | -] [--cwd DIR] [--surface NAME] [--json] [--yes] [--timeout SECONDS]
   agent-tools repl [--cwd DIR] [--surface NAME] [--json] [--yes]
+  agent-tools mcp [--cwd DIR] [--surface NAME] [--approve client|elicit|yes] [--file-tools] [--http ...]
 
   list         the tools a surface sees (--json: with their JSON Schemas)
   call         one call; prints the result (--json: {"isError","content","structured"});
                exit 0 for a success result, 1 for an error result, 2 for a usage error
   repl         a session: reads "TOOL JSON-ARGS" lines from standard input and answers each
                (--json: one JSON object per line); state lasts until end of input
+  mcp          an MCP server over stdio, or Streamable HTTP with --http (agent-tools mcp --help)
 
   --cwd DIR        working directory the tools are confined to (default: the current directory)
   --surface NAME   default, plan or subagent (default: default)

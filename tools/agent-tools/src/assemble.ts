@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { QuestionPort, TargetSpace } from '@agent-tools/ask';
 import { type ApprovalCallback, createRegistry, type Registry, type Resources, type Surface } from '@agent-tools/core';
 import { fileTools } from './file-tools/index.js';
 import type { HarnessEnv, HarnessPlugin, Terminal } from './plugin.js';
@@ -13,6 +14,10 @@ export interface AssembleOptions {
   readonly conversationId?: string;
   readonly plugins?: readonly HarnessPlugin[];
   readonly timeoutMs?: number;
+  /** Where ask_user's cards go when not to the terminal (an MCP session's elicitation port), and their space. */
+  readonly questions?: { readonly port: QuestionPort; readonly target: TargetSpace };
+  /** Whether the harness's read, write and edit tools are registered (default true). */
+  readonly fileTools?: boolean;
 }
 
 /**
@@ -24,6 +29,7 @@ export async function assemble(options: AssembleOptions): Promise<Registry> {
     cwd: options.cwd,
     conversationId: options.conversationId ?? randomUUID(),
     terminal: options.terminal,
+    ...(options.questions ? { questions: options.questions } : {}),
   };
   const plugins = options.plugins ?? allPlugins;
   const resources: Resources = { cwd: env.cwd, conversationId: env.conversationId };
@@ -31,7 +37,7 @@ export async function assemble(options: AssembleOptions): Promise<Registry> {
   return createRegistry({
     resources,
     factories: plugins.map((p) => p.factory),
-    tools: fileTools(env.cwd),
+    tools: options.fileTools === false ? [] : fileTools(env.cwd),
     approve: options.approve,
     ...(options.surface ? { surface: options.surface } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),

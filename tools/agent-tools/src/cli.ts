@@ -1,20 +1,22 @@
 #!/usr/bin/env node
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Registry, Surface } from '@agent-tools/core';
-import { builtinSurfaces } from '@agent-tools/core';
 import { harnessApproval } from './approval.js';
 import { type CliArgs, parseArgs, parseCallArguments, USAGE, UsageError } from './args.js';
 import { assumedWithoutAsking } from './assumed.js';
 import { assemble } from './assemble.js';
+import { runMcp } from './mcp/command.js';
 import { formatList, formatResult, listJson, resultJson } from './output.js';
 import type { Terminal } from './plugin.js';
 import { type StatusLine, statusLine } from './status-line.js';
+import { surfaceNamed, workingDirectory } from './run-options.js';
+import { exitFlushed, writeWhole } from './stdout.js';
+import { replAnswer } from './transcript.js';
 import { type StreamTerminal, streamTerminal } from './terminal.js';
 
 /** Runs the harness and returns its exit status: 0 success, 1 error result, 2 usage error. */
 export async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === 'mcp') return runMcp(argv.slice(1));
   let args: CliArgs;
   let cwd: string;
   let surface: Surface;
@@ -64,22 +66,24 @@ export async function main(argv: readonly string[]): Promise<number> {
     ...(args.timeoutSeconds ? { timeoutMs: args.timeoutSeconds * 1000 } : {}),
   });
   const stop = (): void => {
-    void registry.dispose().finally(() => process.exit(130));
+    void registry.dispose().finally(() => exitFlushed(130));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // The reader of our answers went away (EPIPE): nothing more can be delivered, so the run ends as on SIGTERM.
+  process.stdout.once('error', stop);
   try {
     switch (args.command) {
       case 'list': {
         const tools = registry.tools(surface);
         const print = args.asJson ? listJson : formatList;
-        process.stdout.write(`${print(surface.name, tools, registry.factories)}\n`);
+        await writeWhole(process.stdout, `${print(surface.name, tools, registry.factories)}\n`);
         return 0;
       }
       case 'call': {
         const result = await registry.call(args.tool as string, callArgs, progressOptions(status));
         status.clear();
-        process.stdout.write(`${args.asJson ? resultJson(result) : formatResult(result)}\n`);
+        await writeWhole(process.stdout, `${args.asJson ? resultJson(result) : formatResult(result)}\n`);
         return result.isError ? 1 : 0;
       }
       default:
@@ -89,6 +93,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
+    process.stdout.off('error', stop);
     // What the model went ahead with for want of an answer, for the human to check (stderr: stdout stays parseable).
     const assumed = assumedWithoutAsking(conversationId, registry.runId);
     if (assumed) process.stderr.write(`\n${assumed}\n`);
@@ -100,6 +105,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 /** Reads `TOOL JSON-ARGS` lines until end of input and answers each, one call at a time. */
 async function repl(registry: Registry, input: StreamTerminal, interactive: boolean, asJson: boolean, status: StatusLine): Promise<void> {
   if (interactive) input.write('agent-tools repl: type TOOL {"json":"args"}; end with Ctrl-D.\n');
+  let answered = 0;
   for (;;) {
     const line = await input.readLine(interactive ? 'agent-tools> ' : '');
     if (line === undefined) return;
@@ -115,7 +121,9 @@ async function repl(registry: Registry, input: StreamTerminal, interactive: bool
       result = { isError: true, content: [{ type: 'text', text: error.message }] };
     }
     status.clear();
-    process.stdout.write(`${asJson ? resultJson(result) : formatResult(result)}\n`);
+    // Awaited: the next call (and the exit after the last one) waits until this answer has left the process.
+    await writeWhole(process.stdout, `${asJson ? resultJson(result) : replAnswer(tool, result, answered)}\n`);
+    answered++;
   }
 }
 
@@ -135,21 +143,6 @@ function progressOptions(status: StatusLine): { onProgress?: StatusLine['onProgr
   return status.onProgress ? { onProgress: status.onProgress } : {};
 }
 
-function workingDirectory(dir: string | undefined): string {
-  const cwd = resolve(dir ?? process.cwd());
-  if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new UsageError(`--cwd ${dir}: no such directory.`);
-  }
-  return cwd;
-}
-
-function surfaceNamed(name: string | undefined): Surface {
-  if (name === undefined) return builtinSurfaces['default'] as Surface;
-  const surface = builtinSurfaces[name];
-  if (!surface) throw new UsageError(`Unknown surface "${name}"; use ${Object.keys(builtinSurfaces).join(', ')}.`);
-  return surface;
-}
-
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -157,9 +150,9 @@ async function readStdin(): Promise<string> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitFlushed(code),
   (error: unknown) => {
     process.stderr.write(`agent-tools: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
+    return exitFlushed(1);
   },
 );

@@ -7,6 +7,7 @@ import { assemble } from './assemble.js';
 import { formatResult } from './output.js';
 import type { DemoOutcome, DemoStep } from './plugin.js';
 import { plugins } from './plugins/index.js';
+import { exitFlushed } from './stdout.js';
 
 /** The sample project that ships with the harness. */
 export const SAMPLE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'sample');
@@ -90,9 +91,9 @@ function indent(text: string): string {
 }
 
 demo().then(
-  (code) => process.exit(code),
+  (code) => exitFlushed(code),
   (error: unknown) => {
     process.stderr.write(`demo failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
+    return exitFlushed(1);
   },
 );

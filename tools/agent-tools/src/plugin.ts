@@ -1,3 +1,4 @@
+import type { QuestionPort, TargetSpace } from '@agent-tools/ask';
 import type { AnyToolFactory, Resources, ToolResult } from '@agent-tools/core';
 
 /** Line-based terminal I/O shared by the REPL, approval prompts and question cards. */
@@ -14,6 +15,8 @@ export interface HarnessEnv {
   readonly conversationId: string;
   /** The human's terminal; absent when nobody is attached (then questions fail closed). */
   readonly terminal: Terminal | undefined;
+  /** Where questions go instead of the terminal (an MCP client's elicitation), when the run has such a channel. */
+  readonly questions?: { readonly port: QuestionPort; readonly target: TargetSpace };
 }
 
 /** A demo step that has run, and what it answered. */

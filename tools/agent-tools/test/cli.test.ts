@@ -43,7 +43,7 @@ describe('agent-tools call', () => {
     using dir = project();
     const { code, stdout } = await cli(['call', 'read', '{"path":"notes.txt"}', '--cwd', dir.path]);
     expect(code).toBe(0);
-    expect(stdout).toBe('notes.txt\n    1\tone\n    2\ttwo\n    3\t\n');
+    expect(stdout).toBe('notes.txt\n    1\tone\n    2\ttwo\n');
   });
 
   it('prints one JSON object under --json', async () => {
@@ -52,8 +52,8 @@ describe('agent-tools call', () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({
       isError: false,
-      content: [{ type: 'text', text: 'notes.txt\n    1\tone\n(1 of 3 lines shown; continue with offset 2)' }],
-      structured: { path: 'notes.txt', lines: 3 },
+      content: [{ type: 'text', text: 'notes.txt\n    1\tone\n(lines 1-1 of 2 shown; continue with offset 2)' }],
+      structured: { path: 'notes.txt', lines: 2 },
     });
   });
 
@@ -108,7 +108,7 @@ describe('agent-tools call', () => {
     using dir = project();
     const { code, stdout } = await cli(['call', 'write', '{"path":"b.ts","content":"x"}', '--cwd', dir.path, '--yes']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Created b\.ts \(1 lines\)\./);
+    expect(stdout).toMatch(/^Created b\.ts \(1 line\)\./);
     expect(readFileSync(dir.join('b.ts'), 'utf8')).toBe('x');
   });
 
@@ -159,7 +159,7 @@ describe('agent-tools repl', () => {
     using dir = project();
     const { code, stdout } = await cli(['repl', '--cwd', dir.path], { input: 'read {"path":"notes.txt","limit":1}\n' });
     expect(code).toBe(0);
-    expect(stdout).toBe('notes.txt\n    1\tone\n(1 of 3 lines shown; continue with offset 2)\n');
+    expect(stdout).toBe('── read ──\nnotes.txt\n    1\tone\n(lines 1-1 of 2 shown; continue with offset 2)\n');
   });
 });
 

@@ -1,9 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFileSync } from '@agent-tools/core';
 import type { Node, Tree } from 'web-tree-sitter';
 import { type LanguageSpec, languageSpec } from '../languages.js';
 import { findMatches, type MatchRecord } from '../match/find.js';
 import { stringLineStarts } from '../match/regions.js';
-import type { CompiledPattern } from '../pattern/pattern-node.js';
+import { findRuleMatches } from '../rules/find.js';
+import { isRule, type Query } from '../rules/types.js';
 import type { TreeSitterRuntime } from './runtime.js';
 import type { TreeCache } from './tree-cache.js';
 
@@ -31,7 +33,8 @@ export interface FileOutcome {
 /** One search request for a list of files. */
 export interface SearchRequest {
   readonly job: number;
-  readonly pattern: CompiledPattern;
+  /** A pattern, or a rule. */
+  readonly pattern: Query;
   readonly files: readonly string[];
   /** Whether new trees and texts go into the cache (false for a search far larger than the cache). */
   readonly cache: boolean;
@@ -99,7 +102,7 @@ export class FileSearcher {
     let text = cached?.text;
     if (text === undefined) {
       try {
-        text = readFileSync(file, 'utf8');
+        text = readRegularFileSync(file).toString('utf8');
       } catch (error) {
         return { file, status: 'unreadable', matches: [], reason: reasonOf(error) };
       }
@@ -133,7 +136,9 @@ export class FileSearcher {
     }
     try {
       const forEdit = request.wantText;
-      const matches = findMatches(tree, source, pattern, stop, { comments: forEdit });
+      const matches = isRule(pattern)
+        ? findRuleMatches(tree, source, pattern, stop, { comments: forEdit })
+        : findMatches(tree, source, pattern, stop, { comments: forEdit });
       return {
         file,
         status: 'searched',

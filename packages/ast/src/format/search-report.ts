@@ -1,3 +1,4 @@
+import { isRule } from '../rules/types.js';
 import type { CaptureRecord, MatchRecord } from '../match/find.js';
 import type { SearchSummary } from '../workspace/search.js';
 
@@ -114,7 +115,15 @@ export function caveats(summary: SearchSummary): string[] {
   }
   if (summary.tooLarge.length > 0) notes.push(`Skipped as too large: ${list(summary.tooLarge)}.`);
   if (summary.binary.length > 0) notes.push(`Skipped as binary: ${list(summary.binary)}.`);
+  if (summary.notRegular.length > 0 && !(summary.scopeIsFile && summary.filesSearched === 0)) {
+    notes.push(notRegularNote(summary));
+  }
   return notes;
+}
+
+function notRegularNote(summary: SearchSummary): string {
+  const named = summary.notRegular.map((entry) => `${entry.file} (${entry.what})`);
+  return `${plural(named.length, 'file')} skipped as not regular files, never opened: ${list(named)}.`;
 }
 
 /** "a, b, c and 4 more". */
@@ -132,13 +141,21 @@ export function plural(n: number, noun: string): string {
 /** The zero-match answer: what was searched, how the pattern was read, and what to try. */
 export function noMatchText(summary: SearchSummary): string {
   const { pattern } = summary;
+  if (isRule(pattern)) {
+    return `No match for the rule ${oneLine(pattern.source)} in ${scopeText(summary)}. Candidates were the nodes of kind ${pattern.kindNames.join(', ')}${pattern.context ? `; its patterns: ${pattern.context}` : ''}. Check each part of the rule alone (ast_grep with one key at a time) and ast_tree to see how the code parses.`;
+  }
   const kind = pattern.root.type === 'meta' ? 'any node' : pattern.root.kind;
+  if (summary.scopeIsFile && summary.notRegular.length > 0) {
+    const only = summary.notRegular[0];
+    return `${only?.file} is ${only?.what}, not a regular file, so it was not opened and nothing was searched. Pass a regular file or a folder as \`path\`.`;
+  }
   if (summary.filesSearched === 0 && !summary.scopeIsFile) {
     const exts = summary.spec.extensions.map((e) => `.${e}`).join(', ');
     const where = summary.scope === '.' ? 'the working directory' : `${summary.scope}/`;
-    return `No ${summary.spec.id} files (${exts}) under ${where}, so nothing was searched. Check \`path\` and \`language\` (hidden, node_modules and .gitignore'd files are skipped).`;
+    const skipped = summary.notRegular.length > 0 ? ` ${notRegularNote(summary)}` : '';
+    return `No ${summary.spec.id} files (${exts}) under ${where}, so nothing was searched. Check \`path\` and \`language\` (hidden, node_modules and .gitignore'd files are skipped).${skipped}`;
   }
-  return `No match for \`${oneLine(pattern.source)}\` in ${scopeText(summary)}. The pattern was read as a ${pattern.context} whose root is ${kind}. The code is not there in this shape: try a looser pattern ($_ or $$$ for the parts that vary), or another path.`;
+  return `No match for \`${oneLine(pattern.source)}\` in ${scopeText(summary)}. The pattern was read as a ${pattern.context} whose root is ${kind}. The code is not there in this shape: try a looser pattern ($_ or $$$ for the parts that vary), or another path; ast_tree shows how the pattern and the code parse.`;
 }
 
 /** A pattern on one line, cut to 120 characters, for headlines. */

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { type Deviations, ERROR_KIND_ID, isEllipsis, isTrivial, type PatternNode } from '../pattern/pattern-node.js';
+import { type Deviations, ERROR_KIND_ID, isEllipsis, isTrivial, type PatternNode, type Strictness } from '../pattern/pattern-node.js';
 import { ownText, sameCode, textOf } from './same-code.js';
 
 export { textOf } from './same-code.js';
@@ -13,11 +13,27 @@ export class Bindings {
   readonly multis = new Map<string, Node[]>();
   /** Unnamed `$$$` runs, in the order they were bound (their positions for `structured`). */
   readonly anonymous: Node[][] = [];
-  readonly #trail: { kind: 'single' | 'multi' | 'anonymous'; name: string }[] = [];
+  /**
+   * Candidate nodes the match covers without the pattern naming them (traced for edits only): tokens skipped in
+   * front of a pattern token, and children after a node's last pattern child.
+   */
+  readonly unnamed: UnnamedGroup[] = [];
+  readonly #trail: { kind: 'single' | 'multi' | 'anonymous' | 'unnamed'; name: string }[] = [];
   readonly #ownText: boolean;
+  readonly #trace: boolean;
 
-  constructor(ownText: boolean) {
+  constructor(ownText: boolean, trace = false) {
     this.#ownText = ownText;
+    this.#trace = trace;
+  }
+
+  /** Records candidate nodes the pattern does not name (only when tracing); undone with the bindings. */
+  note(kind: UnnamedGroup['kind'], nodes: readonly Node[]): void {
+    if (!this.#trace) return;
+    const wide = nodes.filter((n) => n.endIndex > n.startIndex);
+    if (wide.length === 0) return;
+    this.unnamed.push({ kind, nodes: wide });
+    this.#trail.push({ kind: 'unnamed', name: '' });
   }
 
   get mark(): number {
@@ -29,6 +45,7 @@ export class Bindings {
       const entry = this.#trail.pop();
       if (!entry) break;
       if (entry.kind === 'anonymous') this.anonymous.pop();
+      else if (entry.kind === 'unnamed') this.unnamed.pop();
       else (entry.kind === 'multi' ? this.multis : this.singles).delete(entry.name);
     }
   }
@@ -37,6 +54,7 @@ export class Bindings {
     this.singles.clear();
     this.multis.clear();
     this.anonymous.length = 0;
+    this.unnamed.length = 0;
     this.#trail.length = 0;
   }
 
@@ -68,8 +86,15 @@ export class Bindings {
   }
 }
 
+/** Candidate nodes a match covers that the pattern does not name. */
+export interface UnnamedGroup {
+  /** `skipped`: in front of a pattern token; `trailing`: after the last pattern child of their parent. */
+  readonly kind: 'skipped' | 'trailing';
+  readonly nodes: readonly Node[];
+}
+
 /** How one pattern node fared against one candidate node. */
-const Outcome = { Matched: 0, SkipCandidate: 1, NoMatch: 2 } as const;
+const Outcome = { Matched: 0, SkipCandidate: 1, NoMatch: 2, SkipGoal: 3, SkipBoth: 4 } as const;
 type Outcome = (typeof Outcome)[keyof typeof Outcome];
 
 /** Steps one candidate may take before it is given up (a guard against pathological `$$$` nesting). */
@@ -86,34 +111,62 @@ export class Matcher {
   readonly #root: PatternNode;
   readonly #src: string;
   readonly #dev: Deviations;
+  readonly #strictness: Strictness;
+  /** Comments of the candidate are skipped (ast-grep: every strictness but `cst` and `ast`). */
+  readonly #skipComments: boolean;
   readonly bindings: Bindings;
   #steps = 0;
 
-  constructor(root: PatternNode, src: string, deviations: Deviations) {
+  /**
+   * `strictness` is ast-grep's (default `smart`); `bindings` are shared with other matchers when the pattern is one
+   * atom of a rule, so a metavariable bound by an earlier atom must see the same code here. `trace` records what a
+   * match covers without naming it (edits need it, searches do not).
+   */
+  constructor(
+    root: PatternNode,
+    src: string,
+    deviations: Deviations,
+    options: { strictness?: Strictness; bindings?: Bindings; trace?: boolean } = {},
+  ) {
     this.#root = root;
     this.#src = src;
     this.#dev = deviations;
-    this.bindings = new Bindings(deviations.ownText);
+    this.#strictness = options.strictness ?? 'smart';
+    this.#skipComments = this.#strictness !== 'cst' && this.#strictness !== 'ast';
+    this.bindings = options.bindings ?? new Bindings(deviations.ownText, options.trace ?? false);
   }
 
   /** Whether the candidate matches; on success the bindings hold the captures. */
   match(candidate: Node): boolean {
     this.bindings.clear();
+    return this.extend(candidate);
+  }
+
+  /**
+   * Whether the candidate matches with the bindings made so far (by other atoms of a rule); on failure the
+   * bindings are left exactly as they were.
+   */
+  extend(candidate: Node): boolean {
     this.#steps = 0;
+    const mark = this.bindings.mark;
     const goal = this.#root;
-    if (goal.type === 'meta' && goal.meta.kind === 'single') {
-      // A root metavariable stands for the candidate itself (comments included, as in ast-grep).
+    let ok: boolean;
+    if (goal.type === 'meta' && goal.meta.kind === 'single' && (this.#strictness === 'smart' || !(this.#skipComments && candidate.isExtra))) {
+      // A root metavariable stands for the candidate itself (comments included under `smart`, as in ast-grep).
       if (goal.meta.named && !candidate.isNamed) return false;
-      return goal.meta.name ? this.bindings.bind(goal.meta.name, candidate, this.#src) : true;
+      ok = goal.meta.name ? this.bindings.bind(goal.meta.name, candidate, this.#src) : true;
+    } else {
+      ok = this.#node(goal, candidate) === Outcome.Matched;
     }
-    return this.#node(goal, candidate) === Outcome.Matched;
+    if (!ok) this.bindings.undo(mark);
+    return ok;
   }
 
   #node(goal: PatternNode, cand: Node): Outcome {
     if (++this.#steps > STEP_BUDGET) return Outcome.NoMatch;
     switch (goal.type) {
       case 'meta': {
-        if (cand.isExtra) return Outcome.SkipCandidate;
+        if (cand.isExtra && this.#skipComments) return Outcome.SkipCandidate;
         const meta = goal.meta;
         if (meta.kind === 'multi') {
           // A $$$ reached as a single node (never at list level): it takes the one node.
@@ -126,12 +179,25 @@ export class Matcher {
       case 'leaf': {
         const kindMatches = goal.kindId === ERROR_KIND_ID || cand.typeId === goal.kindId;
         if (kindMatches && (!goal.named || textOf(cand, this.#src) === goal.text)) return Outcome.Matched;
-        if (cand.isExtra || !cand.isNamed) return Outcome.SkipCandidate;
-        return Outcome.NoMatch;
+        if (this.#skipComments && cand.isExtra) return Outcome.SkipCandidate;
+        // ast-grep's `match_terminal` per strictness.
+        switch (this.#strictness) {
+          case 'cst':
+            return Outcome.NoMatch;
+          case 'smart':
+            return cand.isNamed ? Outcome.NoMatch : Outcome.SkipCandidate;
+          default: {
+            if (this.#strictness === 'signature' && kindMatches) return Outcome.Matched;
+            const skipGoal = !goal.named;
+            const skipCand = !cand.isNamed;
+            if (skipGoal) return skipCand ? Outcome.SkipBoth : Outcome.SkipGoal;
+            return skipCand ? Outcome.SkipCandidate : Outcome.NoMatch;
+          }
+        }
       }
       case 'inner': {
         if (goal.kindId !== ERROR_KIND_ID && cand.typeId !== goal.kindId) {
-          return this.#dev.comments && cand.isExtra ? Outcome.SkipCandidate : Outcome.NoMatch;
+          return this.#dev.comments && this.#skipComments && cand.isExtra ? Outcome.SkipCandidate : Outcome.NoMatch;
         }
         const children = cand.children;
         // ast-grep: a pattern node with children never matches a candidate without any.
@@ -140,7 +206,7 @@ export class Matcher {
         if (!this.#list(goal.children, 0, children, 0)) return Outcome.NoMatch;
         // After the children, not before: most candidates fail there, and the text between children costs a
         // wasm call per child (a fifth of a search over cached trees when it came first).
-        if (this.#dev.ownText && goal.kindId !== ERROR_KIND_ID && ownText(cand, this.#src, children) !== (goal.ownText ?? '')) {
+        if (this.#dev.ownText && this.#strictness !== 'signature' && goal.kindId !== ERROR_KIND_ID && ownText(cand, this.#src, children) !== (goal.ownText ?? '')) {
           this.bindings.undo(mark);
           return Outcome.NoMatch;
         }
@@ -152,22 +218,68 @@ export class Matcher {
   /** Matches goals[gi..] against cands[ci..] (ast-grep's `match_nodes_impl_recursive`, one loop turn per call). */
   #list(goals: readonly PatternNode[], gi: number, cands: readonly Node[], ci: number): boolean {
     for (;;) {
-      if (gi >= goals.length) return true;
+      if (gi >= goals.length) {
+        this.bindings.note('trailing', cands.slice(ci));
+        return true;
+      }
       if (isEllipsis(goals[gi] as PatternNode)) return this.#ellipsis(goals, gi, cands, ci);
-      // One goal, skipping the candidate's unnamed tokens and comments in front of it.
+      // One goal, skipping the candidate's unnamed tokens and comments in front of it (and, under the looser
+      // strictness levels, the pattern's own unnamed tokens).
+      let consumed = true;
       for (;;) {
         const cand = cands[ci];
-        // The goal here is never a `$$$`, so running out of candidates is a mismatch (as in ast-grep).
-        if (!cand) return false;
+        // Out of candidates: a match only if every goal left may be skipped (under `smart` the goal here is never
+        // a `$$$`, so this is a mismatch, as in ast-grep).
+        if (!cand) return this.#skipGoals(goals, gi);
         const outcome = this.#node(goals[gi] as PatternNode, cand);
         if (outcome === Outcome.Matched) break;
         if (outcome === Outcome.NoMatch) return false;
+        if (outcome === Outcome.SkipCandidate) {
+          if (!cand.isExtra) this.bindings.note('skipped', [cand]);
+          ci++;
+          continue;
+        }
+        gi++;
+        if (outcome === Outcome.SkipBoth) ci++;
+        if (gi >= goals.length) {
+          consumed = false;
+          break;
+        }
+      }
+      if (consumed) {
+        gi++;
         ci++;
       }
-      gi++;
-      ci++;
-      if (gi >= goals.length) return true; // trailing candidates are allowed
+      if (gi >= goals.length) return this.#trailing(cands, ci);
       if (ci >= cands.length) return this.#dev.emptyTrailing && this.#bindEmptyRuns(goals, gi);
+    }
+  }
+
+  /** ast-grep's `should_skip_goal`: whether every goal from gi on may go unmatched when the candidates ran out. */
+  #skipGoals(goals: readonly PatternNode[], gi: number): boolean {
+    for (let i = gi; i < goals.length; i++) {
+      const goal = goals[i] as PatternNode;
+      if (isEllipsis(goal)) continue;
+      if (this.#strictness === 'smart' || this.#strictness === 'cst') return false;
+      const skippable = goal.type === 'meta' ? goal.meta.kind === 'single' && !goal.meta.named : goal.type === 'leaf' && !goal.named;
+      if (!skippable) return false;
+    }
+    return true;
+  }
+
+  /** ast-grep's `should_skip_trailing`: which candidates may follow the pattern's last node. */
+  #trailing(cands: readonly Node[], ci: number): boolean {
+    // Trailing candidates a match allows are recorded: a rewrite keeps them.
+    this.bindings.note('trailing', cands.slice(ci));
+    switch (this.#strictness) {
+      case 'smart':
+        return true;
+      case 'cst':
+        return ci >= cands.length;
+      case 'ast':
+        return cands.slice(ci).every((c) => !c.isNamed);
+      default:
+        return cands.slice(ci).every((c) => !c.isNamed || c.isExtra);
     }
   }
 

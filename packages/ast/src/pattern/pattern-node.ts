@@ -35,6 +35,13 @@ export interface Deviations {
   readonly trailingTokens: boolean;
 }
 
+/**
+ * ast-grep's strictness levels: which nodes of the pattern and of the code may go unmatched. `smart` (the default):
+ * every node of the pattern, the code's unnamed tokens skipped; `cst`: every node of both; `ast`: named nodes only;
+ * `relaxed`: named nodes, comments ignored; `signature`: as `relaxed`, leaves compared by kind only, not text.
+ */
+export type Strictness = 'cst' | 'smart' | 'ast' | 'relaxed' | 'signature';
+
 /** The product's matcher: every deviation on. */
 export const PRODUCT: Deviations = { comments: true, backtrack: true, emptyTrailing: true, ownText: true, trailingTokens: true };
 

@@ -20,7 +20,7 @@ export interface RewriteTemplate {
  * Prepares a rewrite: strips its common indentation and refuses metavariables the pattern does not bind (a
  * typo would otherwise paste nothing).
  */
-export function prepareRewrite(rewrite: string, pattern: CompiledPattern): RewriteTemplate {
+export function prepareRewrite(rewrite: string, pattern: Pick<CompiledPattern, 'singles' | 'multis'>): RewriteTemplate {
   const text = dedent(rewrite);
   const known = new Set([...pattern.singles, ...pattern.multis]);
   const unknown = new Set<string>();

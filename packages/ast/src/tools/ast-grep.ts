@@ -12,12 +12,25 @@ import {
   shownText,
 } from '../format/search-report.js';
 import type { TreeSitterLoader } from '../loader.js';
+import { isRule } from '../rules/types.js';
 import { type SearchSummary, searchWorkspace } from '../workspace/search.js';
-import { languageParameter, PATTERN_GUIDE, pathParameter, patternParameter } from './shared.js';
+import {
+  constraintsParameter,
+  languageParameter,
+  PATTERN_GUIDE,
+  pathParameter,
+  patternParameter,
+  RULE_GUIDE,
+  ruleParameter,
+  utilsParameter,
+} from './shared.js';
 
 /** Parameters of `ast_grep`. */
 export const astGrepParameters = z.object({
   pattern: patternParameter,
+  rule: ruleParameter,
+  constraints: constraintsParameter,
+  utils: utilsParameter,
   path: pathParameter,
   language: languageParameter,
   max_results: z
@@ -55,6 +68,7 @@ export interface AstGrepResult {
 const DESCRIPTION = [
   'Find code by its shape (syntax tree), not its text: calls, arguments, nesting, repeated expressions.',
   PATTERN_GUIDE,
+  RULE_GUIDE,
   'Searches every file of the language under `path` (honouring .gitignore; node_modules, hidden and binary files are skipped) and returns each match with file, line range, matched text and captured metavariables, grouped by file; files that do not parse cleanly are named.',
   'A result with no match says what was searched (files, language) so you can tell "not there" from "searched the wrong place".',
   'Read-only. To rewrite what it finds, use ast_edit with the same pattern.',
@@ -93,12 +107,12 @@ function report(summary: SearchSummary, maxResults: number, offset: number) {
     filesWithMatches: summary.results.length,
     filesSearched: summary.filesSearched,
     filesWithSyntaxErrors: summary.syntaxErrors.map((e) => e.file),
-    filesNotSearched: [...summary.failures.map((f) => f.file), ...summary.binary, ...summary.tooLarge],
+    filesNotSearched: [...summary.failures.map((f) => f.file), ...summary.binary, ...summary.tooLarge, ...summary.notRegular.map((e) => e.file)],
   };
   if (summary.totalMatches === 0) {
     return textResult([noMatchText(summary), ...caveats(summary)].join('\n'), structured);
   }
-  const head = `${plural(summary.totalMatches, 'match')} of \`${oneLine(summary.pattern.source)}\` in ${plural(summary.results.length, 'file')} (searched ${scopeText(summary)})`;
+  const head = `${plural(summary.totalMatches, 'match')} of ${isRule(summary.pattern) ? `the rule ${oneLine(summary.pattern.source)}` : `\`${oneLine(summary.pattern.source)}\``} in ${plural(summary.results.length, 'file')} (searched ${scopeText(summary)})`;
   // An answer that shows only part of the matches says so in its first line, with how to read on.
   const range = items.length === all.length ? '' : items.length === 0 ? `; none shown: offset ${offset} is past the last match` : `; ${offset + 1}-${offset + items.length} shown`;
   const more = next !== undefined ? `; continue with offset ${next}` : '';

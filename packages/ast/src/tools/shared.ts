@@ -16,7 +16,8 @@ export const PATTERN_GUIDE = [
 export const patternParameter = z
   .string()
   .min(1)
-  .describe('Code fragment with metavariables ($NAME, $$$NAME, $_), in the language being searched.');
+  .optional()
+  .describe('Code fragment with metavariables ($NAME, $$$NAME, $_), in the language being searched. Required unless `rule` is given.');
 
 /** The `path` parameter. */
 export const pathParameter = z
@@ -31,3 +32,32 @@ export const languageParameter = z
   .describe(
     `Grammar id: ${LANGUAGE_IDS.join(', ')} (aliases such as ts, js, py, rs, golang work). Inferred from the extension when path is a file; required for a folder. Each language searches its own extensions (typescript: .ts .mts .cts; tsx: .tsx).`,
   );
+
+/** The rule guidance of ast_grep and ast_edit: one short example of each kind of key. */
+export const RULE_GUIDE = [
+  'Instead of (or beside) `pattern`, `rule` takes an ast-grep rule object as JSON text; every key of one object must hold (`constraints`, `utils`, and for ast_edit `transform`, are JSON text too).',
+  'Atomic: {"pattern": "console.log($A)"}; {"pattern": {"context": "class A { $F = 1 }", "selector": "field_definition", "strictness": "relaxed"}} (strictness: cst, smart (default), ast, relaxed, signature); {"kind": "call_expression"}; {"regex": "^on[A-Z]"} (the node\'s text); {"nthChild": 1} or {"nthChild": {"position": "2n+1", "reverse": true, "ofRule": {"kind": "argument"}}}.',
+  'Relational (each takes a rule, plus "stopBy": "neighbor" (default: parent / direct children / adjacent sibling), "end" (all the way) or a rule where the search stops, and "field" for inside/has): {"inside": {"kind": "function_declaration", "stopBy": "end"}}; {"has": {"pattern": "await $X", "stopBy": "end"}}; {"has": {"kind": "identifier", "field": "name"}}; {"precedes": {"kind": "return_statement"}}; {"follows": {"pattern": "let $A = $B"}}.',
+  'Composite: {"all": [{...}, {...}]}; {"any": [{...}, {...}]}; {"not": {...}}; {"matches": "util-name"} with `utils`: {"util-name": {...rule}}.',
+  '`constraints` narrow what a metavariable captured: {"B": {"regex": "^[\\"\']"}} with "pattern": "$A == $B". Metavariables bound by one key must be the same code in the others.',
+  'Example: calls to fetch inside an async function but not inside a try: {"pattern": "fetch($$$)", "inside": {"kind": "function_declaration", "regex": "^async", "stopBy": "end"}, "not": {"inside": {"kind": "try_statement", "stopBy": "end"}}}.',
+  'A rule needs a `kind` or `pattern` (directly or in every branch of an `any`) so the nodes to test are known. Kinds and fields are the grammar\'s: a wrong one is an error listing close ones; ast_tree shows how code parses.',
+].join(' ');
+
+/** The `rule` parameter: JSON text, so the schema stays closed (OpenAI's strict mode cannot express an open object). */
+export const ruleParameter = z
+  .string()
+  .optional()
+  .describe('An ast-grep rule object as JSON text (see the description), instead of or beside `pattern`: \'{"kind": "call_expression", "inside": {"kind": "class_declaration", "stopBy": "end"}}\'.');
+
+/** The `constraints` parameter. */
+export const constraintsParameter = z
+  .string()
+  .optional()
+  .describe('JSON text: rules a captured metavariable must also match, by name: \'{"A": {"regex": "^test"}}\'.');
+
+/** The `utils` parameter. */
+export const utilsParameter = z
+  .string()
+  .optional()
+  .describe('JSON text: named rules that `matches` refers to: \'{"is-literal": {"any": [{"kind": "string"}, {"kind": "number"}]}}\'.');

@@ -1,16 +1,23 @@
 import { statSync } from 'node:fs';
-import { displayPath, resolveInside, type ToolProgress } from '@agent-tools/core';
+import { displayPath, resolveInside, specialFileKind, type ToolProgress } from '@agent-tools/core';
 import { AstError } from '../errors.js';
 import { hasExtensionOf, LANGUAGE_IDS, type LanguageSpec, languageOfFile, languageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';
 import type { MatchRecord } from '../match/find.js';
 import type { CompileOptions } from '../pattern/compile.js';
-import type { CompiledPattern } from '../pattern/pattern-node.js';
+import type { Query } from '../rules/types.js';
+import { AstError as RuleError } from '../errors.js';
 import { walkFiles } from './walk.js';
 
 /** The search arguments shared by ast_grep and ast_edit. */
 export interface SearchParams {
-  readonly pattern: string;
+  readonly pattern?: string | undefined;
+  /** ast-grep's rule object (instead of or beside `pattern`), with what goes with it: objects, or their JSON text. */
+  readonly rule?: unknown;
+  readonly constraints?: unknown;
+  readonly utils?: unknown;
+  /** ast_edit only: new metavariables computed from captured ones. */
+  readonly transform?: unknown;
   readonly path?: string | undefined;
   readonly language?: string | undefined;
 }
@@ -30,7 +37,8 @@ export interface FileMatches {
 /** Everything a search found and everything it could not look at. */
 export interface SearchSummary {
   readonly spec: LanguageSpec;
-  readonly pattern: CompiledPattern;
+  /** The compiled pattern, or rule. */
+  readonly pattern: Query;
   /** The searched path, workspace-relative (`.` for the whole workspace). */
   readonly scope: string;
   readonly scopeIsFile: boolean;
@@ -44,6 +52,8 @@ export interface SearchSummary {
   readonly failures: readonly { readonly file: string; readonly reason: string }[];
   readonly binary: readonly string[];
   readonly tooLarge: readonly string[];
+  /** Entries of the language that are not regular files (symbolic links, FIFOs, sockets, devices), never opened. */
+  readonly notRegular: readonly { readonly file: string; readonly what: string }[];
   /** Entries left out by .gitignore rules. */
   readonly ignored: number;
 }
@@ -62,27 +72,34 @@ export async function searchWorkspace(
     /** How to compile the pattern (the product's ladder by default; ast-grep's reading for comparisons). */
     compile?: CompileOptions;
     /** Called with the compiled pattern before any file is searched; may throw to stop (a bad rewrite). */
-    onCompiled?: (pattern: CompiledPattern) => void;
+    onCompiled?: (pattern: Query) => void;
     /** Hears how far the search is: listing files, then files searched of all. */
     onProgress?: (progress: ToolProgress) => void;
   } = {},
 ): Promise<SearchSummary> {
   const target = resolveInside(cwd, params.path?.trim() || '.', { mustExist: true });
-  const isFile = statSync(target.absolute).isFile();
+  const stats = statSync(target.absolute);
+  const special = specialFileKind(stats);
+  const isFile = !stats.isDirectory();
   const spec = pickLanguage(params.language, target.relative, isFile);
   loader.prepare(spec);
-  const pattern = await loader.compile(spec, params.pattern, options.compile);
+  const pattern = await compileQuery(loader, spec, params, options.compile);
   options.onCompiled?.(pattern);
 
   let files: string[];
   let ignored = 0;
-  if (isFile) {
+  const notRegular: { file: string; what: string }[] = [];
+  if (special) {
+    files = [];
+    notRegular.push({ file: target.relative, what: special });
+  } else if (isFile) {
     files = [target.absolute];
   } else {
     options.onProgress?.({ message: `listing the ${spec.id} files under ${target.relative || '.'}` });
     const walked = await walkFiles(cwd, target.absolute, (name) => hasExtensionOf(spec, name), options.signal);
     files = walked.files;
     ignored = walked.ignored;
+    for (const entry of walked.skipped) notRegular.push({ file: displayPath(entry.path, cwd), what: entry.what });
   }
 
   const report = options.onProgress;
@@ -141,8 +158,53 @@ export async function searchWorkspace(
     failures,
     binary,
     tooLarge,
+    notRegular,
     ignored,
   };
+}
+
+/** The pattern alone, or the rule (with the pattern as one more of its keys when both are given). */
+async function compileQuery(loader: TreeSitterLoader, spec: LanguageSpec, params: SearchParams, compile: CompileOptions | undefined): Promise<Query> {
+  const pattern = params.pattern;
+  const ruleLike = params.rule !== undefined || params.constraints !== undefined || params.utils !== undefined || params.transform !== undefined;
+  if (!ruleLike) {
+    if (pattern === undefined) {
+      throw new RuleError('invalid_pattern', 'Pass `pattern` (a code fragment such as `foo($A)`) or `rule` (an ast-grep rule object such as { "kind": "call_expression" }).');
+    }
+    return loader.compile(spec, pattern, compile);
+  }
+  let rule: unknown = fromJson(params.rule, 'rule');
+  if (pattern !== undefined) {
+    if (rule === undefined) rule = { pattern };
+    else if (typeof rule === 'object' && rule !== null && !('pattern' in rule)) rule = { pattern, ...rule };
+    else rule = { all: [{ pattern }, rule] };
+  }
+  if (rule === undefined) {
+    throw new RuleError('invalid_rule', '`constraints`, `utils` and `transform` go with a `rule` or a `pattern`: pass one of them.');
+  }
+  return loader.compileRule(
+    spec,
+    {
+      rule,
+      ...(params.constraints !== undefined ? { constraints: fromJson(params.constraints, 'constraints') } : {}),
+      ...(params.utils !== undefined ? { utils: fromJson(params.utils, 'utils') } : {}),
+      ...(params.transform !== undefined ? { transform: fromJson(params.transform, 'transform') } : {}),
+    },
+    compile,
+  );
+}
+
+/** A rule argument: JSON text is parsed (the tools take text), an object is taken as it is. */
+function fromJson(value: unknown, name: string): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch (error) {
+    throw new RuleError(
+      'invalid_rule',
+      `\`${name}\` is not valid JSON (${(error as Error).message}). Pass the object as JSON text with double-quoted keys, e.g. ${name === 'rule' ? '{"kind": "call_expression", "has": {"pattern": "await $X", "stopBy": "end"}}' : '{"A": {"regex": "^test"}}'}.`,
+    );
+  }
 }
 
 function pickLanguage(language: string | undefined, path: string, isFile: boolean): LanguageSpec {

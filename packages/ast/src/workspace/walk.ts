@@ -9,6 +9,11 @@ export interface WalkResult {
   readonly files: string[];
   /** How many entries .gitignore rules excluded. */
   readonly ignored: number;
+  /**
+   * Entries with the language's extension that are not regular files, never opened: symbolic links (which could lead
+   * outside the working directory) and special files (a FIFO would block the reader), each with what it is.
+   */
+  readonly skipped: readonly { readonly path: string; readonly what: string }[];
 }
 
 /** Directories never searched: dependencies and version-control data. */
@@ -33,6 +38,7 @@ export async function walkFiles(
   signal?: AbortSignal,
 ): Promise<WalkResult> {
   const files: string[] = [];
+  const skipped: { path: string; what: string }[] = [];
   let ignored = 0;
   let inherited: Rules[] = [];
   // Rules of the directories between the working directory and the searched one apply too.
@@ -60,10 +66,14 @@ export async function walkFiles(
     const rules = own ? [...stack, own] : stack;
     const entries: { name: string; directory: boolean }[] = [];
     for (const entry of dirents) {
-      if (entry.isSymbolicLink()) continue;
       if (entry.name.startsWith('.') || ALWAYS_SKIPPED.has(entry.name)) continue;
       if (entry.isDirectory()) entries.push({ name: entry.name, directory: true });
-      else if (entry.isFile() && accept(entry.name)) entries.push({ name: entry.name, directory: false });
+      else if (entry.isFile()) {
+        if (accept(entry.name)) entries.push({ name: entry.name, directory: false });
+      } else if (accept(entry.name)) {
+        const full = join(path, entry.name);
+        if (rules.length === 0 || !isIgnored(rules, full, false)) skipped.push({ path: full, what: direntKind(entry) });
+      }
     }
     const subdirectories: Promise<void>[] = [];
     for (const entry of entries) {
@@ -79,7 +89,15 @@ export async function walkFiles(
     await Promise.all(subdirectories);
   };
   await visit(dir, inherited);
-  return { files: files.sort(), ignored };
+  skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files: files.sort(), ignored, skipped };
+}
+
+function direntKind(entry: Dirent): string {
+  if (entry.isSymbolicLink()) return 'a symbolic link';
+  if (entry.isFIFO()) return 'a FIFO';
+  if (entry.isSocket()) return 'a socket';
+  return 'a device';
 }
 
 async function readRules(dir: string): Promise<Rules | undefined> {

@@ -55,6 +55,8 @@ export interface LaunchInput {
   /** A private temporary folder of the session (delve builds its binary there), removed at its end. */
   readonly tempDir: string;
   readonly hints: Readonly<Record<string, unknown>>;
+  /** The interpreter the model asked the program to run under (debugpy: `python`), overriding the project's. */
+  readonly interpreter?: string;
 }
 
 /** What an attach configuration is built from. */
@@ -116,6 +118,28 @@ export interface AdapterConfig {
   hitCondition?(condition: HitCondition, context: { readonly withCondition: boolean }): HitConditionTranslation;
   /** Why a function breakpoint by this name can never stop the program here, when it cannot (sent otherwise). */
   functionBreakpointProblem?(name: string): string | undefined;
+  /**
+   * Set when the adapter announces each debug target with a `startDebugging` reverse request (js-debug: every Node
+   * process and worker thread): the target is opened as a child session on the same TCP server, requests are routed
+   * to the session owning the thread they name, and children end with the parent.
+   */
+  readonly childSessions?: boolean;
+  /**
+   * Set when a program needs no project root: a root marker, when one is found, only sets the folder it runs in
+   * (a lone `app.js` is debuggable; its `package.json` is optional).
+   */
+  readonly markerOptional?: boolean;
+  /** Text the runtime prints on the program's stderr about the debugger itself ("Debugger attached."), left out of its output. */
+  readonly outputNoise?: RegExp;
+  /**
+   * Why this adapter cannot launch `program` here, checked before it starts (a TypeScript file with no way to run
+   * it), or `undefined`.
+   */
+  launchProblem?(input: Pick<LaunchInput, 'program' | 'root' | 'interpreter'>): string | undefined;
+  /** What the program will run under, for the launch answer ("node v20.20.2 (/usr/bin/node) with tsx 4.23"). */
+  runsUnder?(input: Pick<LaunchInput, 'program' | 'root' | 'hints' | 'interpreter'>): string | undefined;
+  /** A hint for an evaluate the adapter refused (delve: calls need the `call` prefix), from its message. */
+  evaluateHint?(message: string): string | undefined;
   /** Finds the binary, project-local first. Cheap: called by `adapters` for every configuration. */
   locate(context: LocateContext): Promise<LocateResult>;
   /** The `launch` request's arguments. */
@@ -128,5 +152,7 @@ export interface AdapterConfig {
   readonly attach?: {
     readonly via: 'adapter' | 'connect';
     arguments(input: AttachInput): Record<string, unknown>;
+    /** How to start a debuggee that listens for this adapter, for an attach that found nothing on the port. */
+    readonly listenHint?: string;
   };
 }

@@ -91,6 +91,7 @@ export function debugpyAdapter(): AdapterConfig {
     // `python -m debugpy --listen PORT` starts its own adapter, which serves DAP on that port: connect to it.
     attach: {
       via: 'connect',
+      listenHint: 'start the program with `python3 -m debugpy --listen 127.0.0.1:PORT --wait-for-client app.py`',
       arguments: () => ({
         type: 'python',
         request: 'attach',

@@ -16,6 +16,11 @@ export function delveAdapter(): AdapterConfig {
     rootMarkers: ['go.mod'],
     transport: { kind: 'tcp', listening: /listening at:\s*\S*?:(\d+)/ },
     adapterId: 'go',
+    // delve repeats its prefix ("Unable to evaluate expression: Unable to evaluate expression: ...") and names no fix.
+    evaluateHint: (message) =>
+      /function calls not allowed without using 'call'/.test(message)
+        ? 'delve runs a function only when asked: prefix the expression with `call ` (call total(xs)); the call runs in the stopped program and may change its state'
+        : undefined,
     exceptionNote: 'it stops on an unrecovered panic and on a fatal runtime error by itself',
     async locate(ctx) {
       const home = ctx.env['HOME'];
@@ -50,6 +55,7 @@ export function delveAdapter(): AdapterConfig {
     },
     attach: {
       via: 'connect',
+      listenHint: 'start a headless delve server with `dlv debug --headless --listen=127.0.0.1:PORT --accept-multiclient` (or `dlv exec --headless ... ./prog`)',
       arguments: () => ({ mode: 'remote', request: 'attach' }),
     },
   };

@@ -53,6 +53,7 @@ export function lldbAdapter(options: { readonly llvmDirs?: boolean } = {}): Adap
     }),
     attach: {
       via: 'adapter',
+      listenHint: 'start the program under `lldb-server gdbserver 127.0.0.1:PORT ./prog` (or `gdbserver 127.0.0.1:PORT ./prog`)',
       // An lldb-server or gdbserver listening on the port (`lldb-server gdbserver 127.0.0.1:PORT ./prog`).
       arguments: ({ host, port }) => ({ 'gdb-remote-port': port, 'gdb-remote-hostname': host, enableAutoVariableSummaries: true }),
     },

@@ -1,5 +1,5 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { dirname, extname } from 'node:path';
+import { closeSync, constants, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { dirname, extname, join } from 'node:path';
 import { DebugError } from '../errors.js';
 import type { AdapterConfig, LocateResult } from './adapter.js';
 import { displayPath, findRoot } from '@agent-tools/core';
@@ -47,6 +47,7 @@ async function describeAdapter(config: AdapterConfig, ctx: SelectionContext): Pr
   const markerNames = config.rootMarkers.join(', ');
   if (atRoot) notes.push(`root marker ${atRoot.marker} in the working directory`);
   else if (below.length > 0) notes.push(`root marker found at ${below.join(', ')}: programs there can be launched`);
+  else if (config.markerOptional) notes.push(`no ${markerNames} in the working directory: programs run in the working directory`);
   else notes.push(`marker missing: no ${markerNames} in the working directory or the two levels below it`);
   const rootDir = atRoot?.dir ?? (below[0] ? dirname(`${ctx.cwd}/${below[0]}`) : ctx.cwd);
   const located = await config.locate({ root: rootDir, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
@@ -55,7 +56,7 @@ async function describeAdapter(config: AdapterConfig, ctx: SelectionContext): Pr
     id: config.id,
     languages: config.languages,
     launches: launchesText(config),
-    usable: located.found && (atRoot !== undefined || below.length > 0),
+    usable: located.found && (atRoot !== undefined || below.length > 0 || config.markerOptional === true),
     ...(located.found ? { command: located.summary } : {}),
     notes,
   };
@@ -78,18 +79,24 @@ export async function selectForLaunch(
   const shown = displayPath(program, ctx.cwd);
   if (adapterId !== undefined) {
     const config = byId(adapters, adapterId);
+    const mismatch = wrongAdapter(adapters, config, program, shown, kind);
+    if (mismatch) throw new DebugError('invalid_argument', mismatch);
     const root = findRoot(config.rootMarkers, from, ctx.cwd)?.dir ?? ctx.cwd;
-    return { config, root, located: await locateOrThrow(config, root, ctx) };
+    const located = await locateOrThrow(config, root, ctx);
+    checkProgram(config, program, root, shown, ctx);
+    return { config, root, located };
   }
 
   const candidates = adapters.filter((a) =>
     kind === 'folder' ? a.folders : kind === 'executable' ? a.executables : a.extensions.includes(extname(program).toLowerCase()),
   );
   if (candidates.length === 0) throw new DebugError('no_adapter', noAdapterText(adapters, program, shown, kind));
+  const advice = kind === 'folder' ? folderAdvice(adapters, program, shown) : undefined;
+  if (advice) throw new DebugError('invalid_argument', advice);
 
   const reasons: string[] = [];
   for (const config of candidates) {
-    const root = findRoot(config.rootMarkers, from, ctx.cwd);
+    const root = findRoot(config.rootMarkers, from, ctx.cwd) ?? (config.markerOptional ? { dir: ctx.cwd } : undefined);
     if (!root) {
       reasons.push(
         `${config.id}: marker missing: no ${config.rootMarkers.join(', ')} between ${displayPath(from, ctx.cwd)} and the working directory (pass adapter: "${config.id}" to launch it anyway)`,
@@ -97,7 +104,10 @@ export async function selectForLaunch(
       continue;
     }
     const located = await config.locate({ root: root.dir, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
-    if (located.found) return { config, root: root.dir, located };
+    if (located.found) {
+      checkProgram(config, program, root.dir, shown, ctx);
+      return { config, root: root.dir, located };
+    }
     reasons.push(`${config.id}: binary missing: ${clause(located.reason)}`);
   }
   throw new DebugError('adapter_unusable', `No debug adapter can launch ${shown} here. ${reasons.join('. ')}.`);
@@ -148,7 +158,7 @@ export function programKind(path: string): 'folder' | 'executable' | 'file' {
 function isNativeExecutable(path: string): boolean {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     const magic = Buffer.alloc(4);
     if (readSync(fd, magic, 0, 4, 0) < 4) return false;
     const word = magic.readUInt32BE(0);
@@ -157,6 +167,79 @@ function isNativeExecutable(path: string): boolean {
     return false;
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Refuses a program the adapter cannot run here (a TypeScript file with no runner), before anything starts. */
+function checkProgram(config: AdapterConfig, program: string, root: string, shown: string, ctx: SelectionContext): void {
+  const problem = config.launchProblem?.({ program, root });
+  if (problem) throw new DebugError('adapter_unusable', `The ${config.id} adapter cannot launch ${shown}: ${clause(problem)}.`);
+  void ctx;
+}
+
+/**
+ * Why an explicitly chosen adapter cannot run this program, naming the one that can: lldb given `app.js` would
+ * answer "not a valid executable", which sends the model looking for a build problem that does not exist.
+ */
+function wrongAdapter(adapters: readonly AdapterConfig[], config: AdapterConfig, program: string, shown: string, kind: string): string | undefined {
+  const extension = extname(program).toLowerCase();
+  const fits = kind === 'folder' ? config.folders : kind === 'executable' ? config.executables || config.extensions.includes(extension) : config.extensions.includes(extension);
+  if (fits) return undefined;
+  const owners = adapters.filter((a) => (kind === 'folder' ? a.folders : kind === 'executable' ? a.executables : extension !== '' && a.extensions.includes(extension)));
+  // An adapter of the harness's own may take anything: refuse only a program another adapter is known to run.
+  if (owners.length === 0 && kind === 'file') return undefined;
+  if (kind === 'folder') return folderAdvice(adapters, program, shown) ?? `The ${config.id} adapter does not launch folders (${shown}); pass the program file.`;
+  const by = owners.map((a) => a.id).join(' or ');
+  const what = kind === 'executable' ? 'native executables' : `${extension} files`;
+  return `The ${config.id} adapter cannot run ${shown}: it launches ${launchesText(config) || 'other programs'}. ${what} are launched by ${by}: leave adapter out, or pass adapter: "${owners[0]?.id}".`;
+}
+
+/**
+ * What to pass instead of a folder: debugpy runs a script, delve a package with `package main`, js-debug an entry
+ * file; said before any adapter is tried, so the model is not told about root markers of the wrong language.
+ */
+function folderAdvice(adapters: readonly AdapterConfig[], folder: string, shown: string): string | undefined {
+  const names = safeList(folder);
+  const has = (ext: string): boolean => names.some((n) => n.endsWith(ext));
+  if (has('.go')) {
+    const mains = names.filter((n) => n.endsWith('.go') && !n.endsWith('_test.go') && /^package\s+main\b/m.test(readText(join(folder, n))));
+    if (mains.length > 0) return undefined;
+    return `delve launches a package with package main, and ${shown} has none: pass the folder that holds main (or a _test.go file to debug the package's tests).`;
+  }
+  if (has('.py') || names.includes('__init__.py')) {
+    const main = names.includes('__main__.py') ? ` (this package has one: ${shown}/__main__.py)` : '';
+    return `debugpy launches a .py file, not a folder: pass a script${main}.`;
+  }
+  if (names.includes('package.json') || [...JS_ENTRY_EXTENSIONS].some(has)) {
+    const entry = packageMain(folder);
+    return `js-debug launches a .js or .ts file, not a folder: pass the program's entry file${entry ? ` (package.json names ${shown}/${entry})` : ''}.`;
+  }
+  void adapters;
+  return undefined;
+}
+
+const JS_ENTRY_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts']);
+
+function packageMain(folder: string): string | undefined {
+  try {
+    const manifest = JSON.parse(readText(join(folder, 'package.json'))) as { main?: unknown; bin?: unknown };
+    if (typeof manifest.main === 'string') return manifest.main.replace(/^\.\//, '');
+    if (typeof manifest.bin === 'string') return manifest.bin.replace(/^\.\//, '');
+    if (manifest.bin && typeof manifest.bin === 'object') {
+      const first = Object.values(manifest.bin as Record<string, unknown>)[0];
+      if (typeof first === 'string') return first.replace(/^\.\//, '');
+    }
+  } catch {
+    // No manifest, or not JSON.
+  }
+  return undefined;
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
   }
 }
 
@@ -192,11 +275,14 @@ function noAdapterText(adapters: readonly AdapterConfig[], program: string, show
     return `${shown} is source code; lldb debugs the compiled executable. Build it with debug information (for C: gcc -g -O0 -o prog ${shown}) and launch the executable.`;
   }
   if (kind === 'folder') {
+    const advice = folderAdvice(adapters, program, shown);
+    if (advice) return advice;
     const goFiles = safeList(program).some((name) => name.endsWith('.go'));
     if (!goFiles) return `${shown} is a folder with no Go files; pass the program file to launch. Adapters: ${known}.`;
   }
   const what = kind === 'executable' ? 'native executables' : extension ? `${extension} files` : 'files without an extension';
-  return `No debug adapter launches ${what} (${shown}). Adapters: ${known}. Pass adapter to choose one explicitly.`;
+  // Naming an adapter that cannot run the file would only trade this error for a stranger one.
+  return `No debug adapter launches ${what} (${shown}). The adapters here launch: ${known}.`;
 }
 
 function safeList(dir: string): string[] {

@@ -11,6 +11,11 @@ export interface DapConnectionOptions {
   readonly name: string;
   /** How long a request may go unanswered (default 10 s). */
   readonly requestTimeoutMs?: number;
+  /**
+   * Answers the adapter's reverse requests: a promise for one it handles (its value is the response body, a
+   * rejection a failure), `undefined` for one it declines. Without it every reverse request is declined.
+   */
+  readonly reverseRequest?: (command: string, args: unknown) => Promise<unknown> | undefined;
 }
 
 /** Per-request options. */
@@ -156,19 +161,32 @@ export class DapConnection {
       const typed = { event: event.event, body: event.body } as DapEvent;
       for (const listener of [...this.#eventListeners]) listener(typed);
     } else if (message.type === 'request') {
-      // Reverse requests (runInTerminal, startDebugging): this client launches with an internal console and
-      // no child sessions, so it declines them rather than leaving the adapter waiting.
+      // Reverse requests (runInTerminal, startDebugging): answered by the owner when it handles them (js-debug
+      // announces every debug target with startDebugging), declined otherwise rather than leaving the adapter waiting.
       const request = message as DebugProtocol.Request;
-      const reply: DebugProtocol.Response = {
-        seq: this.#seq++,
-        type: 'response',
-        request_seq: request.seq,
-        command: request.command,
-        success: false,
-        message: `agent-tools does not support the reverse request "${request.command}"`,
-      };
-      this.#write(reply);
+      const handled = this.#options.reverseRequest?.(request.command, request.arguments);
+      if (!handled) {
+        this.#reply(request, false, `agent-tools does not support the reverse request "${request.command}"`);
+        return;
+      }
+      handled.then(
+        (body) => this.#reply(request, true, undefined, body),
+        (error: unknown) => this.#reply(request, false, error instanceof Error ? error.message : String(error)),
+      );
     }
+  }
+
+  #reply(request: DebugProtocol.Request, success: boolean, message?: string, body?: unknown): void {
+    const reply: DebugProtocol.Response = {
+      seq: this.#seq++,
+      type: 'response',
+      request_seq: request.seq,
+      command: request.command,
+      success,
+      ...(message !== undefined ? { message } : {}),
+      ...(body !== undefined ? { body } : {}),
+    };
+    this.#write(reply);
   }
 }
 

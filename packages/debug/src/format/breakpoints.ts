@@ -32,6 +32,7 @@ function state(entry: BreakpointEntry | FunctionBreakpointEntry, where: string):
       return notes.length ? `verified (${notes.join('; ')})` : 'verified';
     }
     case 'unverified': {
+      if (entry.awaitingCode) return `not bound yet — ${entry.message ?? 'the adapter binds it when the code loads'}`;
       const points = 'actualLine' in entry && entry.actualLine ? `; the adapter points at line ${entry.actualLine}` : '';
       return `NOT verified${entry.message ? ` — ${entry.message}` : ''} (${effect}${points})`;
     }

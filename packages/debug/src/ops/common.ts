@@ -114,12 +114,18 @@ function adapterWarnings(session: DebugSession): string {
 export async function settleAnswer(
   op: OpContext,
   session: DebugSession,
-  lead: string[] = [],
+  lead: (string | (() => string))[] = [],
   waitMs = op.supervisor.waitMs,
   stillRunning = `The program is still running after ${Math.round(waitMs / 1000)} s (no breakpoint was hit). Call continue to keep waiting, pause to stop it where it is, or output to see what it printed.`,
 ): Promise<ToolResult> {
   const stopReporting = reportRunning(op, session);
-  const state = await session.settle(waitMs, op.signal).finally(stopReporting);
+  const settled = await session.settle(waitMs, op.signal).finally(stopReporting);
+  // Parts of the lead given as functions are read now: a breakpoint report says what the adapter bound by the stop.
+  const head = lead.map((part) => (typeof part === 'function' ? part() : part));
+  return settledAnswer(op, session, settled, head, stillRunning);
+}
+
+async function settledAnswer(op: OpContext, session: DebugSession, state: string, lead: string[], stillRunning: string): Promise<ToolResult> {
   if (state === 'stopped') {
     const snapshot = await buildSnapshot(session);
     return textResult(
@@ -208,7 +214,10 @@ function stopReason(s: StopSnapshot): string {
   if (hit && s.breakpoint && 'name' in s.breakpoint.entry) return `at function breakpoint ${hit}`;
   if (hit) return `at a breakpoint (${hit})`;
   if (reason === 'function breakpoint') return 'at a function breakpoint';
-  const extra = [description, text].filter((d) => d && !/^(breakpoint|step|pause|exception)\b/i.test(d) && d !== reason);
+  // js-debug describes every stop as "Paused on breakpoint", "Paused on step": the reason already says it.
+  const extra = [description, text].filter(
+    (d) => d && !/^(breakpoint|step|pause|exception)\b/i.test(d) && !/^paused( on (breakpoint|step|exception|pause))?$/i.test(d) && d !== reason,
+  );
   return extra.length > 0 ? `${base} (${extra.map((d) => capTextTail(d as string, 300)).join('; ')})` : base;
 }
 

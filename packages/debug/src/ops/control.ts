@@ -1,8 +1,10 @@
-import { resolveInside, textResult, type ToolResult } from '@agent-tools/core';
+import { statSync } from 'node:fs';
+import { notRegularFile, resolveInside, specialFileKind, textResult, type ToolResult } from '@agent-tools/core';
 import { selectForAttach, selectForLaunch } from '../adapters/select.js';
 import { DebugError, isDebugError } from '../errors.js';
 import { showPath } from '../format/text.js';
 import { fetchThreads } from '../session/inspect.js';
+import type { DebugSession } from '../session/session.js';
 import {
   breakpointReport,
   describeSession,
@@ -19,8 +21,17 @@ import {
 const ATTACH_WAIT_MS = 3000;
 
 /** `launch`: start the program under the chosen adapter, stopped at the breakpoints. */
-export async function launch(op: OpContext, program: string, args: readonly string[], adapterId: string | undefined): Promise<ToolResult> {
+export async function launch(
+  op: OpContext,
+  program: string,
+  args: readonly string[],
+  adapterId: string | undefined,
+  interpreter?: string,
+): Promise<ToolResult> {
   const resolved = resolveInside(op.cwd, program, { mustExist: true });
+  // A program is a file or a folder (a Go package); a FIFO would block whoever opens it first.
+  const special = specialFileKind(statSync(resolved.absolute));
+  if (special) throw notRegularFile(resolved.relative, special);
   const selection = { cwd: op.cwd, env: op.supervisor.env, signal: op.signal };
   // A running session is refused before the (slower) adapter lookup.
   const live = op.conversation.live;
@@ -32,15 +43,25 @@ export async function launch(op: OpContext, program: string, args: readonly stri
   }
   const selected = await selectForLaunch(op.supervisor.adapters, resolved.absolute, selection, adapterId);
   const session = await op.conversation.start(
-    { selected, mode: 'launch', program: resolved.absolute, args, cwd: op.cwd, timeouts: op.supervisor.timeouts },
+    { selected, mode: 'launch', program: resolved.absolute, args, cwd: op.cwd, timeouts: op.supervisor.timeouts, ...(interpreter ? { interpreter } : {}) },
     (s) => describeSession(s, op),
     op.signal,
   );
+  const runsUnder = selected.config.runsUnder?.({ program: resolved.absolute, root: selected.root, hints: selected.located.hints ?? {}, ...(interpreter ? { interpreter } : {}) });
   const lead = [
-    `Launched ${resolved.relative}${args.length ? ` ${JSON.stringify(args)}` : ''} with ${selected.config.id} (${selected.located.summary}), in ${selected.root === op.cwd ? 'the working directory' : showPath(selected.root, op.cwd)}.`,
-    breakpointReport(op),
+    `Launched ${resolved.relative}${args.length ? ` ${JSON.stringify(args)}` : ''} with ${selected.config.id} (${selected.located.summary}), in ${selected.root === op.cwd ? 'the working directory' : showPath(selected.root, op.cwd)}.${runsUnder ? ` The program runs under ${runsUnder}.` : ''}`,
+    laterReport(op, session),
   ];
   return settleAnswer(op, session, lead);
+}
+
+/**
+ * The breakpoint report as it stands when the answer is written (js-debug binds breakpoints only once a process loads
+ * the file), or as it stood at the start when the session has ended meanwhile (its end resets them to pending).
+ */
+function laterReport(op: OpContext, session: DebugSession): () => string {
+  const early = breakpointReport(op);
+  return () => (session.ending ? early : breakpointReport(op));
 }
 
 /** `attach`: connect to a debuggee already listening on a loopback port. */
@@ -58,7 +79,7 @@ export async function attach(op: OpContext, port: number, adapterId: string | un
     (s) => describeSession(s, op),
     op.signal,
   );
-  const lead = [`Attached ${selected.config.id} to the debuggee on 127.0.0.1:${port}.`, breakpointReport(op)];
+  const lead = [`Attached ${selected.config.id} to the debuggee on 127.0.0.1:${port}.`, laterReport(op, session)];
   return settleAnswer(op, session, lead, Math.min(ATTACH_WAIT_MS, op.supervisor.waitMs));
 }
 

@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { isLive, isStillRunning, readProcess, type SupervisedProcess, spawnSupervised, TrackedProcesses } from '@agent-tools/core/process';
 import { errorDetail } from '@agent-tools/core';
-import { DapConnection } from '../dap/connection.js';
+import { DapConnection, type DapConnectionOptions } from '../dap/connection.js';
 import { DebugError } from '../errors.js';
 import type { AdapterCommand, AdapterTransport } from '../adapters/adapter.js';
 
@@ -26,6 +26,8 @@ export interface StartAdapterOptions {
   readonly startTimeoutMs: number;
   /** Output of the adapter process that is not DAP (a TCP adapter's stdout carries the debuggee's output). */
   readonly onProcessOutput?: (category: 'stdout' | 'stderr', text: string) => void;
+  /** Answers the adapter's reverse requests (see {@link DapConnectionOptions.reverseRequest}). */
+  readonly reverseRequest?: DapConnectionOptions['reverseRequest'];
   readonly signal?: AbortSignal;
 }
 
@@ -51,10 +53,15 @@ export class AdapterProcess {
 
   /** The TCP connection, destroyed on kill: ending it only half-closes it, and a peer that never closes its side keeps it open. */
   readonly #socket: Socket | undefined;
+  /** The loopback port of a TCP adapter, where further sessions (js-debug's child sessions) connect too. */
+  readonly port: number | undefined;
+  /** Connections opened beside the first one, destroyed on kill. */
+  readonly #extra = new Set<{ socket: Socket; connection: DapConnection }>();
 
-  constructor(connection: DapConnection, tree: SupervisedProcess | undefined, exited: Promise<ExitInfo>, socket?: Socket) {
+  constructor(connection: DapConnection, tree: SupervisedProcess | undefined, exited: Promise<ExitInfo>, socket?: Socket, port?: number) {
     this.connection = connection;
     this.#socket = socket;
+    this.port = port;
     this.#tree = tree;
     this.exited = exited.then((info) => {
       this.#exit = info;
@@ -113,6 +120,24 @@ export class AdapterProcess {
   }
 
   /**
+   * Opens another DAP connection to the same TCP adapter (js-debug serves each debug target it announces with
+   * `startDebugging` as a session of its own on the port it listens on). It is closed with the adapter.
+   */
+  async openConnection(options: DapConnectionOptions, timeoutMs: number): Promise<DapConnection> {
+    if (this.port === undefined) throw new DebugError('adapter_start_failed', `The ${options.name} adapter does not listen on a port, so it cannot serve another session.`);
+    const socket = await connectSocket(this.port, timeoutMs, options.name);
+    const connection = new DapConnection(socket, socket, options);
+    const entry = { socket, connection };
+    this.#extra.add(entry);
+    connection.onClose(() => {
+      socket.destroy();
+      this.#extra.delete(entry);
+    });
+    void this.exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(options.name, info) }));
+    return connection;
+  }
+
+  /**
    * Kills the adapter and every process it started: SIGTERM to all of them, then SIGKILL to whatever is left
    * after `graceMs`. Resolves when they are gone (or after a last wait).
    */
@@ -120,6 +145,10 @@ export class AdapterProcess {
     clearInterval(this.#watch);
     this.connection.close({ kind: 'ended' });
     this.#socket?.destroy();
+    for (const { socket, connection } of [...this.#extra]) {
+      connection.close({ kind: 'ended' });
+      socket.destroy();
+    }
     await Promise.all([this.#tree?.stop(graceMs), this.#outside.stop(graceMs)]);
   }
 }
@@ -146,7 +175,7 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
     const early = await Promise.race([exited, delay(0).then(() => undefined)]);
     if (early?.spawnError) throw new Error(early.spawnError);
     if (!listening) {
-      const connection = new DapConnection(stdout, stdin, { name, requestTimeoutMs: options.requestTimeoutMs });
+      const connection = new DapConnection(stdout, stdin, connectionOptions(options));
       void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));
       return new AdapterProcess(connection, tree, exited);
     }
@@ -157,9 +186,9 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
     stdout.on('data', (chunk: Buffer) => options.onProcessOutput?.('stdout', out.write(chunk)));
     stderr.on('data', (chunk: Buffer) => options.onProcessOutput?.('stderr', err.write(chunk)));
     const socket = await connectSocket(port, options.startTimeoutMs, name);
-    const connection = new DapConnection(socket, socket, { name, requestTimeoutMs: options.requestTimeoutMs });
+    const connection = new DapConnection(socket, socket, connectionOptions(options));
     void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));
-    return new AdapterProcess(connection, tree, exited, socket);
+    return new AdapterProcess(connection, tree, exited, socket, port);
   } catch (error) {
     await tree.stop(0);
     if (error instanceof DebugError) throw error;
@@ -168,6 +197,14 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
       cause: error,
     });
   }
+}
+
+function connectionOptions(options: StartAdapterOptions): DapConnectionOptions {
+  return {
+    name: options.name,
+    requestTimeoutMs: options.requestTimeoutMs,
+    ...(options.reverseRequest ? { reverseRequest: options.reverseRequest } : {}),
+  };
 }
 
 /**

@@ -19,6 +19,8 @@ export interface BreakpointStatus {
    */
   state: 'pending' | 'verified' | 'unverified' | 'unsupported';
   message?: string;
+  /** Unverified only until code loads: the adapter said the binding is pending (DAP `reason: "pending"`). */
+  awaitingCode?: boolean;
   id?: number;
 }
 
@@ -219,6 +221,7 @@ export class BreakpointBook {
       if ('actualLine' in entry) delete entry.actualLine;
       delete entry.message;
       delete entry.id;
+      delete entry.awaitingCode;
     }
     this.#exceptionStatus = undefined;
     this.#version++;
@@ -227,6 +230,8 @@ export class BreakpointBook {
 
 function record(entry: BreakpointEntry | FunctionBreakpointEntry, bp: DebugProtocol.Breakpoint): void {
   entry.state = bp.verified ? 'verified' : 'unverified';
+  if (!bp.verified && bp.reason === 'pending') entry.awaitingCode = true;
+  else delete entry.awaitingCode;
   if (bp.id !== undefined) entry.id = bp.id;
   if ('line' in entry) {
     if (bp.line !== undefined && bp.line !== entry.line) entry.actualLine = bp.line;

@@ -9,9 +9,10 @@ import { DebugError, isDebugError } from '../errors.js';
 import { type AdapterProcess, connectToServer, describeExit, startAdapter } from '../process/adapter-process.js';
 import { configureBreakpoints } from './configure.js';
 import { OutputBuffer } from './output-buffer.js';
+import { type Target, TargetRouter } from './router.js';
 import { SourceFiles } from './source-files.js';
 import { describeStartFailure } from './start-failure.js';
-import type { EndInfo, SessionSpec, SessionState, StopInfo } from './types.js';
+import type { ConfigurableSession, EndInfo, SessionSpec, SessionState, StopInfo } from './types.js';
 
 const CONSOLE_LIMIT = 8000;
 /** Distinct warnings kept until an answer shows them; repeats of one are counted, not kept. */
@@ -37,6 +38,10 @@ export class DebugSession {
   reportedOutput = 0;
 
   #process: AdapterProcess | undefined;
+  /** Set for an adapter with child sessions (js-debug): which DAP session each request goes to. */
+  #router: TargetRouter | undefined;
+  /** Child sessions being opened, awaited before the session's end is reported. */
+  readonly #opening = new Set<Promise<void>>();
   #state: SessionState = 'starting';
   #stop: StopInfo | undefined;
   #lastThreadId: number | undefined;
@@ -151,7 +156,13 @@ export class DebugSession {
   /** A typed request to the adapter with the session's timeout. */
   request<C extends DapCommand>(command: C, args: DapRequests[C]['args'], options: RequestOptions = {}): Promise<DapRequests[C]['body']> {
     const connection = this.#connection();
-    return connection.request(command, args, { timeoutMs: this.spec.timeouts.requestMs, ...options });
+    const timed = { timeoutMs: this.spec.timeouts.requestMs, ...options };
+    return this.#router ? this.#router.request(command, args, timed) : connection.request(command, args, timed);
+  }
+
+  /** The names of the child sessions running (js-debug: one per process and worker thread). */
+  get childSessions(): string[] {
+    return this.#router?.children.map((t) => t.name) ?? [];
   }
 
   /** Marks references and frame ids as handed out at this stop. */
@@ -231,6 +242,7 @@ export class DebugSession {
         requestTimeoutMs: timeouts.requestMs,
         startTimeoutMs: timeouts.startMs,
         onProcessOutput: (category, text) => this.output.append(text, category),
+        ...(config.childSessions ? { reverseRequest: (command: string, args: unknown) => this.#reverseRequest(command, args) } : {}),
         ...(signal ? { signal } : {}),
       });
     }
@@ -240,32 +252,24 @@ export class DebugSession {
       throw new DebugError('disposed', 'The debug session was ended while its adapter started.');
     }
     const connection = this.#process.connection;
-    connection.onEvent((event) => this.#onEvent(event));
+    if (config.childSessions) {
+      const router = new TargetRouter();
+      const root = router.add(config.id, connection);
+      this.#router = router;
+      connection.onEvent((event) => this.#onEvent(router.translateEvent(root, event)));
+    } else {
+      connection.onEvent((event) => this.#onEvent(event));
+    }
     connection.onClose((reason) => void this.#onClose(reason));
     const initialized = this.#event('initialized');
     initialized.catch(() => undefined);
 
     this.capabilities =
-      (await this.request(
-        'initialize',
-        {
-          clientID: 'agent-tools',
-          clientName: 'agent-tools',
-          adapterID: config.adapterId ?? config.id,
-          locale: 'en',
-          linesStartAt1: true,
-          columnsStartAt1: true,
-          pathFormat: 'path',
-          supportsVariableType: true,
-          supportsVariablePaging: true,
-          supportsRunInTerminalRequest: false,
-          supportsStartDebuggingRequest: false,
-          supportsProgressReporting: false,
-          supportsInvalidatedEvent: false,
-          supportsMemoryReferences: false,
-        },
+      (await this.request('initialize', this.#initializeArguments(),
         { ...(signal ? { signal } : {}) },
       )) ?? {};
+    const rootTarget = this.#router?.targets[0];
+    if (rootTarget) rootTarget.capabilities = this.capabilities;
 
     const requestArgs =
       mode === 'launch'
@@ -275,6 +279,7 @@ export class DebugSession {
             root,
             tempDir: this.#tempDir,
             hints: located.hints ?? {},
+            ...(this.spec.interpreter ? { interpreter: this.spec.interpreter } : {}),
           })
         : (config.attach?.arguments({ port: this.spec.port as number, host: '127.0.0.1', root, hints: located.hints ?? {} }) ?? {});
     // debugpy answers launch only after configurationDone, so the request is sent and awaited later.
@@ -294,6 +299,119 @@ export class DebugSession {
     }
     if (this.#state === 'starting') this.#state = 'running';
     this.#process.snapshotTree();
+  }
+
+  /** js-debug announces each debug target (a Node process, a worker thread) with `startDebugging`. */
+  #reverseRequest(command: string, args: unknown): Promise<unknown> | undefined {
+    if (command !== 'startDebugging' || !this.#router || this.#ending) return undefined;
+    const opening = this.#openChild(args as DebugProtocol.StartDebuggingRequestArguments).catch((error: unknown) => {
+      if (!this.#ending) this.#warn(`could not open the child session it announced: ${errorDetail(error)}`);
+    });
+    this.#opening.add(opening);
+    void opening.finally(() => this.#opening.delete(opening));
+    // Answered at once: the adapter waits for the new connection, not for this answer.
+    return Promise.resolve({});
+  }
+
+  /**
+   * Opens a child session on the same adapter: a connection of its own, configured like the first one (the
+   * breakpoints, the exception setting) before `configurationDone` lets its target run.
+   */
+  async #openChild(args: DebugProtocol.StartDebuggingRequestArguments): Promise<void> {
+    const router = this.#router as TargetRouter;
+    const process = this.#process as AdapterProcess;
+    const { config } = this.spec.selected;
+    const { timeouts } = this.spec;
+    const connection = await process.openConnection(
+      { name: config.id, requestTimeoutMs: timeouts.requestMs, reverseRequest: (command, a) => this.#reverseRequest(command, a) },
+      timeouts.startMs,
+    );
+    const name = String((args.configuration as { name?: unknown }).name ?? `session ${router.targets.length}`);
+    const target = router.add(name, connection);
+    if (this.#ending) {
+      connection.close({ kind: 'ended' });
+      return;
+    }
+    connection.onEvent((event) => this.#onChildEvent(target, event));
+    connection.onClose(() => this.#childEnded(target));
+    const initialized = new Promise<void>((resolve) => {
+      const off = connection.onEvent((event) => {
+        if (event.event !== 'initialized') return;
+        off();
+        resolve();
+      });
+    });
+    target.capabilities = (await connection.request('initialize', this.#initializeArguments())) ?? {};
+    const main = connection.request(args.request, args.configuration, { timeoutMs: timeouts.launchMs });
+    main.catch(() => undefined);
+    await Promise.race([initialized, main.then(() => delay(5000))]);
+    await configureBreakpoints(this.#childView(target));
+    if (target.capabilities.supportsConfigurationDoneRequest) await connection.request('configurationDone', {});
+    await main;
+  }
+
+  /** A child session as configure.ts sees a session: its own capabilities and requests, the shared breakpoints. */
+  #childView(target: Target): ConfigurableSession {
+    const router = this.#router as TargetRouter;
+    return {
+      adapterId: this.adapterId,
+      capabilities: target.capabilities,
+      spec: this.spec,
+      request: async (command, args, options = {}) => {
+        const body = await router.requestOn(target, command, args, { timeoutMs: this.spec.timeouts.requestMs, ...options });
+        if (command !== 'setBreakpoints') return body;
+        // A new process has not loaded the file yet: a breakpoint another session bound stays verified.
+        const entries = this.spec.book.get((args as DebugProtocol.SetBreakpointsArguments).source.path ?? '');
+        const lines = (args as DebugProtocol.SetBreakpointsArguments).breakpoints ?? [];
+        const answered = (body as DebugProtocol.SetBreakpointsResponse['body'] | undefined)?.breakpoints ?? [];
+        return {
+          breakpoints: lines.map((line, i) => {
+            const entry = entries.find((e) => e.line === line.line);
+            const bp = answered[i];
+            if (entry?.state === 'verified' && !bp?.verified) return { verified: true, ...(entry.id !== undefined ? { id: entry.id } : {}), line: entry.actualLine ?? entry.line };
+            return bp ?? { verified: false };
+          }),
+        } as typeof body;
+      },
+    };
+  }
+
+  #onChildEvent(target: Target, event: DapEvent): void {
+    const router = this.#router as TargetRouter;
+    if (event.event === 'initialized' || event.event === 'exited') return;
+    if (event.event === 'terminated') {
+      target.connection.close({ kind: 'ended' });
+      return;
+    }
+    this.#onEvent(router.translateEvent(target, event));
+  }
+
+  /** A child session ended (its process or worker is gone): a stop in it is over. */
+  #childEnded(target: Target): void {
+    const router = this.#router as TargetRouter;
+    const stoppedHere = this.#stop?.threadId !== undefined && router.ownerOf(this.#stop.threadId) === target;
+    router.remove(target);
+    if (stoppedHere && this.#state === 'stopped') this.#moved('running');
+  }
+
+  #initializeArguments(): DebugProtocol.InitializeRequestArguments {
+    const { config } = this.spec.selected;
+    return {
+      clientID: 'agent-tools',
+      clientName: 'agent-tools',
+      adapterID: config.adapterId ?? config.id,
+      locale: 'en',
+      linesStartAt1: true,
+      columnsStartAt1: true,
+      pathFormat: 'path',
+      supportsVariableType: true,
+      supportsVariablePaging: true,
+      supportsRunInTerminalRequest: false,
+      supportsStartDebuggingRequest: config.childSessions === true,
+      supportsProgressReporting: false,
+      supportsInvalidatedEvent: false,
+      supportsMemoryReferences: false,
+    };
   }
 
   /** Resolves on the first `name` event (at once if `initialized` was already seen); rejects after `ms`. */
@@ -354,7 +472,10 @@ export class DebugSession {
         void this.shutdown({ kind: 'exited', exitCode: undefined }, true);
         break;
       case 'output': {
-        const { category, output } = event.body;
+        const { category } = event.body;
+        const noise = this.spec.selected.config.outputNoise;
+        const output = noise && (category === 'stdout' || category === 'stderr') ? event.body.output.replace(noise, '') : event.body.output;
+        if (output === '') break;
         // Logpoint messages get a stream of their own, so they never land inside a line the program is printing:
         // delve sends them as program output with a source, lldb-dap as console text beside its own.
         if (category === 'stdout' || category === 'stderr') this.output.append(output, 'source' in event.body ? 'logpoint' : category);

@@ -45,6 +45,8 @@ export interface SessionSpec {
   /** Absolute path of the launched program. */
   readonly program?: string;
   readonly args: readonly string[];
+  /** The interpreter the model asked for (debugpy's `python`). */
+  readonly interpreter?: string;
   /** The port attached to. */
   readonly port?: number;
   readonly book: BreakpointBook;

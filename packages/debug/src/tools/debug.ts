@@ -77,7 +77,12 @@ export const debugParameters = z.object({
   program: z
     .string()
     .optional()
-    .describe('launch: the program, relative to the working directory: a .py or .go file, a Go package folder, or a native executable built with debug info.'),
+    .describe('launch: the program, relative to the working directory: a .py, .go, .js or .ts file, a Go package folder, or a native executable built with debug info.'),
+  python: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('launch (debugpy): the Python interpreter the program runs under, instead of the project\'s .venv/bin/python, venv/bin/python or the python3 on PATH.'),
   args: z.array(z.string()).optional().describe('launch: command-line arguments for the program.'),
   adapter: z.string().optional().describe('launch/attach: adapter id (see adapters) instead of choosing by file type and root marker.'),
   port: z.number().int().min(1).max(65535).optional().describe('attach: the loopback port the debuggee listens on.'),
@@ -95,11 +100,11 @@ const DESCRIPTION = `Drive a debugger (Debug Adapter Protocol) on a program in t
 Typical flow: adapters (what can debug here) → breakpoints {file, lines} → launch {program, args} → the answer shows where it stopped, the source around that line and the local variables → variables {reference} / evaluate {expression} / step_over / step_in / step_out / continue → terminate when done.
 
 Actions and arguments:
-- adapters: which adapters (debugpy, lldb, delve, dart, ...) are usable here, and why the others are not.
+- adapters: which adapters (debugpy, lldb, delve, js, dart, ...) are usable here, and why the others are not.
 - status: whether a session runs, where it stopped, the breakpoints.
 - breakpoints {file, lines} / {functions} / {exceptions}: replaces the file's line breakpoints ([] clears), the function breakpoints, or where exceptions stop (["uncaught"] by default, ["all"], []); allowed before launch. A line may be {line, condition: "i > 5"}, {line, hit_condition: "3"} or a logpoint {line, log_message: "x is {x}"} that prints to output without stopping. Nothing given: lists all. The answer says which breakpoints the adapter verified; an unverified one will not stop the program (pick a line with a statement), and one needing a kind the adapter lacks is not set.
-- launch {program, args?, adapter?}: runs the program stopped at your breakpoints. The adapter is chosen by file type (.py debugpy, .go delve, .dart dart, native executables lldb) and a project root marker; pass adapter to choose. C/C++/Rust: build with debug info (gcc -g -O0) and launch the executable.
-- attach {port, adapter?}: attach to a debuggee already listening on 127.0.0.1:port (python -m debugpy --listen PORT ...).
+- launch {program, args?, adapter?, python?}: runs the program stopped at your breakpoints. The adapter is chosen by file type (.py debugpy, .go delve, .js/.mjs/.cjs/.ts js (js-debug; TypeScript through the project's tsx or ts-node, or its source-mapped compiled output; breakpoints go on the .ts lines), .dart dart, native executables lldb) and a project root marker; pass adapter to choose. Python runs under the project's .venv/bin/python, venv/bin/python, else python3 on PATH (python overrides). C/C++/Rust: build with debug info (gcc -g -O0) and launch the executable.
+- attach {port, adapter?}: attach to a debuggee already listening on 127.0.0.1:port (python -m debugpy --listen PORT ..., node --inspect=PORT app.js).
 - continue / pause / step_over / step_in / step_out {thread_id?}: default thread is the one that stopped.
 - threads; stack {thread_id?} (30 frames); scopes {frame_id}; variables {reference} (50 children, values cut at 400 characters); evaluate {expression, frame_id?} (default: the top frame).
 - output: the newest part of the program's stdout/stderr. terminate: ends the session, kills the program and the adapter.
@@ -151,7 +156,7 @@ function dispatch(op: OpContext, p: DebugParams): Promise<ToolResult> {
         ...(p.exceptions !== undefined ? { exceptions: p.exceptions } : {}),
       });
     case 'launch':
-      return launch(op, need(p.program, 'launch', 'program', 'the program to run, e.g. "src/main.py"'), p.args ?? [], p.adapter);
+      return launch(op, need(p.program, 'launch', 'program', 'the program to run, e.g. "src/main.py"'), p.args ?? [], p.adapter, p.python);
     case 'attach':
       return attach(op, need(p.port, 'attach', 'port', 'the loopback port the debuggee listens on'), p.adapter);
     case 'continue':

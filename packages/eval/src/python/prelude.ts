@@ -1,4 +1,5 @@
 import { BRIDGE_MARKER } from '../bridge.js';
+import { PYTHON_FIGURE_CAPTURE } from './figures.js';
 
 /**
  * The filename eval's Python helpers are compiled under, so tracebacks can tell their frames from the user's.
@@ -398,7 +399,7 @@ def __agent_tools_setup(marker):
         get_ipython().run_line_magic("colors", "nocolor")
     except Exception:
         pass
-
+${PYTHON_FIGURE_CAPTURE}
 
 __agent_tools_setup(${JSON.stringify(BRIDGE_MARKER)})
 del __agent_tools_setup

@@ -12,6 +12,8 @@ export type CellEnd = 'ok' | 'error' | 'aborted' | 'timeout' | 'cancelled' | 'di
 /** Everything the answer to one eval call is made from. */
 export interface CellReport {
   readonly language: KernelLanguage;
+  /** The cell's transcript label (its description, cut when too long). */
+  readonly label?: string;
   readonly outputs: readonly CellOutput[];
   readonly executionCount: number | null;
   readonly ended: CellEnd;
@@ -27,6 +29,8 @@ export interface CellReport {
 /** The structured part of an eval answer, for programs (tests, harness UIs). */
 export interface EvalStructured {
   readonly language: KernelLanguage;
+  /** The cell's transcript label: its description as given, cut after 10 words. */
+  readonly label?: string;
   readonly status: CellEnd;
   readonly executionCount: number | null;
   readonly images: number;
@@ -128,6 +132,7 @@ export function renderCell(report: CellReport): ToolResult<EvalStructured> {
 
   const structured: EvalStructured = {
     language: report.language,
+    ...(report.label ? { label: report.label } : {}),
     status: report.ended,
     executionCount: report.executionCount,
     images,

@@ -26,6 +26,25 @@ export function wordCount(text: string): number {
     .filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
 }
 
+/** The most words a cell's label keeps. */
+export const LABEL_WORDS = 10;
+
+/**
+ * The transcript label of a cell: its description as given, cut after {@link LABEL_WORDS} words. The 5-to-10-word
+ * rule is guidance for the model, never a reason not to run its code: a short label is used as it is.
+ */
+export function cellLabel(description: string): string {
+  const text = description.trim().replace(/\s+/g, ' ');
+  if (wordCount(text) <= LABEL_WORDS) return text;
+  let words = 0;
+  const kept: string[] = [];
+  for (const token of text.split(' ')) {
+    if (/[\p{L}\p{N}]/u.test(token) && ++words > LABEL_WORDS) break;
+    kept.push(token);
+  }
+  return `${kept.join(' ')}…`;
+}
+
 /** Arguments of the `eval` tool. */
 export const evalParameters = z.object({
   code: z
@@ -33,11 +52,9 @@ export const evalParameters = z.object({
     .describe('The cell to run. May be empty only with reset: true. The value of its last expression is returned.'),
   description: z
     .string()
-    .refine((text) => {
-      const words = wordCount(text);
-      return words >= 5 && words <= 10;
-    }, 'must be 5 to 10 words saying what the cell does, e.g. "Load orders and count rows per region"')
-    .describe('What the cell does, in 5 to 10 words. The user sees it as the label of this step.'),
+    .describe(
+      'What the cell does, in 5 to 10 words, e.g. "Load orders and count rows per region". The user sees it as the label of this step; a longer one is cut.',
+    ),
   language: z.enum(LANGUAGES).default('python').describe('python (default) or javascript. Each has its own kernel.'),
   reset: z
     .boolean()
@@ -69,6 +86,9 @@ export function evalTool(factory: KernelFactory) {
     parallelSafe: false,
     // The tool enforces its own idle budget, which a fixed registry timeout would cut short.
     timeoutMs: Number.POSITIVE_INFINITY,
+    // A cancelled cell is interrupted, not killed: the answer says what it printed and that the state was kept.
+    // The interrupt takes at most interruptGraceMs before the kernel is given up, and that answer says so too.
+    cancelGraceMs: factory.interruptGraceMs + 5000,
     description: DESCRIPTION,
     parameters: evalParameters,
     async execute(params, ctx): Promise<ToolResult<EvalStructured | undefined>> {
@@ -133,7 +153,9 @@ export function evalTool(factory: KernelFactory) {
           );
           break;
         case 'cancelled':
-          after.push('The call was cancelled and the cell interrupted; the kernel and its variables are kept.');
+          after.push(
+            `The call was cancelled, so the cell was interrupted${run.outputs.some((o) => o.type !== 'error') ? ' (above: what it printed until then)' : ' before it printed anything'}. The ${language} kernel kept its state: variables, imports and data, including what this cell set before it stopped, are still there.`,
+          );
           break;
         case 'stuck':
         case 'died':
@@ -157,6 +179,7 @@ export function evalTool(factory: KernelFactory) {
       }
       return renderCell({
         language,
+        label: cellLabel(params.description),
         outputs: run.outputs,
         executionCount: run.executionCount,
         ended: run.ended,

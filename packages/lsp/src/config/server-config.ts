@@ -1,3 +1,4 @@
+import type { InnerProcessSpec } from '../server/inner-process.js';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
 import type { ResolvedCommand } from '../discovery/binary.js';
 import type { ProjectChecker } from '../project-check/checker.js';
@@ -116,6 +117,11 @@ export interface ServerConfig {
   readonly requestTimeoutMs?: number;
   /** How long starting and initializing may take (default: the supervisor's). */
   readonly startTimeoutMs?: number;
+  /**
+   * A process the server runs to do its real work and outlives (tsserver under typescript-language-server). When it
+   * is gone the server is treated as crashed: the call that met it is an error, and the server restarts.
+   */
+  readonly innerProcess?: InnerProcessSpec;
 }
 
 /** Checks a configuration once and freezes it, so a bad one fails when the supervisor is created. */

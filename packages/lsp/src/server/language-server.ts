@@ -36,6 +36,7 @@ import { PublishedDiagnostics } from './published-diagnostics.js';
 import { PositionMapper } from '../position/position-mapper.js';
 import { type ApplyEditHandler, answerServerRequest } from './server-requests.js';
 import { ServerDiagnostics } from './server-diagnostics.js';
+import { InnerProcessWatch } from './inner-process.js';
 import { WorkProgress } from './work-progress.js';
 import { withWorkDoneToken } from './work-done-token.js';
 
@@ -106,6 +107,7 @@ export class LanguageServer {
   #state: ServerState = 'starting';
   #endReason: string | undefined;
   #lastMalformed: string | undefined;
+  readonly #inner: InnerProcessWatch | undefined;
 
   private constructor(options: LanguageServerOptions) {
     this.#options = options;
@@ -114,6 +116,7 @@ export class LanguageServer {
     this.cwd = options.cwd;
     this.binary = options.binary;
     this.label = `${options.config.name} (root ${displayPath(options.root, options.cwd)})`;
+    this.#inner = options.config.innerProcess ? new InnerProcessWatch(options.config.innerProcess, () => this.#process.pid) : undefined;
     const context = { root: options.root, cwd: options.cwd, binary: options.binary };
     const prepared = options.config.prepareLaunch?.(context);
     this.#process = new ServerProcess({
@@ -214,7 +217,10 @@ export class LanguageServer {
     return new LanguageServer(options);
   }
 
+  /** Its state now; a running server whose inner process is gone is found crashed here too. */
   get state(): ServerState {
+    const dead = this.#state === 'running' ? this.#inner?.check() : undefined;
+    if (dead) this.#innerDied(dead);
     return this.#state;
   }
 
@@ -265,12 +271,22 @@ export class LanguageServer {
   }
 
   /** Sends a typed request with the server's timeout unless one is given. */
-  request<P, R>(type: RequestTypeLike<P, R>, params: P, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<R> {
+  async request<P, R>(type: RequestTypeLike<P, R>, params: P, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<R> {
     this.#assertRunning(type.method);
-    return this.#connection.request(type, withWorkDoneToken(type.method, params), {
+    const result = await this.#connection.request(type, withWorkDoneToken(type.method, params), {
       timeoutMs: options.timeoutMs ?? this.#requestTimeout(),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    // An answer from a server whose inner process is gone is empty by default, not a fact: refuse it.
+    const dead = this.#inner && (this.#inner.fromAnswer(result) ?? this.#inner.check());
+    if (dead) {
+      this.#innerDied(dead);
+      throw new LspError(
+        'server_exited',
+        `${this.label} could not answer ${type.method}: ${dead}, so its answer would be empty whatever the code holds. The server is restarted on the next call; call again.`,
+      );
+    }
+    return result;
   }
 
   /** Sends a typed notification (dropped silently when the server is gone). */
@@ -403,6 +419,8 @@ export class LanguageServer {
         const { type, message } = (params ?? {}) as { type?: number; message?: unknown };
         const line = String(message);
         this.#log.push({ type: type ?? 4, message: line.slice(0, 500) });
+        const dead = this.#inner?.fromLog(line);
+        if (dead) this.#innerDied(dead);
         if (!this.#loaded && this.config.readyPattern?.test(line)) {
           this.#loaded = true;
           this.#onLoaded?.();
@@ -443,6 +461,19 @@ export class LanguageServer {
     }
   }
 
+  /** The inner process is gone: the server can no longer answer, so it ends as a crash (and is restarted). */
+  #innerDied(reason: string): void {
+    if (this.#state !== 'running') return;
+    this.#endReason = reason;
+    this.#connection.close(new LspError('server_exited', `${this.label} stopped answering: ${reason}. It is restarted on the next call; call again.`));
+    this.#process.signal('SIGKILL');
+    this.#state = 'crashed';
+    this.documents.clear();
+    this.work.clear();
+    this.published.poke();
+    this.#options.onCrash?.(this, reason);
+  }
+
   #onMalformed(reason: string): void {
     const now = Date.now();
     this.#lastMalformed = reason;
@@ -462,7 +493,7 @@ export class LanguageServer {
   }
 
   #onExit(info: ExitInfo): void {
-    if (this.#state === 'crashed') return; // Already handled when it was killed for malformed output.
+    if (this.#state === 'crashed') return; // Already handled when it was killed for malformed output or a dead inner process.
     const expected = this.#state === 'stopping' || this.#state === 'stopped';
     const reason = this.#endReason ?? `it ${describeExit(info, this.#process.stderrTail)}`;
     this.#endReason = reason;

@@ -33,6 +33,11 @@ export function editTool(cwd: string) {
           );
         }
         const after = replace_all ? before.split(old_text).join(new_text) : before.replace(old_text, () => new_text);
+        if (after === before) {
+          return errorResult(
+            `Nothing changed: new_text is identical to old_text, so ${target.relative} was left as it was. Pass the text the file should contain instead.`,
+          );
+        }
         writeFileAtomic(target.absolute, after);
         return textResult(`Edited ${target.relative} (${replace_all ? count : 1} replacement${count > 1 && replace_all ? 's' : ''}).`, {
           path: target.relative,

@@ -1,6 +1,7 @@
 import { defineTool, resolveInside, textResult, wrapWrite } from '@agent-tools/core';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
+import { textLines } from './read.js';
 
 /** Arguments of the harness's `write` tool. */
 export const writeParameters = z.object({
@@ -21,9 +22,9 @@ export function writeTool(cwd: string) {
       execute({ path, content }) {
         const target = resolveInside(cwd, path, { kind: 'file' });
         writeFileAtomic(target.absolute, content);
-        const lines = content === '' ? 0 : content.split('\n').length;
+        const lines = textLines(content).length;
         const verb = target.exists ? 'Wrote' : 'Created';
-        return textResult(`${verb} ${target.relative} (${lines} lines).`, { path: target.relative, created: !target.exists });
+        return textResult(`${verb} ${target.relative} (${lines} line${lines === 1 ? '' : 's'}).`, { path: target.relative, created: !target.exists });
       },
     }),
   );

@@ -11,6 +11,10 @@ import type { HarnessPlugin } from '../plugin.js';
 export const askPlugin: HarnessPlugin = {
   factory: askTools,
   resources: (env) => {
+    // An MCP session's port: its client shows the cards; nothing is kept here once the session ends.
+    if (env.questions) {
+      return { questionPort: env.questions.port, targetSpace: env.questions.target };
+    }
     const questionPort = env.terminal
       ? harnessQuestionPort(env.terminal)
       : detachedPort('the harness runs without a terminal, so no human is attached');

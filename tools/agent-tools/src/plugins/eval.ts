@@ -55,10 +55,9 @@ const evalDemo: readonly DemoStep[] = [
     },
   },
   {
-    title: 'eval: the description must be 5 to 10 words (the transcript label)',
+    title: 'eval: the description is only the transcript label (5 to 10 words advised): a short one still runs the cell',
     tool: 'eval',
     args: { description: 'compute', code: '1 + 1' },
-    expectError: true,
   },
 ];
 

@@ -81,6 +81,14 @@ export const typescriptServer = defineServer({
   },
   rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
   binaries: ['typescript-language-server'],
+  // tsserver dies alone when it runs out of memory on a large project (or is killed); typescript-language-server
+  // then answers every request with nothing.
+  innerProcess: {
+    name: 'tsserver',
+    commandLine: /[\\/]tsserver\.js(?:\s|$)/,
+    exitMessage: /\[tsserver\] Exited\. Code: \S+\. Signal: \S+/,
+    deadAnswer: (result) => (result as { type?: unknown } | null)?.type === 'noServer',
+  },
   args: ['--stdio'],
   bundled: bundledNodeBin('typescript-language-server', 'typescript-language-server'),
   initializationOptions: () => {

@@ -1,0 +1,210 @@
+import type { Node } from 'web-tree-sitter';
+import { Bindings, Matcher, textOf } from '../match/matcher.js';
+import type { CompiledRule, RuleNode, StopBy } from './types.js';
+
+/**
+ * Evaluates a compiled rule on the nodes of one file, as ast-grep 0.51 does: the keys of a rule object are tried in
+ * ast-grep's order (atomic, composite, relational) with one set of metavariable bindings shared by all of them;
+ * a sub-rule that fails leaves the bindings as they were; `not` and a `stopBy` rule never bind; the first node a
+ * relational rule finds is the one it keeps (no search for another that would let a later key match); constraints
+ * are checked once the rule matched.
+ * @internal
+ */
+export class RuleEvaluator {
+  readonly bindings: Bindings;
+  readonly #rule: CompiledRule;
+  readonly #src: string;
+  readonly #matchers = new Map<RuleNode, Matcher>();
+  readonly #regexes = new Map<RuleNode, RegExp>();
+  readonly #fields = new Map<string, number>();
+  #fresh: RuleEvaluator | undefined;
+
+  constructor(rule: CompiledRule, src: string) {
+    this.#rule = rule;
+    this.#src = src;
+    const first = firstPattern(rule);
+    this.bindings = new Bindings(first?.deviations.ownText ?? true);
+  }
+
+  /** Whether the node is a match of the whole rule (constraints included); the bindings hold its captures. */
+  matchRoot(node: Node): boolean {
+    this.bindings.clear();
+    if (!this.#eval(this.#rule.root, node)) return false;
+    for (const [name, constraint] of Object.entries(this.#rule.constraints)) {
+      const bound = this.bindings.singles.get(name);
+      if (bound && !this.#eval(constraint, bound)) return false;
+    }
+    return true;
+  }
+
+  /** Whether a node matches a rule with no bindings at all (ast-grep's `Node::matches`, used by `stopBy`). */
+  #test(rule: RuleNode, node: Node): boolean {
+    this.#fresh ??= new RuleEvaluator(this.#rule, this.#src);
+    this.#fresh.bindings.clear();
+    return this.#fresh.#eval(rule, node);
+  }
+
+  #eval(rule: RuleNode, node: Node): boolean {
+    const mark = this.bindings.mark;
+    const ok = this.#evalInner(rule, node);
+    if (!ok) this.bindings.undo(mark);
+    return ok;
+  }
+
+  #evalInner(rule: RuleNode, node: Node): boolean {
+    switch (rule.type) {
+      case 'pattern':
+        if (rule.rootKind !== undefined && node.typeId !== rule.rootKind) return false;
+        return this.#matcher(rule).extend(node);
+      case 'kind':
+        return node.typeId === rule.kindId;
+      case 'regex': {
+        let regex = this.#regexes.get(rule);
+        if (!regex) {
+          regex = new RegExp(rule.source, rule.flags);
+          this.#regexes.set(rule, regex);
+        }
+        return regex.test(textOf(node, this.#src));
+      }
+      case 'nthChild':
+        return this.#nthChild(rule, node);
+      case 'all':
+        return rule.rules.every((r) => this.#eval(r, node));
+      case 'any':
+        return rule.rules.some((r) => this.#eval(r, node));
+      case 'not': {
+        const mark = this.bindings.mark;
+        const hit = this.#eval(rule.rule, node);
+        this.bindings.undo(mark);
+        return !hit;
+      }
+      case 'matches': {
+        const util = this.#rule.utils[rule.util];
+        return util ? this.#eval(util, node) : false;
+      }
+      case 'inside':
+        return rule.field === undefined ? this.#inside(rule.rule, rule.stopBy, node) : this.#insideField(rule.rule, rule.stopBy, this.#field(rule.field, node), node);
+      case 'has':
+        return rule.field === undefined ? this.#has(rule.rule, rule.stopBy, node) : this.#hasField(rule.rule, rule.stopBy, this.#field(rule.field, node), node);
+      case 'precedes':
+        return this.#along(rule.rule, rule.stopBy, node, (n) => n.nextSibling);
+      case 'follows':
+        return this.#along(rule.rule, rule.stopBy, node, (n) => n.previousSibling);
+    }
+  }
+
+  #matcher(rule: RuleNode & { type: 'pattern' }): Matcher {
+    let matcher = this.#matchers.get(rule);
+    if (!matcher) {
+      matcher = new Matcher(rule.pattern.root, this.#src, rule.pattern.deviations, { strictness: rule.strictness, bindings: this.bindings });
+      this.#matchers.set(rule, matcher);
+    }
+    return matcher;
+  }
+
+  #field(name: string, node: Node): number {
+    let id = this.#fields.get(name);
+    if (id === undefined) {
+      id = node.tree.language.fieldIdForName(name) ?? -1;
+      this.#fields.set(name, id);
+    }
+    return id;
+  }
+
+  /** Walks a chain of nodes (ancestors, next or previous siblings) as ast-grep's `StopBy::find` does. */
+  #along(rule: RuleNode, stopBy: StopBy, node: Node, step: (n: Node) => Node | null, check?: (n: Node) => boolean): boolean {
+    for (let n = step(node); n; n = step(n)) {
+      const stop = stopBy === 'neighbor' || (stopBy !== 'end' && this.#test(stopBy, n));
+      if ((!check || check(n)) && this.#eval(rule, n)) return true;
+      if (stop) return false;
+    }
+    return false;
+  }
+
+  #inside(rule: RuleNode, stopBy: StopBy, node: Node): boolean {
+    return this.#along(rule, stopBy, node, (n) => n.parent);
+  }
+
+  /** `inside` with `field`: each ancestor tried must hold the node it was reached from in that field. */
+  #insideField(rule: RuleNode, stopBy: StopBy, field: number, node: Node): boolean {
+    let last = node.id;
+    return this.#along(rule, stopBy, node, (n) => n.parent, (n) => {
+      const expected = last;
+      last = n.id;
+      return n.childForFieldId(field)?.id === expected;
+    });
+  }
+
+  #has(rule: RuleNode, stopBy: StopBy, node: Node): boolean {
+    if (stopBy === 'neighbor') return node.children.some((c) => this.#eval(rule, c));
+    if (stopBy === 'end') return this.#descendants(rule, node);
+    // Each child, then (unless the child is where the search stops) its own children, depth first.
+    return node.children.some((c) => this.#eval(rule, c) || (!this.#test(stopBy, c) && this.#has(rule, stopBy, c)));
+  }
+
+  /** Pre-order over the descendants, the node itself left out. */
+  #descendants(rule: RuleNode, node: Node): boolean {
+    for (const child of node.children) {
+      if (this.#eval(rule, child) || this.#descendants(rule, child)) return true;
+    }
+    return false;
+  }
+
+  /** `has` with `field`: the node's child in that field (ast-grep looks no deeper than its children for a stopBy rule). */
+  #hasField(rule: RuleNode, stopBy: StopBy, field: number, node: Node): boolean {
+    const child = node.childForFieldId(field);
+    if (!child) return false;
+    if (stopBy === 'neighbor') return this.#eval(rule, child);
+    if (stopBy === 'end') return this.#eval(rule, child) || this.#descendants(rule, child);
+    return this.#eval(rule, child) || (!this.#test(stopBy, child) && child.children.some((c) => this.#eval(rule, c)));
+  }
+
+  #nthChild(rule: RuleNode & { type: 'nthChild' }, node: Node): boolean {
+    const parent = node.parent;
+    if (!parent) return false;
+    let siblings = parent.children.filter((c) => c.isNamed);
+    if (rule.ofRule) {
+      const of = rule.ofRule;
+      siblings = siblings.filter((c) => {
+        const mark = this.bindings.mark;
+        const ok = this.#eval(of, c);
+        this.bindings.undo(mark);
+        return ok;
+      });
+    }
+    if (rule.reverse) siblings.reverse();
+    const index = siblings.findIndex((c) => c.id === node.id);
+    if (index < 0) return false;
+    // ast-grep then matches the node against ofRule once more, keeping what it binds.
+    if (rule.ofRule) this.#eval(rule.ofRule, node);
+    const at = index + 1;
+    if (rule.step === 0) return at === rule.offset;
+    const n = at - rule.offset;
+    return Math.trunc(n / rule.step) >= 0 && n % rule.step === 0;
+  }
+}
+
+function firstPattern(rule: CompiledRule): (RuleNode & { type: 'pattern' })['pattern'] | undefined {
+  const visit = (node: RuleNode): (RuleNode & { type: 'pattern' })['pattern'] | undefined => {
+    switch (node.type) {
+      case 'pattern':
+        return node.pattern;
+      case 'all':
+      case 'any':
+        for (const r of node.rules) {
+          const found = visit(r);
+          if (found) return found;
+        }
+        return undefined;
+      case 'not':
+      case 'inside':
+      case 'has':
+      case 'precedes':
+      case 'follows':
+        return visit(node.rule);
+      default:
+        return undefined;
+    }
+  };
+  return visit(rule.root);
+}

@@ -1,0 +1,134 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { displayPath, findExecutable, searchPath } from '@agent-tools/core';
+import type { AdapterConfig, LocateContext, LocateResult } from './adapter.js';
+import { findJsDebug, JS_DEBUG_INSTALL } from './js-debug-locate.js';
+import { JS_EXTENSIONS, planProgram, TS_EXTENSIONS } from './js-program.js';
+
+/** Options of the js adapter. */
+export interface JsAdapterOptions {
+  /** js-debug's `dapDebugServer.js` (or a release's `js-debug` folder); looked for in the documented places when absent. */
+  readonly path?: string;
+  /** Whether a carrier package installed beside this one counts (default true; tests of the search turn it off). */
+  readonly besideThisPackage?: boolean;
+}
+
+/**
+ * Files js-debug does not step into: Node's own modules and dependencies. A breakpoint set in one still stops;
+ * only stepping passes over them.
+ */
+const SKIP_FILES = ['<node_internals>/**', '**/node_modules/**'];
+
+/** What Node prints on the program's stderr about the debugger itself; not the program's output. */
+const NODE_DEBUGGER_LINES =
+  /^(?:Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|Debugger listening on ws:\/\/\S+|For help, see: https:\/\/nodejs\.org\/\S*)\r?\n/gm;
+
+/**
+ * js: Microsoft's js-debug (`pwa-node`), the adapter of VS Code, nvim-dap and oh-my-pi, through its standalone DAP
+ * server. It listens on a loopback port; the first connection supervises and every Node process or worker thread
+ * of the program arrives as a child session (`startDebugging`), which the session opens on the same port.
+ */
+export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
+  const nodeVersions = new Map<string, string>();
+  const nodeOf = (env: NodeJS.ProcessEnv): string => findExecutable('node', searchPath(env)) ?? process.execPath;
+  const versionOf = (node: string): string => {
+    let version = nodeVersions.get(node);
+    if (version === undefined) {
+      try {
+        version = execFileSync(node, ['--version'], { encoding: 'utf8', timeout: 5000 }).trim();
+      } catch {
+        version = '';
+      }
+      nodeVersions.set(node, version);
+    }
+    return version;
+  };
+
+  const common = (root: string): Record<string, unknown> => ({
+    type: 'pwa-node',
+    skipFiles: SKIP_FILES,
+    sourceMaps: true,
+    // Source maps are looked up before a file loads, so a breakpoint in a .ts file binds before its code runs.
+    outFiles: [join(root, '**/*.(m|c|)js'), '!**/node_modules/**'],
+    resolveSourceMapLocations: [join(root, '**'), '!**/node_modules/**'],
+    showAsyncStacks: true,
+    smartStep: true,
+  });
+
+  return {
+    id: 'js',
+    languages: 'JavaScript, TypeScript (Node.js)',
+    extensions: [...JS_EXTENSIONS, ...TS_EXTENSIONS],
+    rootMarkers: ['package.json', 'tsconfig.json', 'jsconfig.json'],
+    markerOptional: true,
+    transport: { kind: 'tcp', listening: /listening at\s+\S*?:(\d+)/ },
+    adapterId: 'pwa-node',
+    childSessions: true,
+    outputNoise: NODE_DEBUGGER_LINES,
+    exceptionNote: 'js-debug offers "all" (caught and uncaught) and "uncaught"',
+    async locate(ctx: LocateContext): Promise<LocateResult> {
+      const search = findJsDebug({
+        ...(options.path ? { explicit: options.path } : {}),
+        env: ctx.env,
+        root: ctx.root,
+        cwd: ctx.cwd,
+        besideThisPackage: options.besideThisPackage ?? true,
+      });
+      if (!('found' in search)) {
+        const looked = `looked in ${search.looked.join('; ')}`;
+        return { found: false, reason: `${search.explicitProblem ? `${search.explicitProblem}. ` : ''}no js-debug DAP server found (${looked}). To debug JavaScript or TypeScript, ${JS_DEBUG_INSTALL}` };
+      }
+      const { server, origin, version } = search.found;
+      const show = (path: string): string => displayPath(path, ctx.cwd, { home: ctx.env['HOME'] });
+      return {
+        found: true,
+        command: { command: process.execPath, args: [server, '0', '127.0.0.1'] },
+        summary: `js-debug${version ? ` ${version}` : ''} from ${origin}: node ${show(server)}`,
+        hints: { node: nodeOf(ctx.env) },
+      };
+    },
+    launchProblem: ({ program, root }) => {
+      const plan = planProgram(program, root);
+      return 'problem' in plan ? plan.problem : undefined;
+    },
+    runsUnder: ({ program, root, hints }) => {
+      const plan = planProgram(program, root);
+      if ('problem' in plan) return undefined;
+      const node = String(hints['node'] ?? process.execPath);
+      const version = versionOf(node);
+      return `node${version ? ` ${version}` : ''} (${node})${plan.via === 'node' ? '' : ` through ${plan.via}`}`;
+    },
+    launchArguments: ({ program, args, root, hints }) => {
+      const plan = planProgram(program, root);
+      if ('problem' in plan) throw new Error(plan.problem);
+      return {
+        ...common(root),
+        request: 'launch',
+        name: 'agent-tools',
+        program: plan.program,
+        args: [...args],
+        cwd: root,
+        runtimeExecutable: String(hints['node'] ?? process.execPath),
+        runtimeArgs: [...plan.runtimeArgs],
+        console: 'internalConsole',
+        // The program's own stdout and stderr, not console.* calls seen through the inspector (which would miss writes).
+        outputCapture: 'std',
+        autoAttachChildProcesses: true,
+        stopOnEntry: false,
+      };
+    },
+    attach: {
+      via: 'adapter',
+      listenHint: 'start the program with `node --inspect=127.0.0.1:PORT app.js` (`--inspect-brk` to wait for the debugger before the first line)',
+      arguments: ({ port, host, root }) => ({
+        ...common(root),
+        request: 'attach',
+        name: 'agent-tools',
+        address: host,
+        port,
+        cwd: root,
+        continueOnAttach: true,
+      }),
+    },
+  };
+}

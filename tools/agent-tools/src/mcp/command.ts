@@ -1,0 +1,25 @@
+import { UsageError } from '../args.js';
+import { surfaceNamed, workingDirectory } from '../run-options.js';
+import { type McpArgs, MCP_USAGE, parseMcpArgs } from './args.js';
+import { serveHttpCommand } from './http.js';
+import { serveStdio } from './stdio.js';
+
+/** `agent-tools mcp`: parses its options and serves until the client (stdio) or a signal (HTTP) ends it. */
+export async function runMcp(argv: readonly string[]): Promise<number> {
+  let args: McpArgs;
+  let cwd: string;
+  try {
+    args = parseMcpArgs(argv);
+    if (args.help) {
+      process.stdout.write(`${MCP_USAGE}\n`);
+      return 0;
+    }
+    cwd = workingDirectory(args.cwd);
+    const surface = surfaceNamed(args.surface);
+    return args.http ? await serveHttpCommand(args, cwd, surface) : await serveStdio(args, cwd, surface);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`agent-tools mcp: ${error.message}\n\n${MCP_USAGE}\n`);
+    return 2;
+  }
+}
