@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LspError } from '../src/errors.js';
+import type { LspError } from '../src/errors.js';
 import { locateSymbol } from '../src/position/locate-symbol.js';
 import { rxjs } from './differential/projects.js';
 import { startRun, text } from './helpers.js';
