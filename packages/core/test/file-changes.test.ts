@@ -125,13 +125,19 @@ describe('applyFileChanges', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let written!: () => void;
+    const temporaries = new Promise<void>((resolve) => {
+      written = resolve;
+    });
     const applying = applyFileChanges([{ path: join(dir.path, 'a.ts'), before: 'a', after: 'A' }], {
       beforeCommit: async () => {
         order.push('temporaries written');
+        written();
         await held;
       },
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Not a sleep: on a loaded machine the temporaries may take longer than any fixed delay.
+    await temporaries;
     const same = withFileLock([join(dir.path, 'a.ts')], () => order.push('other writer of a.ts'));
     const other = withFileLock([join(dir.path, 'b.ts')], () => order.push('writer of b.ts'));
     await other;
