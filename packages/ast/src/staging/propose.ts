@@ -82,6 +82,8 @@ export interface Proposal {
   readonly parenthesized: readonly Parenthesized[];
   /** Replacements whose binding could not be made safe: listed before anything is accepted. */
   readonly unsafe: readonly UnsafeReplacement[];
+  /** Where each replacement sits in its file's new text (UTF-16 offsets), for checks of the result. */
+  readonly sites: readonly { readonly file: string; readonly start: number; readonly end: number }[];
 }
 
 /**
@@ -130,6 +132,7 @@ export async function propose(
   const untouched: UntouchedMatch[] = [];
   const parenthesized: Parenthesized[] = [];
   const unsafe: UnsafeReplacement[] = [];
+  const sites: { file: string; start: number; end: number }[] = [];
   let replacements = 0;
   let innerLeft = 0;
   let keptTails = 0;
@@ -264,10 +267,14 @@ export async function propose(
       );
       droppedComments.push(...lost.map((c) => ({ file: result.file, line: c.row + 1, text: c.text })));
     }
+    for (const [i, p] of plan.entries()) {
+      const start = built.starts[i] as number;
+      sites.push({ file: result.file, start, end: start + p.rendered.text.length });
+    }
     replacements += plan.length;
     files.push({ file: result.file, absolute: result.absolute, original: text, updated: built.text, replacements: plan.length });
   }
-  return { files, replacements, innerLeft, breaks, droppedComments, unstable, untouched, keptTails, parenthesized, unsafe };
+  return { files, replacements, innerLeft, breaks, droppedComments, unstable, untouched, keptTails, parenthesized, unsafe, sites };
 }
 
 /** The file with the planned replacements applied front to back, and where each replacement starts in it. */

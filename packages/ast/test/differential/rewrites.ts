@@ -12,6 +12,7 @@ import { rewriteAsAstGrep } from './ast-grep-render.js';
 import type { PatternOutcome } from './compare.js';
 import type { Generated } from './generate.js';
 import { oracleRewrite } from './oracle.js';
+import { emptyVerdict, type SafetyVerdict, safetyOracle } from './safety-oracle.js';
 
 /** How the rewrite half of the differential went for one language. */
 export interface RewriteReport {
@@ -21,6 +22,8 @@ export interface RewriteReport {
   readonly safety: Map<string, number>;
   /** One example per safety reason: the pattern, the rewrite and the first line where the files differ. */
   readonly safetyExamples: Map<string, string>;
+  /** The safety oracle over every rewrite case (see safety-oracle.ts). */
+  readonly oracle: SafetyVerdict;
   /** Differences whose reason was confirmed, one line each. */
   readonly explained: string[];
   readonly unexplained: string[];
@@ -55,7 +58,7 @@ export async function compareRewrites(
   limit = Number(process.env['AST_DIFFERENTIAL_REWRITES'] ?? 10),
 ): Promise<RewriteReport> {
   const agreed = new Set(outcomes.filter((o) => o.mirror && o.extra.length === 0 && o.missing.length === 0 && o.cli > 0).map((o) => o.pattern));
-  const report: RewriteReport = { compared: 0, identical: 0, safety: new Map(), safetyExamples: new Map(), explained: [], unexplained: [] };
+  const report: RewriteReport = { compared: 0, identical: 0, safety: new Map(), safetyExamples: new Map(), oracle: emptyVerdict(), explained: [], unexplained: [] };
   for (const g of generated) {
     if (report.compared >= limit) break;
     // Only patterns whose metavariables are all named: a rewrite can only use what a pattern binds.
@@ -81,6 +84,17 @@ export async function compareRewrites(
       const id = (staged.structured as { editId?: string } | undefined)?.editId;
       if (id) await registry.call('resolve', { edit_id: id, action: 'accept' });
       report.compared++;
+      // The safety oracle, on the same proposal computed again (it must be what was written).
+      const spec = findLanguage(language);
+      const product = await searchWorkspace(loader, dir, { pattern: g.pattern, language }, { wantText: true });
+      if (spec) {
+        const proposal = await propose(loader, spec, product.results, prepareRewrite(rewrite, product.pattern));
+        for (const f of proposal.files) {
+          if (readFileSync(join(ours, f.file), 'utf8') !== f.updated) report.unexplained.push(`${JSON.stringify(g.pattern)}: the proposal computed again differs from what resolve wrote in ${f.file}`);
+        }
+        const matches = new Map(product.results.map((r) => [r.file, { text: r.text ?? '', matches: r.matches }]));
+        await safetyOracle(loader, spec, g.pattern, rewrite, matches, proposal, report.oracle);
+      }
       let same = true;
       for (const file of filesUnder(dir)) {
         const a = readFileSync(join(theirs, file), 'utf8');
