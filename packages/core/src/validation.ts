@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { dropNullOptionals } from './null-optionals.js';
+import { coerceNumericStrings } from './numeric-strings.js';
 
 /** The outcome of checking a call's arguments against a tool's schema. */
 export type Validation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
@@ -8,7 +9,8 @@ export type Validation<T> = { readonly ok: true; readonly value: T } | { readonl
  * Checks arguments against a tool's zod object schema. On failure the message names every bad field, says what
  * was expected, and what to do; unknown fields are refused by name (a model passing `column` to a tool that
  * addresses by symbol should hear so, not have it silently dropped). A `null` given for an optional parameter
- * counts as not given: OpenAI's strict mode has the model send one for every optional parameter it leaves out.
+ * counts as not given: OpenAI's strict mode has the model send one for every optional parameter it leaves out. A
+ * numeric string for a number parameter (`"line": "59"`) is taken as the number.
  */
 export function validateArguments<P extends z.ZodType>(
   toolName: string,
@@ -23,7 +25,7 @@ export function validateArguments<P extends z.ZodType>(
     };
   }
 
-  const input = dropNullOptionals(schema, given) as Record<string, unknown>;
+  const input = coerceNumericStrings(schema, dropNullOptionals(schema, given)) as Record<string, unknown>;
   const problems: string[] = [];
   const known = objectKeys(schema);
   if (known) {
@@ -79,8 +81,12 @@ function describeIssue(issue: z.core.$ZodIssue, input: Record<string, unknown>):
   const received = valueAt(input, issue.path);
   switch (issue.code) {
     case 'invalid_type':
-      if (received === undefined) return `${field} is required (expected ${issue.expected}).`;
-      return `${field} must be ${article(issue.expected)}, got ${describeValue(received)}.`;
+      if (received === undefined) return `${field} is required (expected ${expectedText(issue.expected)}).`;
+      return `${field} must be ${article(expectedText(issue.expected))}, got ${describeValue(received)}.`;
+    case 'too_small':
+      return `${field} ${bound(issue.origin, 'least', issue.minimum, issue.inclusive)}${oneBased(issue.path, issue.minimum)}, got ${describeValue(received)}.`;
+    case 'too_big':
+      return `${field} ${bound(issue.origin, 'most', issue.maximum, issue.inclusive)}, got ${describeValue(received)}.`;
     case 'invalid_value':
       if (received === undefined) return `${field} is required (one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}).`;
       return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(received)}.`;
@@ -105,6 +111,30 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
     current = (current as Record<PropertyKey, unknown>)[key];
   }
   return current;
+}
+
+/** "must be 1 or more", "must not be empty", "must have at most 10 items", "must be at most 5,000 characters". */
+function bound(origin: string, side: 'least' | 'most', limit: number | bigint, inclusive = true): string {
+  const n = Number(limit);
+  if (origin === 'number' || origin === 'int' || origin === 'bigint') {
+    const word = side === 'least' ? (inclusive ? 'or more' : 'exclusive minimum') : inclusive ? 'or less' : 'exclusive maximum';
+    if (inclusive) return `must be ${n.toLocaleString('en-US')} ${word}`;
+    return `must be ${side === 'least' ? 'more' : 'less'} than ${n.toLocaleString('en-US')}`;
+  }
+  const unit = origin === 'string' ? 'character' : origin === 'array' || origin === 'set' ? 'item' : 'entry';
+  if (side === 'least' && n === 1 && inclusive) return origin === 'string' ? 'must not be empty' : `must have at least one ${unit}`;
+  const count = `${n.toLocaleString('en-US')} ${unit}${n === 1 ? '' : unit === 'entry' ? 'ies' : 's'}`.replace('entryies', 'entries');
+  return `must have at ${side} ${count}`;
+}
+
+/** Names the convention when a position field is refused for being below 1. */
+function oneBased(path: readonly PropertyKey[], minimum: number | bigint): string {
+  const name = String(path[path.length - 1] ?? '');
+  return Number(minimum) === 1 && /line|column|number/i.test(name) ? ` (${name.includes('line') ? 'lines are' : 'it is'} 1-based)` : '';
+}
+
+function expectedText(expected: string): string {
+  return expected === 'int' ? 'whole number' : expected;
 }
 
 function article(expected: string): string {

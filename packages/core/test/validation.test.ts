@@ -25,10 +25,35 @@ async function error(args: unknown): Promise<string> {
 
 describe('argument validation', () => {
   it('names every bad field, says what it expected, and how to go on', async () => {
-    const text = await error({ file: 'a.ts', line: '12', action: 'hover' });
+    const text = await error({ file: 'a.ts', line: 'twelve', action: 'hover' });
     expect(text).toBe(
-      ['Invalid arguments for lookup:', '- `line` must be a number, got the string "12".', 'Fix these arguments and call lookup again.'].join('\n'),
+      ['Invalid arguments for lookup:', '- `line` must be a number, got the string "twelve".', 'Fix these arguments and call lookup again.'].join('\n'),
     );
+  });
+
+  it('takes a numeric string for a number, at any depth, and leaves other strings alone', async () => {
+    await using registry = createRegistry({ tools: [lookup] });
+    const result = await registry.call('lookup', { file: '12', line: ' 59 ', action: 'hover', options: { depth: '2.5' } });
+    expect(result.isError, resultText(result)).toBe(false);
+    expect(JSON.parse(resultText(result))).toEqual({ file: '12', line: 59, action: 'hover', options: { depth: 2.5 } });
+  });
+
+  it('words bounds as a person would, with the convention of the field', async () => {
+    expect(await error({ file: 'a.ts', line: 0, action: 'hover' })).toContain('- `line` must be 1 or more (lines are 1-based), got number 0.');
+    expect(await error({ file: 'a.ts', line: 1.5, action: 'hover' })).toContain('- `line` must be a whole number, got number 1.5.');
+    const bounded = defineTool({
+      name: 'bounded',
+      tier: 'read',
+      description: 'Bounds.',
+      parallelSafe: true,
+      parameters: z.object({ text: z.string().min(1), items: z.array(z.string()).max(2), limit: z.number().max(500) }),
+      execute: () => textResult('ok'),
+    });
+    await using registry = createRegistry({ tools: [bounded] });
+    const text = resultText(await registry.call('bounded', { text: '', items: ['a', 'b', 'c'], limit: 501 }));
+    expect(text).toContain('- `text` must not be empty, got the string "".');
+    expect(text).toContain('- `items` must have at most 2 items, got an array.');
+    expect(text).toContain('- `limit` must be 500 or less, got number 501.');
   });
 
   it('says which fields are missing', async () => {

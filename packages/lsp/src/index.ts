@@ -1,6 +1,6 @@
 /**
- * @agent-tools/lsp: the language-server supervisor, the `lsp` and `lsp_rename` tools, and the diagnostics
- * source behind core's write wrapping.
+ * @agent-tools/lsp: the language-server supervisor, the `lsp`, `lsp_rename` and `lsp_fix` tools, and the
+ * diagnostics source behind core's write wrapping.
  */
 export { builtinServers } from './config/builtin-servers.js';
 export {
@@ -27,4 +27,5 @@ export {
   type ServerStatus,
 } from './supervisor.js';
 export { LSP_ACTIONS, type LspParams, lspParameters } from './tools/lsp-parameters.js';
+export { lspFixParameters } from './tools/lsp-fix.js';
 export { lspRenameParameters } from './tools/lsp-rename.js';

@@ -10,3 +10,6 @@ export { ElicitationPort } from './elicitation-port.js';
 export { McpServerError, type McpServerErrorCode } from './errors.js';
 export { type McpSession, type McpSessionContext, type RegistrySource, type ServeOptions, serveRegistry } from './session.js';
 export { mcpTool } from './tool-list.js';
+export { DEFAULT_IDLE_TIMEOUT_MS, type HttpServerOptions, type McpHttpServer, serveHttp } from './http/http-server.js';
+export { type GuardOptions, isLoopback, LOOPBACK_HOSTS, type Refusal, refusal } from './http/request-guard.js';
+export { type SessionDirectoryOptions, sessionDirectory } from './roots.js';

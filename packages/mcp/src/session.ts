@@ -9,6 +9,7 @@ import {
   type Implementation,
   ListToolsRequestSchema,
   McpError,
+  type RequestId,
   type Root,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type ApprovalMode, approvalFor } from './approval-mode.js';
@@ -68,6 +69,9 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
+/** How long the client may take to list its roots. */
+const ROOTS_TIMEOUT_MS = 10_000;
+
 const DEFAULT_INFO: Implementation = { name: 'agent-tools', version: '0.0.0' };
 
 /**
@@ -88,7 +92,8 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
   const target: TargetSpace = { id: transport.sessionId ?? 'mcp', name: 'the MCP client' };
   const owned = typeof source === 'function';
   let registry: Promise<Registry> | undefined;
-  const session = (): Promise<Registry> => {
+  // The request that first needs the registry carries the server's own requests of its set-up (roots/list).
+  const session = (requestId: RequestId): Promise<Registry> => {
     if (typeof source !== 'function') return Promise.resolve(source);
     registry ??= Promise.resolve().then(() =>
       source({
@@ -98,27 +103,28 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
         approve: approvalFor(options.approval ?? 'client', port, target, options.permissionTimeoutMs),
         clientInfo: server.getClientVersion(),
         clientCapabilities: server.getClientCapabilities(),
-        listRoots: async () => (server.getClientCapabilities()?.roots ? (await server.listRoots()).roots : []),
+        listRoots: async () =>
+          server.getClientCapabilities()?.roots ? (await server.listRoots(undefined, { relatedRequestId: requestId, timeout: ROOTS_TIMEOUT_MS })).roots : [],
         signal: ended.signal,
       }),
     );
     return registry;
   };
-  const ready = async (): Promise<Registry> => {
+  const ready = async (requestId: RequestId): Promise<Registry> => {
     try {
-      return await session();
+      return await session(requestId);
     } catch (error) {
       throw new McpError(ErrorCode.InternalError, `The session's tools could not be set up: ${errorSentence(error)}`);
     }
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const reg = await ready();
+  server.setRequestHandler(ListToolsRequestSchema, async (_, extra) => {
+    const reg = await ready(extra.requestId);
     return { tools: reg.tools(options.surface).map((tool) => mcpTool(tool, options.titles)) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const reg = await ready();
+    const reg = await ready(extra.requestId);
     const { name, arguments: args } = request.params;
     if (!reg.disposed && !reg.has(name, options.surface)) {
       const visible = reg.tools(options.surface).map((t) => t.name);

@@ -34,6 +34,17 @@ const PY = `def work(n):
 print(work(100000))
 `;
 
+const JS = `function work(n) {
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    total += i * 2; // @bp
+  }
+  return total;
+}
+
+console.log(work(100000));
+`;
+
 const C = `#include <stdio.h>
 int main(void) {
   long total = 0;
@@ -46,6 +57,8 @@ int main(void) {
 `;
 
 interface Case {
+  /** The id DEBUG_BENCH picks it by (py, c, js); the output rows are "output". */
+  readonly id: string;
   readonly name: string;
   readonly dir: string;
   readonly file: string;
@@ -60,7 +73,10 @@ function lineOf(source: string): number {
 const root = mkdtempSync(join(tmpdir(), 'agent-tools-debug-bench-'));
 const pyDir = join(root, 'py');
 const cDir = join(root, 'c');
-execFileSync('mkdir', ['-p', pyDir, cDir]);
+const jsDir = join(root, 'js');
+execFileSync('mkdir', ['-p', pyDir, cDir, jsDir]);
+writeFileSync(join(jsDir, 'package.json'), '{"name":"bench","private":true}\n');
+writeFileSync(join(jsDir, 'work.js'), JS);
 writeFileSync(join(pyDir, 'pyproject.toml'), '[project]\nname = "bench"\n');
 writeFileSync(join(pyDir, 'work.py'), PY);
 writeFileSync(join(pyDir, 'flood.py'), FLOOD);
@@ -68,10 +84,15 @@ writeFileSync(join(cDir, 'CMakeLists.txt'), 'project(bench C)\n');
 writeFileSync(join(cDir, 'work.c'), C);
 execFileSync('gcc', ['-g', '-O0', '-o', join(cDir, 'work'), join(cDir, 'work.c')]);
 
+/** DEBUG_BENCH=js,py picks rows (py, c, js, output); all by default. */
+const only = process.env['DEBUG_BENCH']?.split(',').map((s) => s.trim());
+const picked = (id: string): boolean => !only || only.includes(id);
+
 const cases: Case[] = [
-  { name: 'debugpy (Python)', dir: pyDir, file: 'work.py', program: 'work.py', line: lineOf(PY) },
-  { name: 'lldb-dap-19 (C, gcc -g)', dir: cDir, file: 'work.c', program: 'work', line: lineOf(C) },
-];
+  { id: 'py', name: 'debugpy (Python)', dir: pyDir, file: 'work.py', program: 'work.py', line: lineOf(PY) },
+  { id: 'c', name: 'lldb-dap-19 (C, gcc -g)', dir: cDir, file: 'work.c', program: 'work', line: lineOf(C) },
+  { id: 'js', name: 'js-debug 1.112 (Node.js)', dir: jsDir, file: 'work.js', program: 'work.js', line: lineOf(JS) },
+].filter((c) => picked(c.id));
 
 function rig(dir: string): { registry: Registry; supervisor: DebugSupervisor } {
   const supervisor = createDebugSupervisor();
@@ -165,13 +186,15 @@ try {
       await registry.dispose();
     }
   }
-  const flood = String(32 * 1024 * 1024);
-  const cpu: Record<string, number[]> = { r: [], n: [] };
-  for (let i = 0; i < 5; i++) {
-    for (const end of ['r', 'n'] as const) cpu[end]?.push(await outputCpu(pyDir, 'flood.py', [flood, end]));
+  if (picked('output')) {
+    const flood = String(32 * 1024 * 1024);
+    const cpu: Record<string, number[]> = { r: [], n: [] };
+    for (let i = 0; i < 5; i++) {
+      for (const end of ['r', 'n'] as const) cpu[end]?.push(await outputCpu(pyDir, 'flood.py', [flood, end]));
+    }
+    timings.push(summarize('debugpy: harness CPU ms for 32 MiB of output ending in \\r (no newline at all)', cpu.r ?? []));
+    timings.push(summarize('debugpy: reference: harness CPU ms for the same 32 MiB ending in \\n', cpu.n ?? []));
   }
-  timings.push(summarize('debugpy: harness CPU ms for 32 MiB of output ending in \\r (no newline at all)', cpu.r ?? []));
-  timings.push(summarize('debugpy: reference: harness CPU ms for the same 32 MiB ending in \\n', cpu.n ?? []));
   console.log(timingTable(timings));
 } finally {
   rmSync(root, { recursive: true, force: true });

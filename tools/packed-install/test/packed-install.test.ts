@@ -36,6 +36,8 @@ describe('every tarball', () => {
   it.each(packages.map((p) => [p.name]))('%s: LICENSE, README, metadata and peers as published', async (name) => {
     const files = (await exec('tar', ['-tzf', tarball(name)], packs)).stdout.split('\n');
     expect(files).toEqual(expect.arrayContaining(['package/LICENSE', 'package/README.md', 'package/dist/index.js', 'package/dist/index.d.ts']));
+    // The keeper program ships as a .py file beside the compiled module that reads it.
+    if (name === '@agent-tools/core') expect(files).toContain('package/dist/process/keeper.py');
     const manifest = JSON.parse((await exec('tar', ['-xzOf', tarball(name), 'package/package.json'], packs)).stdout);
     expect(manifest).toMatchObject({
       license: 'MIT',

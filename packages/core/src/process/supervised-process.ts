@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
-import { KEEPER_BOOTSTRAP, KEEPER_SCRIPT } from './keeper-script.js';
+import { KEEPER_BOOTSTRAP, keeperScript } from './keeper-script.js';
 import { keeperStatus } from './keeper.js';
 import { type ExitKillable, registerLive, unregisterLive } from './live-trees.js';
 import {
@@ -152,7 +152,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
       });
     });
     if (this.#keeper) {
-      (child.stdio[3] as Writable | undefined)?.write(`${KEEPER_SCRIPT}\0`);
+      (child.stdio[3] as Writable | undefined)?.write(`${keeperScript()}\0`);
       this.#listenToKeeper();
     } else child.once('spawn', () => this.#onStarted(child.pid, false));
   }

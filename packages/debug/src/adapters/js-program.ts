@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -22,13 +21,12 @@ export function planProgram(program: string, root: string): JsPlan {
   const ext = extname(program).toLowerCase();
   if ((JS_EXTENSIONS as readonly string[]).includes(ext)) return { program, runtimeArgs: [], via: 'node' };
   if (!(TS_EXTENSIONS as readonly string[]).includes(ext)) return { problem: `js-debug runs .js, .mjs, .cjs and TypeScript files, not ${ext || 'files without an extension'}` };
-  const from = createRequire(join(dirname(program), 'noop.js'));
-  const tsx = packageDir(from, 'tsx');
+  const tsx = packageDir(program, 'tsx');
   if (tsx) {
     const loader = tsxLoader(tsx.dir);
     if (loader) return { program, runtimeArgs: ['--import', pathToFileURL(loader).href], via: `tsx ${tsx.version}` };
   }
-  const tsNode = packageDir(from, 'ts-node');
+  const tsNode = packageDir(program, 'ts-node');
   if (tsNode) {
     const esm = ext === '.mts' || nearestType(program) === 'module';
     const hook = esm ? join(tsNode.dir, 'esm.mjs') : join(tsNode.dir, 'register/index.js');
@@ -45,13 +43,20 @@ export function planProgram(program: string, root: string): JsPlan {
   };
 }
 
-function packageDir(from: NodeJS.Require, name: string): { dir: string; version: string } | undefined {
-  try {
-    const manifest = from.resolve(`${name}/package.json`);
-    const version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version ?? '';
-    return { dir: dirname(manifest), version };
-  } catch {
-    return undefined;
+/**
+ * A package in a node_modules folder from the program's folder up: the project's own, not one reached through
+ * NODE_PATH or Node's global folders (a package manager's shim sets NODE_PATH to its store).
+ */
+function packageDir(program: string, name: string): { dir: string; version: string } | undefined {
+  for (let dir = dirname(program); ; dir = dirname(dir)) {
+    const manifest = join(dir, 'node_modules', name, 'package.json');
+    try {
+      const version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version ?? '';
+      return { dir: dirname(realpathSync(manifest)), version };
+    } catch {
+      // Not here: look further up.
+    }
+    if (dirname(dir) === dir) return undefined;
   }
 }
 

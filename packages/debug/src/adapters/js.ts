@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { displayPath, findExecutable, searchPath } from '@agent-tools/core';
 import type { AdapterConfig, LocateContext, LocateResult } from './adapter.js';
 import { findJsDebug, JS_DEBUG_INSTALL } from './js-debug-locate.js';
@@ -46,11 +45,12 @@ export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
 
   const common = (root: string): Record<string, unknown> => ({
     type: 'pwa-node',
+    // js-debug resolves its defaults from the workspace folder: outFiles (${workspaceFolder}/**/*.(m|c|)js, which it
+    // scans for source maps before a file loads, so a breakpoint in a .ts file binds in tsc's output) and the places
+    // source maps may come from. Without it a breakpoint in a compiled .ts file never binds.
+    __workspaceFolder: root,
     skipFiles: SKIP_FILES,
     sourceMaps: true,
-    // Source maps are looked up before a file loads, so a breakpoint in a .ts file binds before its code runs.
-    outFiles: [join(root, '**/*.(m|c|)js'), '!**/node_modules/**'],
-    resolveSourceMapLocations: [join(root, '**'), '!**/node_modules/**'],
     showAsyncStacks: true,
     smartStep: true,
   });
@@ -61,7 +61,7 @@ export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
     extensions: [...JS_EXTENSIONS, ...TS_EXTENSIONS],
     rootMarkers: ['package.json', 'tsconfig.json', 'jsconfig.json'],
     markerOptional: true,
-    transport: { kind: 'tcp', listening: /listening at\s+\S*?:(\d+)/ },
+    transport: { kind: 'tcp', listening: /listening at\s+\S*?:(\d+)/, programOutput: false },
     adapterId: 'pwa-node',
     childSessions: true,
     outputNoise: NODE_DEBUGGER_LINES,
@@ -119,6 +119,7 @@ export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
     },
     attach: {
       via: 'adapter',
+      probe: true,
       listenHint: 'start the program with `node --inspect=127.0.0.1:PORT app.js` (`--inspect-brk` to wait for the debugger before the first line)',
       arguments: ({ port, host, root }) => ({
         ...common(root),

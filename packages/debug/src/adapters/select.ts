@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { DebugError } from '../errors.js';
 import type { AdapterConfig, LocateResult } from './adapter.js';
@@ -79,6 +79,8 @@ export async function selectForLaunch(
   const shown = displayPath(program, ctx.cwd);
   if (adapterId !== undefined) {
     const config = byId(adapters, adapterId);
+    const advice = kind === 'folder' ? folderAdvice(adapters, program, shown) : undefined;
+    if (advice) throw new DebugError('invalid_argument', advice);
     const mismatch = wrongAdapter(adapters, config, program, shown, kind);
     if (mismatch) throw new DebugError('invalid_argument', mismatch);
     const root = findRoot(config.rootMarkers, from, ctx.cwd)?.dir ?? ctx.cwd;
@@ -125,11 +127,22 @@ export async function selectForAttach(adapters: readonly AdapterConfig[], ctx: S
     return { config, root, located: await locateOrThrow(config, root, ctx) };
   }
   const usable: SelectedAdapter[] = [];
+  const unmarked: AdapterConfig[] = [];
   for (const config of adapters.filter((a) => a.attach)) {
     const root = findRoot(config.rootMarkers, ctx.cwd, ctx.cwd);
-    if (!root) continue;
+    if (!root) {
+      if (config.markerOptional) unmarked.push(config);
+      continue;
+    }
     const located = await config.locate({ root: root.dir, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (located.found) usable.push({ config, root: root.dir, located });
+  }
+  // An adapter that needs no marker (js) is the choice only when no marked project says otherwise.
+  if (usable.length === 0) {
+    for (const config of unmarked) {
+      const located = await config.locate({ root: ctx.cwd, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+      if (located.found) usable.push({ config, root: ctx.cwd, located });
+    }
   }
   if (usable.length === 1) return usable[0] as SelectedAdapter;
   if (usable.length === 0) {
@@ -158,7 +171,7 @@ export function programKind(path: string): 'folder' | 'executable' | 'file' {
 function isNativeExecutable(path: string): boolean {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     const magic = Buffer.alloc(4);
     if (readSync(fd, magic, 0, 4, 0) < 4) return false;
     const word = magic.readUInt32BE(0);

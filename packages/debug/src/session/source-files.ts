@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFileSync } from '@agent-tools/core';
 
 interface Cached {
   readonly mtimeMs: number;
@@ -25,7 +26,7 @@ export class SourceFiles {
     const cached = this.#files.get(path);
     if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.lines;
     try {
-      const lines = readFileSync(path, 'utf8').split('\n');
+      const lines = readRegularFileSync(path).toString('utf8').split('\n');
       this.#files.set(path, { mtimeMs: stat.mtimeMs, size: stat.size, lines });
       return lines;
     } catch {
