@@ -179,7 +179,10 @@ export async function propose(
         for (const [i, p] of plan.entries()) {
           const check = checkStructure(tree, built.starts[i] as number, p.rendered.text.length, p.rendered.placed);
           if (check.whole && check.split.length === 0) continue;
-          p.wrap = { whole: !check.whole, captures: new Set(check.split) };
+          // A capture that is the whole replacement (a template of just `$A`) gets one pair, not two.
+          const spans = p.rendered.placed.filter((c) => c.start === 0 && c.end === p.rendered.text.length).map((c) => c.name);
+          const captures = check.whole ? check.split : check.split.filter((n) => !spans.includes(n));
+          p.wrap = { whole: !check.whole || captures.length < check.split.length, captures: new Set(captures) };
           p.rendered = renderReplacement(template, p.span, ctx, p.wrap);
           retry.push(p);
         }

@@ -6,6 +6,8 @@ import { astTools, type TreeSitterLoader } from '../../src/index.js';
 import { findLanguage } from '../../src/languages.js';
 import { AST_GREP, type CompiledPattern, PRODUCT, type PatternNode } from '../../src/pattern/pattern-node.js';
 import { prepareRewrite } from '../../src/rewrite/template.js';
+import { isRule } from '../../src/rules/types.js';
+import { withTransforms } from '../../src/tools/ast-edit.js';
 import { propose, SAFE, type Safety } from '../../src/staging/propose.js';
 import { searchWorkspace } from '../../src/workspace/search.js';
 import { rewriteAsAstGrep } from './ast-grep-render.js';
@@ -200,6 +202,45 @@ async function explainByTokens(
   return written.replace(/\s+/g, '') === theirs.replace(/\s+/g, '')
     ? 'ast-grep drops as many nodes from the end of a $$$ run as the pattern has tokens after it (ours matches the tokens)'
     : undefined;
+}
+
+/**
+ * The same classification for a rule's rewrite (the rules differential): the product's proposal of the rule with
+ * its safeties off must write what ast-grep wrote, layout aside.
+ */
+export async function explainRuleBySafety(
+  loader: TreeSitterLoader,
+  dir: string,
+  file: string,
+  language: string,
+  params: Record<string, unknown>,
+  rewrite: string,
+  theirs: string,
+): Promise<string | undefined> {
+  const spec = findLanguage(language);
+  if (!spec) return undefined;
+  const scratch = mkdtempSync(join(tmpdir(), 'ast-rule-safety-'));
+  try {
+    cpSync(join(dir, file), join(scratch, file));
+    const summary = await searchWorkspace(loader, scratch, { ...params, path: file, language } as never, { wantText: true });
+    const query = summary.pattern;
+    const results = isRule(query) && query.transform.length > 0 ? withTransforms(summary.results, query.transform) : summary.results;
+    const template = prepareRewrite(rewrite, query);
+    const attempt = async (safety: Safety): Promise<boolean> => {
+      const proposal = await propose(loader, spec, results, template, safety);
+      const written = proposal.files[0]?.updated ?? readFileSync(join(dir, file), 'utf8');
+      return written.replace(/\s+/g, '') === theirs.replace(/\s+/g, '');
+    };
+    for (const key of Object.keys(SAFE) as (keyof Safety)[]) {
+      if (await attempt({ ...SAFE, [key]: false })) return SAFETY_TEXT[key];
+    }
+    if (await attempt({ keepUnnamed: false, parenthesize: false, commentsTravel: false })) return SAFETY_REASONS[SAFETY_REASONS.length - 1];
+    return undefined;
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 /** Why ours differs from ast-grep where a safety of ours is the reason, by switch (the report counts them). */

@@ -78,9 +78,12 @@ function errorCount(tree: Tree): number {
   return n;
 }
 
-function patternTexts(node: PatternNode, out = new Set<string>()): Set<string> {
-  if (node.type === 'leaf') out.add(node.text);
-  else if (node.type === 'inner') for (const child of node.children) patternTexts(child, out);
+/** The pattern's token texts, and the kinds of its unnamed tokens (matched by kind: Ruby's `'` matches `"`). */
+function patternTokens(node: PatternNode, out = { texts: new Set<string>(), kinds: new Set<number>() }) {
+  if (node.type === 'leaf') {
+    out.texts.add(node.text);
+    if (!node.named) out.kinds.add(node.kindId);
+  } else if (node.type === 'inner') for (const child of node.children) patternTokens(child, out);
   return out;
 }
 
@@ -102,7 +105,7 @@ export async function safetyOracle(
   verdict: SafetyVerdict,
 ): Promise<void> {
   const compiled = await loader.compile(spec, pattern).catch(() => undefined);
-  const literal = compiled ? patternTexts(compiled.root) : new Set<string>();
+  const literal = compiled ? patternTokens(compiled.root) : { texts: new Set<string>(), kinds: new Set<number>() };
   const templateWords = new Set(template.replace(METAVAR, ' ').match(/[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]+/gu) ?? []);
   const templatePattern = await loader.compile(spec, template).catch(() => undefined);
   for (const file of proposal.files) {
@@ -123,7 +126,8 @@ export async function safetyOracle(
         for (const leaf of leaves(before, match.start, match.end)) {
           const t = file.original.slice(leaf.startIndex, leaf.endIndex);
           if (captured.some((c) => c.start <= leaf.startIndex && leaf.endIndex <= c.end)) continue;
-          if (literal.has(t) || templateWords.has(t) || dropped.has(t) || !t.trim()) continue;
+          if (literal.texts.has(t) || (!leaf.isNamed && literal.kinds.has(leaf.typeId))) continue;
+          if (templateWords.has(t) || dropped.has(t) || !t.trim()) continue;
           need.set(t, (need.get(t) ?? 0) + 1);
         }
       }
