@@ -5,6 +5,7 @@
 export { builtinServers } from './config/builtin-servers.js';
 export {
   type BundledResolver,
+  type DependentsFinder,
   type DiagnosticsPuller,
   defineServer,
   type ServerConfig,
