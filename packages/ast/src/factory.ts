@@ -4,6 +4,7 @@ import { EditStore } from './staging/edit-store.js';
 import { createAstEditTool } from './tools/ast-edit.js';
 import { createAstGrepTool } from './tools/ast-grep.js';
 import { createResolveTool } from './tools/resolve.js';
+import { createAstTreeTool } from './tools/ast-tree.js';
 
 declare module '@agent-tools/core' {
   interface Resources {
@@ -13,7 +14,7 @@ declare module '@agent-tools/core' {
 }
 
 /**
- * The factory of @agent-tools/ast. With `cwd` and `treeSitter` present it registers `ast_grep` (read),
+ * The factory of @agent-tools/ast. With `cwd` and `treeSitter` present it registers `ast_grep` and `ast_tree` (read),
  * `ast_edit` (write) and `resolve` (write). Edits staged by `ast_edit` live as long as the registry.
  */
 export const astTools = defineFactory({
@@ -24,6 +25,7 @@ export const astTools = defineFactory({
     const loader = resources.treeSitter;
     return [
       createAstGrepTool(loader, resources.cwd),
+      createAstTreeTool(loader, resources.cwd),
       createAstEditTool(loader, store, resources.cwd),
       createResolveTool(store, resources.cwd),
     ];

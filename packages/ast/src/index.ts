@@ -7,6 +7,8 @@ export type { AstEditResult } from './tools/ast-edit.js';
 export { astEditParameters } from './tools/ast-edit.js';
 export type { AstGrepResult } from './tools/ast-grep.js';
 export { astGrepParameters } from './tools/ast-grep.js';
+export type { AstTreeResult } from './tools/ast-tree.js';
+export { astTreeParameters } from './tools/ast-tree.js';
 export type { ResolveResult } from './tools/resolve.js';
 export { resolveParameters } from './tools/resolve.js';
 export type { CaptureInfo, MatchInfo } from './format/search-report.js';

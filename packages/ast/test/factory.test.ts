@@ -10,7 +10,7 @@ afterAll(() => sample.remove());
 factoryContract({
   factory: astTools,
   resources: () => ({ cwd: sample.path, treeSitter: createTreeSitterLoader() }),
-  tools: { ast_grep: 'read', ast_edit: 'write', resolve: 'write' },
+  tools: { ast_grep: 'read', ast_tree: 'read', ast_edit: 'write', resolve: 'write' },
   call: { tool: 'ast_grep', args: { pattern: 'console.log($$$A)', language: 'typescript' } },
 });
 

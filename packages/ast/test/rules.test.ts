@@ -129,6 +129,15 @@ describe('invalid rules are errors naming the key', () => {
     expect(await error({ rule: { kind: 'string', precedes: { kind: 'string', field: 'left' } } })).toMatch(/rule\.precedes\.field.*only supported in `inside` and `has`/);
   });
 
+  it('the tools take the rule as JSON text (a schema OpenAI strict mode can express); bad JSON names the argument', async () => {
+    const registry = createRegistry({ resources: { cwd: dir.path, treeSitter: loader }, factories: [astTools], approve: approveAll });
+    const found = await registry.call('ast_grep', { rule: '{"kind": "string", "inside": {"kind": "arguments"}}', constraints: '{}', language: 'typescript' });
+    expect(resultText(found)).toMatch(/^2 matches of the rule/);
+    const bad = await registry.call('ast_grep', { rule: "{kind: 'string'}", language: 'typescript' });
+    expect(bad.isError).toBe(true);
+    expect(resultText(bad)).toMatch(/`rule` is not valid JSON/);
+  });
+
   it('unsupported keys are refused by name, never ignored', async () => {
     expect(await error({ rule: { kind: 'string', range: { start: { line: 1, column: 0 } } } })).toMatch(/rule\.range.*not supported/);
     expect(await error({ rule: { kind: 'string', fix: 'x' } })).toMatch(/rule\.fix.*rewrite/);
@@ -158,7 +167,7 @@ describe('ast_edit with a rule and a transform', () => {
       FETCH: { replace: { source: '$N', replace: '^get(?P<rest>\\w+)', by: 'fetch$rest' } },
     };
     const rewrite = 'const $SNAKE = "$TAIL/$FETCH";';
-    const staged = await registry.call('ast_edit', { rule, transform, rewrite, path: 'b.ts' });
+    const staged = await registry.call('ast_edit', { rule: JSON.stringify(rule), transform: JSON.stringify(transform), rewrite, path: 'b.ts' });
     expect(resultText(staged)).toMatch(/^\(proposed\) 1 replacement/);
     const id = (staged.structured as { editId: string }).editId;
     await registry.call('resolve', { edit_id: id, action: 'accept' });

@@ -7,6 +7,7 @@ const TITLES: Readonly<Record<string, string>> = Object.freeze({
   lsp_rename: 'Rename a symbol',
   lsp_fix: 'Apply a code action',
   ast_grep: 'Structural code search',
+  ast_tree: 'Show how code parses',
   ast_edit: 'Stage a structural rewrite',
   resolve: 'Accept or discard a staged edit',
   debug: 'Debugger',

@@ -26,7 +26,7 @@ describe('agent-tools mcp over stdio (the SDK client spawning the real CLI)', ()
 
     await using plan = await stdioClient(['--cwd', dir.path, '--surface', 'plan']);
     const planNames = (await plan.client.listTools()).tools.map((t) => t.name);
-    expect(planNames).toEqual(['lsp', 'ast_grep', 'ask_user']);
+    expect(planNames).toEqual(['lsp', 'ast_grep', 'ast_tree', 'ask_user']);
     await expect(plan.client.callTool({ name: 'eval', arguments: { code: '1', description: 'x' } })).rejects.toThrow(/Unknown tool "eval"/);
   });
 

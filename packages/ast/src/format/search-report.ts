@@ -155,7 +155,7 @@ export function noMatchText(summary: SearchSummary): string {
     const skipped = summary.notRegular.length > 0 ? ` ${notRegularNote(summary)}` : '';
     return `No ${summary.spec.id} files (${exts}) under ${where}, so nothing was searched. Check \`path\` and \`language\` (hidden, node_modules and .gitignore'd files are skipped).${skipped}`;
   }
-  return `No match for \`${oneLine(pattern.source)}\` in ${scopeText(summary)}. The pattern was read as a ${pattern.context} whose root is ${kind}. The code is not there in this shape: try a looser pattern ($_ or $$$ for the parts that vary), or another path.`;
+  return `No match for \`${oneLine(pattern.source)}\` in ${scopeText(summary)}. The pattern was read as a ${pattern.context} whose root is ${kind}. The code is not there in this shape: try a looser pattern ($_ or $$$ for the parts that vary), or another path; ast_tree shows how the pattern and the code parse.`;
 }
 
 /** A pattern on one line, cut to 120 characters, for headlines. */

@@ -3,7 +3,7 @@ import type { TreeSitterRuntime } from '../engine/runtime.js';
 import { AstError } from '../errors.js';
 import type { LanguageSpec } from '../languages.js';
 import { type CompileOptions, compilePattern } from '../pattern/compile.js';
-import type { CompiledPattern, Strictness } from '../pattern/pattern-node.js';
+import { type CompiledPattern, ERROR_KIND_ID, type Strictness } from '../pattern/pattern-node.js';
 import { compileContextual } from './contextual.js';
 import { closeNames, fieldNames, namedKinds } from './names.js';
 import { toJsRegExp } from './regex.js';
@@ -188,6 +188,7 @@ async function compileList(ctx: Ctx, raw: unknown, path: string): Promise<RuleNo
 async function compilePatternKey(ctx: Ctx, raw: unknown, path: string): Promise<RuleNode> {
   let pattern: CompiledPattern;
   let strictness: Strictness = 'smart';
+  let rootKind: number | undefined;
   if (typeof raw === 'string') {
     pattern = await compileOrExplain(() => compilePattern(ctx.runtime, ctx.spec, raw, ctx.options), path);
   } else {
@@ -210,13 +211,14 @@ async function compilePatternKey(ctx: Ctx, raw: unknown, path: string): Promise<
     } else {
       const selector = asString(obj['selector'], `${path}.selector`);
       const id = kindId(ctx, selector, `${path}.selector`);
+      rootKind = id;
       pattern = await compileContextual(ctx.runtime, ctx.spec, context, selector, id, ctx.options);
     }
   }
   ctx.contexts.add(`\`${oneLine(pattern.source)}\` read as ${pattern.context}, root ${pattern.root.type === 'meta' ? 'any node' : pattern.root.kind}`);
   for (const name of pattern.singles) ctx.singles.add(name);
   for (const name of pattern.multis) ctx.multis.add(name);
-  return { type: 'pattern', pattern, strictness };
+  return { type: 'pattern', pattern, strictness, ...(rootKind !== undefined ? { rootKind } : {}) };
 }
 
 async function compileOrExplain(compile: () => Promise<CompiledPattern>, path: string): Promise<CompiledPattern> {
@@ -312,8 +314,14 @@ async function compileRelation(ctx: Ctx, key: (typeof RELATIONAL)[number], raw: 
 /** ast-grep's potential kinds: `undefined` when any kind could match. */
 function potentialKinds(node: RuleNode, utils: Readonly<Record<string, RuleNode>>, seen: Set<string>): Set<number> | undefined {
   switch (node.type) {
-    case 'pattern':
-      return node.pattern.root.type === 'meta' ? undefined : new Set([node.pattern.root.kindId]);
+    case 'pattern': {
+      // ast-grep's: a metavariable root says nothing (unless a selector picked its kind); an error root with
+      // children matches any kind.
+      const root = node.pattern.root;
+      if (root.type === 'meta') return node.rootKind === undefined ? undefined : new Set([node.rootKind]);
+      if (root.type === 'inner' && root.kindId === ERROR_KIND_ID) return undefined;
+      return new Set([root.kindId]);
+    }
     case 'kind':
       return new Set([node.kindId]);
     case 'nthChild':

@@ -54,6 +54,7 @@ export class RuleEvaluator {
   #evalInner(rule: RuleNode, node: Node): boolean {
     switch (rule.type) {
       case 'pattern':
+        if (rule.rootKind !== undefined && node.typeId !== rule.rootKind) return false;
         return this.#matcher(rule).extend(node);
       case 'kind':
         return node.typeId === rule.kindId;

@@ -9,7 +9,13 @@ export type StopBy = 'neighbor' | 'end' | RuleNode;
  * be posted to a worker thread. Kind ids are the grammar's public symbol ids (`Node.typeId`).
  */
 export type RuleNode =
-  | { readonly type: 'pattern'; readonly pattern: CompiledPattern; readonly strictness: Strictness }
+  | {
+      readonly type: 'pattern';
+      readonly pattern: CompiledPattern;
+      readonly strictness: Strictness;
+      /** The selector's kind of a pattern object: a match must be of this kind (its root may be a metavariable). */
+      readonly rootKind?: number;
+    }
   | { readonly type: 'kind'; readonly kindId: number; readonly kind: string }
   | { readonly type: 'regex'; readonly source: string; readonly flags: string }
   | {

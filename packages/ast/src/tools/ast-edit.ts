@@ -34,10 +34,10 @@ export const astEditParameters = z.object({
   constraints: constraintsParameter,
   utils: utilsParameter,
   transform: z
-    .record(z.string(), z.unknown())
+    .string()
     .optional()
     .describe(
-      'New metavariables for the rewrite, computed from captured ones (ast-grep\'s transform, object form): {"NAME": {"substring": {"source": "$A", "startChar": 1, "endChar": -1}}}, {"NAME": {"replace": {"source": "$A", "replace": "^get", "by": "fetch"}}}, {"NAME": {"convert": {"source": "$A", "toCase": "snakeCase"}}} (cases: lowerCase, upperCase, capitalize, camelCase, snakeCase, kebabCase, pascalCase; optional "separatedBy": ["dash", "dot", "slash", "space", "underscore", "caseChange"]). The rewriters form (`rewrite`) is not supported.',
+      'JSON text: new metavariables for the rewrite, computed from captured ones (ast-grep\'s transform, object form): {"NAME": {"substring": {"source": "$A", "startChar": 1, "endChar": -1}}}, {"NAME": {"replace": {"source": "$A", "replace": "^get", "by": "fetch"}}}, {"NAME": {"convert": {"source": "$A", "toCase": "snakeCase"}}} (cases: lowerCase, upperCase, capitalize, camelCase, snakeCase, kebabCase, pascalCase; optional "separatedBy": ["dash", "dot", "slash", "space", "underscore", "caseChange"]). The rewriters form (`rewrite`) is not supported.',
     ),
   path: pathParameter,
   language: languageParameter,

@@ -35,7 +35,7 @@ export const languageParameter = z
 
 /** The rule guidance of ast_grep and ast_edit: one short example of each kind of key. */
 export const RULE_GUIDE = [
-  'Instead of (or beside) `pattern`, `rule` takes an ast-grep rule object (JSON); every key of one object must hold.',
+  'Instead of (or beside) `pattern`, `rule` takes an ast-grep rule object as JSON text; every key of one object must hold (`constraints`, `utils`, and for ast_edit `transform`, are JSON text too).',
   'Atomic: {"pattern": "console.log($A)"}; {"pattern": {"context": "class A { $F = 1 }", "selector": "field_definition", "strictness": "relaxed"}} (strictness: cst, smart (default), ast, relaxed, signature); {"kind": "call_expression"}; {"regex": "^on[A-Z]"} (the node\'s text); {"nthChild": 1} or {"nthChild": {"position": "2n+1", "reverse": true, "ofRule": {"kind": "argument"}}}.',
   'Relational (each takes a rule, plus "stopBy": "neighbor" (default: parent / direct children / adjacent sibling), "end" (all the way) or a rule where the search stops, and "field" for inside/has): {"inside": {"kind": "function_declaration", "stopBy": "end"}}; {"has": {"pattern": "await $X", "stopBy": "end"}}; {"has": {"kind": "identifier", "field": "name"}}; {"precedes": {"kind": "return_statement"}}; {"follows": {"pattern": "let $A = $B"}}.',
   'Composite: {"all": [{...}, {...}]}; {"any": [{...}, {...}]}; {"not": {...}}; {"matches": "util-name"} with `utils`: {"util-name": {...rule}}.',
@@ -44,20 +44,20 @@ export const RULE_GUIDE = [
   'A rule needs a `kind` or `pattern` (directly or in every branch of an `any`) so the nodes to test are known. Kinds and fields are the grammar\'s: a wrong one is an error listing close ones; ast_tree shows how code parses.',
 ].join(' ');
 
-/** The `rule` parameter. */
+/** The `rule` parameter: JSON text, so the schema stays closed (OpenAI's strict mode cannot express an open object). */
 export const ruleParameter = z
-  .record(z.string(), z.unknown())
+  .string()
   .optional()
-  .describe('An ast-grep rule object (see the description), instead of or beside `pattern`.');
+  .describe('An ast-grep rule object as JSON text (see the description), instead of or beside `pattern`: \'{"kind": "call_expression", "inside": {"kind": "class_declaration", "stopBy": "end"}}\'.');
 
 /** The `constraints` parameter. */
 export const constraintsParameter = z
-  .record(z.string(), z.unknown())
+  .string()
   .optional()
-  .describe('Rules a captured metavariable must also match, by name: {"A": {"regex": "^test"}}.');
+  .describe('JSON text: rules a captured metavariable must also match, by name: \'{"A": {"regex": "^test"}}\'.');
 
 /** The `utils` parameter. */
 export const utilsParameter = z
-  .record(z.string(), z.unknown())
+  .string()
   .optional()
-  .describe('Named rules that `matches` refers to: {"is-literal": {"any": [{"kind": "string"}, {"kind": "number"}]}}.');
+  .describe('JSON text: named rules that `matches` refers to: \'{"is-literal": {"any": [{"kind": "string"}, {"kind": "number"}]}}\'.');

@@ -12,12 +12,12 @@ import { walkFiles } from './walk.js';
 /** The search arguments shared by ast_grep and ast_edit. */
 export interface SearchParams {
   readonly pattern?: string | undefined;
-  /** ast-grep's rule object (instead of or beside `pattern`), with what goes with it. */
-  readonly rule?: Readonly<Record<string, unknown>> | undefined;
-  readonly constraints?: Readonly<Record<string, unknown>> | undefined;
-  readonly utils?: Readonly<Record<string, unknown>> | undefined;
+  /** ast-grep's rule object (instead of or beside `pattern`), with what goes with it: objects, or their JSON text. */
+  readonly rule?: unknown;
+  readonly constraints?: unknown;
+  readonly utils?: unknown;
   /** ast_edit only: new metavariables computed from captured ones. */
-  readonly transform?: Readonly<Record<string, unknown>> | undefined;
+  readonly transform?: unknown;
   readonly path?: string | undefined;
   readonly language?: string | undefined;
 }
@@ -173,7 +173,7 @@ async function compileQuery(loader: TreeSitterLoader, spec: LanguageSpec, params
     }
     return loader.compile(spec, pattern, compile);
   }
-  let rule: unknown = params.rule;
+  let rule: unknown = fromJson(params.rule, 'rule');
   if (pattern !== undefined) {
     if (rule === undefined) rule = { pattern };
     else if (typeof rule === 'object' && rule !== null && !('pattern' in rule)) rule = { pattern, ...rule };
@@ -184,9 +184,27 @@ async function compileQuery(loader: TreeSitterLoader, spec: LanguageSpec, params
   }
   return loader.compileRule(
     spec,
-    { rule, ...(params.constraints !== undefined ? { constraints: params.constraints } : {}), ...(params.utils !== undefined ? { utils: params.utils } : {}), ...(params.transform !== undefined ? { transform: params.transform } : {}) },
+    {
+      rule,
+      ...(params.constraints !== undefined ? { constraints: fromJson(params.constraints, 'constraints') } : {}),
+      ...(params.utils !== undefined ? { utils: fromJson(params.utils, 'utils') } : {}),
+      ...(params.transform !== undefined ? { transform: fromJson(params.transform, 'transform') } : {}),
+    },
     compile,
   );
+}
+
+/** A rule argument: JSON text is parsed (the tools take text), an object is taken as it is. */
+function fromJson(value: unknown, name: string): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch (error) {
+    throw new RuleError(
+      'invalid_rule',
+      `\`${name}\` is not valid JSON (${(error as Error).message}). Pass the object as JSON text with double-quoted keys, e.g. ${name === 'rule' ? '{"kind": "call_expression", "has": {"pattern": "await $X", "stopBy": "end"}}' : '{"A": {"regex": "^test"}}'}.`,
+    );
+  }
 }
 
 function pickLanguage(language: string | undefined, path: string, isFile: boolean): LanguageSpec {

@@ -4,7 +4,7 @@ import { AstError, findLanguage, type TreeSitterLoader } from '../../src/index.j
 import type { CompileOptions } from '../../src/pattern/compile.js';
 import { preprocessPattern } from '../../src/pattern/metavars.js';
 import { AST_GREP, type Deviations, PRODUCT } from '../../src/pattern/pattern-node.js';
-import { searchWorkspace } from '../../src/workspace/search.js';
+import { type SearchParams, searchWorkspace } from '../../src/workspace/search.js';
 import { type Location, oracleErrors, oracleShape, oracleTree } from './oracle.js';
 import { differingRows, printTree, readTree, type TreeLine } from './trees.js';
 
@@ -44,22 +44,24 @@ export async function ourLocations(
   loader: TreeSitterLoader,
   dir: string,
   language: string,
-  pattern: string,
+  pattern: string | Omit<SearchParams, 'language' | 'path'>,
   compile: CompileOptions,
 ): Promise<Set<Location> | undefined> {
   let summary: Awaited<ReturnType<typeof searchWorkspace>>;
   try {
-    summary = await searchWorkspace(loader, dir, { pattern, language }, { compile });
+    summary = await searchWorkspace(loader, dir, { ...(typeof pattern === 'string' ? { pattern } : pattern), language }, { compile });
   } catch (error) {
-    if (error instanceof AstError && (error.code === 'unparseable_pattern' || error.code === 'invalid_pattern')) return undefined;
+    if (error instanceof AstError && (error.code === 'unparseable_pattern' || error.code === 'invalid_pattern' || error.code === 'invalid_rule')) return undefined;
     throw error;
   }
   const out = new Set<Location>();
   for (const result of summary.results) {
     const text = readFileSync(result.absolute, 'utf8');
+    // UTF-16 offsets to UTF-8 ones; the same numbers in an ASCII file (most), which saves a slice per match.
+    const ascii = Buffer.byteLength(text) === text.length;
     for (const match of result.matches) {
-      const start = Buffer.byteLength(text.slice(0, match.start));
-      out.add(`${result.file}@${start}-${start + Buffer.byteLength(match.text)}`);
+      const start = ascii ? match.start : Buffer.byteLength(text.slice(0, match.start));
+      out.add(`${result.file}@${start}-${start + (ascii ? match.text.length : Buffer.byteLength(match.text))}`);
     }
   }
   return out;
@@ -75,11 +77,11 @@ export async function comparePattern(
   loader: TreeSitterLoader,
   dir: string,
   language: string,
-  generated: { readonly pattern: string; readonly origin: string },
+  generated: { readonly pattern: string; readonly origin: string; readonly params?: Omit<SearchParams, 'language' | 'path'> },
   cli: readonly Location[],
 ): Promise<PatternOutcome> {
   const { pattern, origin } = generated;
-  const locate = (compile: CompileOptions) => ourLocations(loader, dir, language, pattern, compile);
+  const locate = (compile: CompileOptions) => ourLocations(loader, dir, language, generated.params ?? pattern, compile);
   const theirs = new Set(cli);
   const mirror = (await locate({ style: 'ast-grep', deviations: AST_GREP })) ?? new Set<Location>();
   const onlyMirror = [...mirror].filter((l) => !theirs.has(l));

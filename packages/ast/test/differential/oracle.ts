@@ -92,3 +92,50 @@ export async function oracleErrors(dir: string, language: string, files: readonl
   }
   return out;
 }
+
+/** A rule for the CLI: ast-grep's rule object and what goes with it. */
+export interface OracleRule {
+  readonly rule: Record<string, unknown>;
+  readonly constraints?: Record<string, unknown>;
+  readonly fix?: string;
+}
+
+/**
+ * Where ast-grep finds each rule under `dir`, in one `ast-grep scan` with one inline rule per generated rule (JSON
+ * is YAML). A rule ast-grep refuses is left out and named in `refused`.
+ */
+export async function oracleRuleLocations(
+  dir: string,
+  language: string,
+  rules: readonly OracleRule[],
+): Promise<{ found: Map<number, Location[]>; refused: Map<number, string> }> {
+  const refused = new Map<number, string>();
+  const inline = (i: number): string => JSON.stringify({ id: `r${i}`, language: CLI_LANGUAGE[language] ?? language, ...rules[i] });
+  const scan = async (ids: number[]): Promise<string> => {
+    const out = await cli(['scan', '--inline-rules', ids.map(inline).join('\n---\n'), '--json=stream', '.'], dir);
+    return out;
+  };
+  let ids = rules.map((_, i) => i);
+  let stdout: string;
+  try {
+    stdout = await scan(ids);
+  } catch {
+    for (const i of ids) await scan([i]).catch((error: { stderr?: string }) => refused.set(i, (error.stderr ?? '').trim().split('\n').filter((l) => !/^(Help|See also):/.test(l.trim())).slice(0, 4).join(' ')));
+    ids = ids.filter((i) => !refused.has(i));
+    stdout = ids.length ? await scan(ids) : '';
+  }
+  const found = new Map<number, Location[]>(ids.map((i) => [i, []]));
+  for (const line of stdout.split('\n')) {
+    if (!line.trim()) continue;
+    const m = JSON.parse(line) as { file: string; ruleId: string; range: { byteOffset: { start: number; end: number } } };
+    found.get(Number(m.ruleId.slice(1)))?.push(`${m.file}@${m.range.byteOffset.start}-${m.range.byteOffset.end}`);
+  }
+  for (const list of found.values()) list.sort();
+  return { found, refused };
+}
+
+/** Applies a rule with its fix to every file under `dir`: `ast-grep scan --inline-rules … -U`. */
+export async function oracleRuleRewrite(dir: string, language: string, rule: OracleRule): Promise<void> {
+  const inline = JSON.stringify({ id: 'fix', language: CLI_LANGUAGE[language] ?? language, ...rule });
+  await cli(['scan', '--inline-rules', inline, '-U', '.'], dir);
+}
