@@ -78,8 +78,8 @@ async function compare(
   const step = await rig.call({ action: 'step_over' });
   expect(toolView(stop, step, evaluated, expanded)).toEqual(shownAs(direct));
   expect(direct.locals.length).toBeGreaterThan(0);
-  return direct;
   await rig.call({ action: 'terminate' });
+  return direct;
 }
 
 describe('the tool\'s answers equal what js-debug reports when driven directly (real js-debug, real programs)', () => {
