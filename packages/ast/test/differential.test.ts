@@ -127,7 +127,8 @@ function summarize(
     ...(NOTES[language] ? [`- ${NOTES[language]}`] : []),
     ...[...byReason].map(([reason, e]) => `- ${e.patterns} pattern(s), ${reason} (e.g. ${e.example})`),
     ...(grammar.length ? [`- ${grammar.length} pattern(s) set aside, ast-grep's grammar build differs (checked): ${grammar.map((g) => g.slice(0, 240)).join('; ')}`] : []),
-    `Rewrites: ${rewrites.compared} compared, ${rewrites.identical} with identical files${rewrites.explained.length ? `; ${rewrites.explained.length} file(s) differ, each explained: ${[...new Set(rewrites.explained)].join('; ')}` : ''}.`,
+    `Rewrites: ${rewrites.compared} compared, ${rewrites.identical} with identical files${rewrites.safety.size ? `; safety differences (files): ${[...rewrites.safety].map(([why, n]) => `${n} ${why}`).join('; ')}` : ''}${rewrites.explained.length ? `; ${rewrites.explained.length} file(s) differ, each explained: ${[...new Set(rewrites.explained)].join('; ')}` : ''}.`,
+    ...[...rewrites.safetyExamples].map(([why, example]) => `- rewrite safety, ${why}: e.g. ${example.slice(0, 400)}`),
     ...unexplained.map((u) => `- UNEXPLAINED ${u}`),
     ...rewrites.unexplained.map((u) => `- UNEXPLAINED rewrite ${u}`),
   ];

@@ -75,16 +75,26 @@ describe('comments inside a match are kept or named (issue 8)', () => {
       { file: 'a.py', line: 3, text: '# first' },
       { file: 'a.py', line: 5, text: '# between' },
     ]);
-    expect(dropped.text).toContain('Warning: the rewrite deletes 3 comments inside the replaced code');
+    expect(dropped.text.split('\n')[1]).toContain('Loses: 3 comments inside the replaced code');
     expect(dropped.text).toContain('  a.py:2: # why\n  a.py:3: # first\n  a.py:5: # between');
   });
 
-  it('go: names the comment in front of the first statement, which the run of statements does not hold', async () => {
+  it('go: the comment in front of the first statement travels with the run of statements (issue 21, item 3)', async () => {
     const code = 'package p\n\nfunc f() {\n\t// Start here.\n\ta()\n\t// then\n\tb()\n}\n';
     await using t = setup({ 'a.go': code });
     const result = await t.edit({ pattern: 'func $F() {\n\t$$$B\n}', rewrite: 'func $F() {\n\tdefer trace()\n\t$$$B\n}', path: 'a.go' });
-    expect(result.structured.droppedComments).toEqual([{ file: 'a.go', line: 4, text: '// Start here.' }]);
-    expect(result.structured.diff).toContain(' \t// then\n');
+    expect(result.structured.droppedComments).toEqual([]);
+    await t.accept();
+    expect(t.read('a.go')).toBe('package p\n\nfunc f() {\n\tdefer trace()\n\t// Start here.\n\ta()\n\t// then\n\tb()\n}\n');
+  });
+
+  it('go: a comment on the line of the opening brace travels with the run, which keeps its indentation', async () => {
+    const code = 'package p\n\nfunc f() { // why\n\ta()\n}\n';
+    await using t = setup({ 'a.go': code });
+    const result = await t.edit({ pattern: 'func $F() {\n\t$$$B\n}', rewrite: 'func $F() {\n\tdefer trace()\n\t$$$B\n}', path: 'a.go' });
+    expect(result.structured.droppedComments).toEqual([]);
+    await t.accept();
+    expect(t.read('a.go')).toBe('package p\n\nfunc f() {\n\tdefer trace()\n\t// why\n\ta()\n}\n');
   });
 });
 

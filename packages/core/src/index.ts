@@ -12,6 +12,7 @@ export type {
   Diagnostic,
   DiagnosticSeverity,
   DiagnosticsSource,
+  Dependents,
   FileCheck,
 } from './diagnostics/diagnostic.js';
 export { formatDiagnostic } from './diagnostics/format.js';

@@ -16,6 +16,16 @@ describe('the diagnostics ledger', () => {
     expect(ledger.update(F, [diag(F, 14, "Type 'string' is not assignable to type 'number'.")])).toEqual([]);
   });
 
+  it('compares messages under a rename once they are rewritten, merging those that become the same', () => {
+    const ledger = new DiagnosticsLedger();
+    ledger.update(F, [diag(F, 3, 'Argument missing in function "merge_setting"'), diag(F, 9, 'Argument missing in function "merge_one_setting"')]);
+    ledger.rewriteMessages((m) => m.replace('"merge_setting"', '"merge_one_setting"'));
+    const after = [diag(F, 3, 'Argument missing in function "merge_one_setting"'), diag(F, 9, 'Argument missing in function "merge_one_setting"')];
+    expect(ledger.update(F, after)).toEqual([]);
+    // A third copy is still new.
+    expect(ledger.update(F, [...after, diag(F, 12, 'Argument missing in function "merge_one_setting"')]).map((d) => d.line)).toEqual([12]);
+  });
+
   it('reports a second copy of a known message as new, and picks the copy on the new line', () => {
     const ledger = new DiagnosticsLedger();
     ledger.update(F, [diag(F, 10, 'Cannot find name "foo".')]);

@@ -123,6 +123,22 @@ describe('the write wrapper', () => {
     expect(resultText(await s.registry.call('look', {}))).toBe('look: hi');
   });
 
+  it('withdraws late diagnostics that arrived but were not yet read when the file is written again', async () => {
+    await using s = setup();
+    const stale = deferred<readonly Diagnostic[] | undefined>();
+    s.source.next(s.file, { pending: stale.promise });
+    await s.write('broken');
+    // They arrive before the next call and wait on the board for its result...
+    stale.resolve([typeError(s.file, 1)]);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(s.registry.notices.pending()).toBe(1);
+    // ...which is a write of the same file: they are about text no longer there.
+    s.source.next(s.file, []);
+    const fixed = await s.write('fixed');
+    expect(resultText(fixed)).toBe('Wrote a.ts.\nNo new diagnostics in a.ts.');
+    expect(s.registry.notices.pending()).toBe(0);
+  });
+
   it('says when late diagnostics never arrived', async () => {
     await using s = setup();
     const gaveUp = deferred<readonly Diagnostic[] | undefined>();

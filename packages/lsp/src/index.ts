@@ -1,10 +1,11 @@
 /**
- * @agent-tools/lsp: the language-server supervisor, the `lsp` and `lsp_rename` tools, and the diagnostics
- * source behind core's write wrapping.
+ * @agent-tools/lsp: the language-server supervisor, the `lsp`, `lsp_rename` and `lsp_fix` tools, and the
+ * diagnostics source behind core's write wrapping.
  */
 export { builtinServers } from './config/builtin-servers.js';
 export {
   type BundledResolver,
+  type DependentsFinder,
   type DiagnosticsPuller,
   defineServer,
   type ServerConfig,
@@ -27,4 +28,5 @@ export {
   type ServerStatus,
 } from './supervisor.js';
 export { LSP_ACTIONS, type LspParams, lspParameters } from './tools/lsp-parameters.js';
+export { lspFixParameters } from './tools/lsp-fix.js';
 export { lspRenameParameters } from './tools/lsp-rename.js';

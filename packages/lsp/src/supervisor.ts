@@ -1,8 +1,9 @@
 import { extname } from 'node:path';
-import { type CheckOptions, type DiagnosticsSource, errorDetail, type FileCheck } from '@agent-tools/core';
+import { type CheckOptions, type Dependents, type DiagnosticsSource, errorDetail, type FileCheck } from '@agent-tools/core';
 import { builtinServers } from './config/builtin-servers.js';
 import type { ServerConfig } from './config/server-config.js';
 import { type CheckHost, checkFiles } from './diagnostics/check-files.js';
+import { findDependents } from './diagnostics/dependents.js';
 import { findBinary, type ResolvedCommand } from './discovery/binary.js';
 import { discoverRoots } from './discovery/root.js';
 import { type Resolution, resolveServer } from './discovery/resolution.js';
@@ -142,6 +143,7 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
       lateDiagnosticsMs: options.lateDiagnosticsMs ?? 30_000,
       // Files seen on disk before a write (baselined or synced), so a first sync of others means "created".
       knownFiles: new Set<string>(),
+      isOpen: (path) => this.running().some((server) => server.documents.get(path) !== undefined),
     };
   }
 
@@ -336,6 +338,11 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
   /** {@link DiagnosticsSource.baseline}: the diagnostics existing files have before their first write. */
   baseline(files: readonly string[], options: CheckOptions): Promise<readonly FileCheck[]> {
     return checkFiles(this.#checkHost, files, options, 'baseline');
+  }
+
+  /** {@link DiagnosticsSource.dependents}: the files that import written ones, for their diagnostics after a write. */
+  dependents(files: readonly string[], options: CheckOptions & { readonly max: number }): Promise<Dependents> {
+    return findDependents(this.#checkHost, files, options);
   }
 
   /** Shuts every server down (shutdown/exit, then kill after the grace period). Safe to call twice. */

@@ -4,6 +4,7 @@ import { seededRandom, tempDir } from '@agent-tools/test-utils';
 import type { Hover, Location, LocationLink } from 'vscode-languageserver-protocol';
 import { describe, expect, it } from 'vitest';
 import { hoverData, relativeLinks } from '../src/format/hover.js';
+import { pathLabel } from '../src/format/outside-label.js';
 import { DirectClient } from './differential/direct-client.js';
 import { pick } from './differential/positions.js';
 import { curl, goJson, type RealProject, requests, rxjs } from './differential/projects.js';
@@ -22,7 +23,7 @@ type Key = string;
 function keyOf(dir: string, uri: string, line: number, character: number): Key {
   const path = fileURLToPath(uri);
   const rel = relative(dir, path);
-  const file = rel.startsWith('..') || isAbsolute(rel) ? path : rel;
+  const file = rel.startsWith('..') || isAbsolute(rel) ? pathLabel(path, dir) : rel;
   return `${file}:${line + 1}:${character + 1}`;
 }
 

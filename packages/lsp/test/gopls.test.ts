@@ -29,20 +29,25 @@ describe('lsp against gopls', () => {
     expect(text(references)).toMatch(/^2 references to `Total` \(total.go:4\) in 2 files:/);
   });
 
-  it('workspace symbols: the module\'s own first, the standard library marked outside, the server\'s own cut stated', async () => {
-    const result = await run.lsp({ action: 'symbols', query: 'Print' });
+  it('workspace symbols: the module\'s own only, unless outside ones are asked for; then marked, the server\'s own cut stated', async () => {
+    const own = await run.lsp({ action: 'symbols', query: 'Print' });
+    expect((own.structured as { symbols: Array<{ file: string; name: string; outside?: true }> }).symbols).toEqual([
+      { file: 'report.go', name: 'PrintReport', kind: 'function', line: 4, container: 'example.com/shop' },
+    ]);
+    expect(text(own)).toMatch(/\(\d+ matches outside the working directory not listed \(add "outside": true to see them\)\)$/);
+    const result = await run.lsp({ action: 'symbols', query: 'Print', outside: true });
     const body = text(result);
     const symbols = (result.structured as { symbols: Array<{ file: string; name: string; outside?: true }> }).symbols;
     expect(symbols[0]).toMatchObject({ file: 'report.go', name: 'PrintReport' });
     expect(symbols.some((s) => s.outside)).toBe(true);
-    expect(body).toMatch(/^CUT BY THE SERVER: gopls returned its maximum of 100, so other matches may exist; refine the query\.\n\d+ symbols matching "Print" \(1 in the working directory, \d+ outside it\):\nreport.go\n {2}4: function PrintReport \(in example\.com\/shop\)\n\/\S+ \(outside the working directory\)/);
+    expect(body).toMatch(/^CUT BY THE SERVER: gopls returned its maximum of 100, so other matches may exist; refine the query\.\n\d+ symbols matching "Print" \(1 in the working directory, \d+ outside it\):\nreport.go\n {2}4: function PrintReport \(in example\.com\/shop\)\ngo \S+ \(outside the working directory\)/);
   });
 
   it('incoming_calls and outgoing_calls', async () => {
     const incoming = await run.lsp({ action: 'incoming_calls', file: 'total.go', line: 4, symbol: 'Total' });
     expect(text(incoming)).toBe('1 call to `Total` (total.go:4):\nmain.go\n  6:14  fmt.Println(Total([]int{1, 2}))  (in function main)');
     const outgoing = await run.lsp({ action: 'outgoing_calls', file: 'main.go', line: 5, symbol: 'main' });
-    expect(text(outgoing)).toMatch(/^`main` \(main.go:5\) calls 2 functions declared in 2 files:\ntotal.go\n {2}4:6 {2}func Total\(prices \[\]int\) int \{ {2}\(function Total, called once\)\n\/\S+\/fmt\/print.go \(outside the working directory\)\n {2}\d+:\d+ {2}\(function Println, called once\)$/);
+    expect(text(outgoing)).toMatch(/^`main` \(main.go:5\) calls 2 functions declared in 2 files:\ntotal.go\n {2}4:6 {2}func Total\(prices \[\]int\) int \{ {2}\(function Total, called once\)\ngo fmt\/print.go \(outside the working directory\)\n {2}\d+:\d+ {2}func Println\(a \.\.\.any\) \(n int, err error\) \{ {2}\(function Println, called once\)$/);
   });
 
   it('diagnostics on write report a type error of the version just written', async () => {

@@ -6,6 +6,7 @@ import {
   createRegistry,
   defineTool,
   type Registry,
+  type RunDiagnosticsOptions,
   resolveInside,
   resultText,
   textResult,
@@ -70,7 +71,12 @@ export interface Run extends AsyncDisposable {
 }
 
 /** Sets up a run on a temp project with the given files. */
-export function startRun(files: Record<string, string>, options: Partial<LspSupervisorOptions> = {}, budgetMs = 8000): Run {
+export function startRun(
+  files: Record<string, string>,
+  options: Partial<LspSupervisorOptions> = {},
+  budgetMs = 8000,
+  diagnostics: Omit<RunDiagnosticsOptions, 'budgetMs'> = {},
+): Run {
   const dir = tempDir(files, 'agent-tools-lsp-');
   // Cold starts on a loaded machine can take longer than production's 20 s.
   const supervisor = createLspSupervisor({ cwd: dir.path, requestTimeoutMs: 60_000, ...options });
@@ -80,7 +86,7 @@ export function startRun(files: Record<string, string>, options: Partial<LspSupe
     tools: [writeTool(dir.path), writeManyTool(dir.path)],
     approve: approveAll,
     // Generous in tests: a slow shared machine must not turn a check into "pending".
-    diagnostics: { budgetMs },
+    diagnostics: { budgetMs, ...diagnostics },
   });
   return {
     dir,

@@ -64,7 +64,7 @@ describe('locateSymbol: positions by line and symbol, never by column', () => {
 
   it('refuses a symbol that is not on the line and says where it is', () => {
     expect(failure(1, 'reduce')).toBe(
-      '"reduce" does not occur on line 1 of src/x.ts: `import { items, item } from "./data";`. It occurs on line 3. Check the line number (1-based) or read the file around it.',
+      '"reduce" does not occur on line 1 of src/x.ts: `import { items, item } from "./data";`. It occurs as a whole name on line 3. Check the line number (1-based) or read the file around it.',
     );
   });
 

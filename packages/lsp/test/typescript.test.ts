@@ -85,7 +85,7 @@ describe('lsp against typescript-language-server', () => {
     const outgoing = await run.lsp({ action: 'outgoing_calls', file: 'src/shapes.ts', line: 15, symbol: 'totalArea' });
     expect(text(outgoing)).toContain('`totalArea` (src/shapes.ts:15) calls 2 functions');
     expect(text(outgoing)).toContain('  3:3  area(): number;  (method area, called once)');
-    expect(text(outgoing)).toMatch(/lib.es5.d.ts \(outside the working directory\)\n {2}\d+:\d+ {2}\(method reduce, called once\)/);
+    expect(text(outgoing)).toMatch(/\ntypescript lib\/lib.es5.d.ts \(outside the working directory\)\n {2}\d+:\d+ {2}reduce\(callbackfn: [^\n]+\(method reduce, called once\)/);
     const none = await run.lsp({ action: 'incoming_calls', file: 'src/main.ts', line: 3, symbol: 'Shape' });
     expect(none.isError).toBe(false);
   });

@@ -34,6 +34,17 @@ const PY = `def work(n):
 print(work(100000))
 `;
 
+const JS = `function work(n) {
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    total += i * 2; // @bp
+  }
+  return total;
+}
+
+console.log(work(100000));
+`;
+
 const C = `#include <stdio.h>
 int main(void) {
   long total = 0;
@@ -46,6 +57,8 @@ int main(void) {
 `;
 
 interface Case {
+  /** The id DEBUG_BENCH picks it by (py, c, js); the output rows are "output". */
+  readonly id: string;
   readonly name: string;
   readonly dir: string;
   readonly file: string;
@@ -60,7 +73,10 @@ function lineOf(source: string): number {
 const root = mkdtempSync(join(tmpdir(), 'agent-tools-debug-bench-'));
 const pyDir = join(root, 'py');
 const cDir = join(root, 'c');
-execFileSync('mkdir', ['-p', pyDir, cDir]);
+const jsDir = join(root, 'js');
+execFileSync('mkdir', ['-p', pyDir, cDir, jsDir]);
+writeFileSync(join(jsDir, 'package.json'), '{"name":"bench","private":true}\n');
+writeFileSync(join(jsDir, 'work.js'), JS);
 writeFileSync(join(pyDir, 'pyproject.toml'), '[project]\nname = "bench"\n');
 writeFileSync(join(pyDir, 'work.py'), PY);
 writeFileSync(join(pyDir, 'flood.py'), FLOOD);
@@ -68,10 +84,15 @@ writeFileSync(join(cDir, 'CMakeLists.txt'), 'project(bench C)\n');
 writeFileSync(join(cDir, 'work.c'), C);
 execFileSync('gcc', ['-g', '-O0', '-o', join(cDir, 'work'), join(cDir, 'work.c')]);
 
+/** DEBUG_BENCH=js,py picks rows (py, c, js, output); all by default. */
+const only = process.env['DEBUG_BENCH']?.split(',').map((s) => s.trim());
+const picked = (id: string): boolean => !only || only.includes(id);
+
 const cases: Case[] = [
-  { name: 'debugpy (Python)', dir: pyDir, file: 'work.py', program: 'work.py', line: lineOf(PY) },
-  { name: 'lldb-dap-19 (C, gcc -g)', dir: cDir, file: 'work.c', program: 'work', line: lineOf(C) },
-];
+  { id: 'py', name: 'debugpy (Python)', dir: pyDir, file: 'work.py', program: 'work.py', line: lineOf(PY) },
+  { id: 'c', name: 'lldb-dap-19 (C, gcc -g)', dir: cDir, file: 'work.c', program: 'work', line: lineOf(C) },
+  { id: 'js', name: 'js-debug 1.112 (Node.js)', dir: jsDir, file: 'work.js', program: 'work.js', line: lineOf(JS) },
+].filter((c) => picked(c.id));
 
 function rig(dir: string): { registry: Registry; supervisor: DebugSupervisor } {
   const supervisor = createDebugSupervisor();
@@ -150,28 +171,44 @@ try {
       if (!session) throw new Error('no session');
       const steps: number[] = [];
       const bare: number[] = [];
+      const needed: number[] = [];
       for (let i = 0; i < 3 + 21; i++) {
         let start = performance.now();
         await call(registry, { action: 'step_over' }, 'Stopped after the step');
         if (i >= 3) steps.push(performance.now() - start);
+        const thread = session.lastThreadId ?? 1;
         start = performance.now();
-        await session.resume('next', session.lastThreadId ?? 1);
+        await session.resume('next', thread);
         if ((await session.settle(10_000)) !== 'stopped') throw new Error('did not stop');
         if (i >= 3) bare.push(performance.now() - start);
+        // The adapter's own share of a snapshot: the requests it needs, sent bare, one after the other.
+        start = performance.now();
+        await session.resume('next', thread);
+        if ((await session.settle(10_000)) !== 'stopped') throw new Error('did not stop');
+        const frames = await session.request('stackTrace', { threadId: thread, startFrame: 0, levels: 4 });
+        const top = frames.stackFrames[0];
+        if (!top) throw new Error('no frame');
+        const scopes = await session.request('scopes', { frameId: top.id });
+        const locals = scopes.scopes.find((scope) => !scope.expensive);
+        if (locals) await session.request('variables', { variablesReference: locals.variablesReference });
+        if (i >= 3) needed.push(performance.now() - start);
       }
       timings.push(summarize(`${c.name}: step_over round trip (with snapshot)`, steps));
       timings.push(summarize(`${c.name}: reference: bare DAP next → stopped, same session, side by side`, bare));
+      timings.push(summarize(`${c.name}: reference: bare next, stackTrace, scopes, variables (a snapshot's requests), side by side`, needed));
     } finally {
       await registry.dispose();
     }
   }
-  const flood = String(32 * 1024 * 1024);
-  const cpu: Record<string, number[]> = { r: [], n: [] };
-  for (let i = 0; i < 5; i++) {
-    for (const end of ['r', 'n'] as const) cpu[end]?.push(await outputCpu(pyDir, 'flood.py', [flood, end]));
+  if (picked('output')) {
+    const flood = String(32 * 1024 * 1024);
+    const cpu: Record<string, number[]> = { r: [], n: [] };
+    for (let i = 0; i < 5; i++) {
+      for (const end of ['r', 'n'] as const) cpu[end]?.push(await outputCpu(pyDir, 'flood.py', [flood, end]));
+    }
+    timings.push(summarize('debugpy: harness CPU ms for 32 MiB of output ending in \\r (no newline at all)', cpu.r ?? []));
+    timings.push(summarize('debugpy: reference: harness CPU ms for the same 32 MiB ending in \\n', cpu.n ?? []));
   }
-  timings.push(summarize('debugpy: harness CPU ms for 32 MiB of output ending in \\r (no newline at all)', cpu.r ?? []));
-  timings.push(summarize('debugpy: reference: harness CPU ms for the same 32 MiB ending in \\n', cpu.n ?? []));
   console.log(timingTable(timings));
 } finally {
   rmSync(root, { recursive: true, force: true });

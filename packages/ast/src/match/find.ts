@@ -2,6 +2,10 @@ import type { Node, Tree } from 'web-tree-sitter';
 import { type CompiledPattern, ERROR_KIND_ID } from '../pattern/pattern-node.js';
 import { type Bindings, Matcher, textOf } from './matcher.js';
 import { type CommentRecord, commentsIn } from './regions.js';
+import type { UnnamedCode } from './code-span.js';
+import { unnamedParts } from './unnamed.js';
+
+export type { UnnamedCode } from './code-span.js';
 
 /** What a metavariable captured, as plain data. */
 export interface CaptureRecord {
@@ -35,6 +39,13 @@ export interface MatchRecord {
   readonly anonymous: readonly CaptureRecord[];
   /** The comments inside the match (searches for edits only). */
   readonly comments?: readonly CommentRecord[];
+  /**
+   * Where the part the pattern names ends, when unnamed code follows it up to the match's end (children after
+   * the pattern's last, such as a Python `else:` after the `except` a pattern names). Edits only.
+   */
+  readonly tail?: number;
+  /** Unnamed code in the middle of the match (edits only): rewriting the whole match would delete it. */
+  readonly unnamed?: readonly UnnamedCode[];
 }
 
 /**
@@ -49,13 +60,24 @@ export function findMatches(
   stop?: () => boolean,
   options: { readonly comments?: boolean } = {},
 ): MatchRecord[] {
-  const matcher = new Matcher(pattern.root, src, pattern.deviations);
+  const forEdit = options.comments === true;
+  const matcher = new Matcher(pattern.root, src, pattern.deviations, { trace: forEdit });
   const out: MatchRecord[] = [];
   const root = pattern.root;
   const visit = (node: Node): void => {
     if (!matcher.match(node)) return;
     const found = record(node, src, matcher.bindings);
-    out.push(options.comments ? { ...found, comments: commentsIn(node, src) } : found);
+    if (!forEdit) {
+      out.push(found);
+      return;
+    }
+    const parts = unnamedParts(node, matcher.bindings.unnamed, src);
+    out.push({
+      ...found,
+      comments: commentsIn(node, src),
+      ...(parts.tail !== undefined ? { tail: parts.tail } : {}),
+      ...(parts.inside.length ? { unnamed: parts.inside } : {}),
+    });
   };
   // An error leaf (a fragment that is one bad token) is looked for among error nodes only, as in ast-grep.
   if (root.type === 'leaf' && root.kindId === ERROR_KIND_ID) {

@@ -13,11 +13,27 @@ export class Bindings {
   readonly multis = new Map<string, Node[]>();
   /** Unnamed `$$$` runs, in the order they were bound (their positions for `structured`). */
   readonly anonymous: Node[][] = [];
-  readonly #trail: { kind: 'single' | 'multi' | 'anonymous'; name: string }[] = [];
+  /**
+   * Candidate nodes the match covers without the pattern naming them (traced for edits only): tokens skipped in
+   * front of a pattern token, and children after a node's last pattern child.
+   */
+  readonly unnamed: UnnamedGroup[] = [];
+  readonly #trail: { kind: 'single' | 'multi' | 'anonymous' | 'unnamed'; name: string }[] = [];
   readonly #ownText: boolean;
+  readonly #trace: boolean;
 
-  constructor(ownText: boolean) {
+  constructor(ownText: boolean, trace = false) {
     this.#ownText = ownText;
+    this.#trace = trace;
+  }
+
+  /** Records candidate nodes the pattern does not name (only when tracing); undone with the bindings. */
+  note(kind: UnnamedGroup['kind'], nodes: readonly Node[]): void {
+    if (!this.#trace) return;
+    const wide = nodes.filter((n) => n.endIndex > n.startIndex);
+    if (wide.length === 0) return;
+    this.unnamed.push({ kind, nodes: wide });
+    this.#trail.push({ kind: 'unnamed', name: '' });
   }
 
   get mark(): number {
@@ -29,6 +45,7 @@ export class Bindings {
       const entry = this.#trail.pop();
       if (!entry) break;
       if (entry.kind === 'anonymous') this.anonymous.pop();
+      else if (entry.kind === 'unnamed') this.unnamed.pop();
       else (entry.kind === 'multi' ? this.multis : this.singles).delete(entry.name);
     }
   }
@@ -37,6 +54,7 @@ export class Bindings {
     this.singles.clear();
     this.multis.clear();
     this.anonymous.length = 0;
+    this.unnamed.length = 0;
     this.#trail.length = 0;
   }
 
@@ -68,6 +86,13 @@ export class Bindings {
   }
 }
 
+/** Candidate nodes a match covers that the pattern does not name. */
+export interface UnnamedGroup {
+  /** `skipped`: in front of a pattern token; `trailing`: after the last pattern child of their parent. */
+  readonly kind: 'skipped' | 'trailing';
+  readonly nodes: readonly Node[];
+}
+
 /** How one pattern node fared against one candidate node. */
 const Outcome = { Matched: 0, SkipCandidate: 1, NoMatch: 2, SkipGoal: 3, SkipBoth: 4 } as const;
 type Outcome = (typeof Outcome)[keyof typeof Outcome];
@@ -94,15 +119,21 @@ export class Matcher {
 
   /**
    * `strictness` is ast-grep's (default `smart`); `bindings` are shared with other matchers when the pattern is one
-   * atom of a rule, so a metavariable bound by an earlier atom must see the same code here.
+   * atom of a rule, so a metavariable bound by an earlier atom must see the same code here. `trace` records what a
+   * match covers without naming it (edits need it, searches do not).
    */
-  constructor(root: PatternNode, src: string, deviations: Deviations, options: { strictness?: Strictness; bindings?: Bindings } = {}) {
+  constructor(
+    root: PatternNode,
+    src: string,
+    deviations: Deviations,
+    options: { strictness?: Strictness; bindings?: Bindings; trace?: boolean } = {},
+  ) {
     this.#root = root;
     this.#src = src;
     this.#dev = deviations;
     this.#strictness = options.strictness ?? 'smart';
     this.#skipComments = this.#strictness !== 'cst' && this.#strictness !== 'ast';
-    this.bindings = options.bindings ?? new Bindings(deviations.ownText);
+    this.bindings = options.bindings ?? new Bindings(deviations.ownText, options.trace ?? false);
   }
 
   /** Whether the candidate matches; on success the bindings hold the captures. */
@@ -187,7 +218,10 @@ export class Matcher {
   /** Matches goals[gi..] against cands[ci..] (ast-grep's `match_nodes_impl_recursive`, one loop turn per call). */
   #list(goals: readonly PatternNode[], gi: number, cands: readonly Node[], ci: number): boolean {
     for (;;) {
-      if (gi >= goals.length) return true;
+      if (gi >= goals.length) {
+        this.bindings.note('trailing', cands.slice(ci));
+        return true;
+      }
       if (isEllipsis(goals[gi] as PatternNode)) return this.#ellipsis(goals, gi, cands, ci);
       // One goal, skipping the candidate's unnamed tokens and comments in front of it (and, under the looser
       // strictness levels, the pattern's own unnamed tokens).
@@ -201,6 +235,7 @@ export class Matcher {
         if (outcome === Outcome.Matched) break;
         if (outcome === Outcome.NoMatch) return false;
         if (outcome === Outcome.SkipCandidate) {
+          if (!cand.isExtra) this.bindings.note('skipped', [cand]);
           ci++;
           continue;
         }
@@ -234,6 +269,8 @@ export class Matcher {
 
   /** ast-grep's `should_skip_trailing`: which candidates may follow the pattern's last node. */
   #trailing(cands: readonly Node[], ci: number): boolean {
+    // Trailing candidates a match allows are recorded: a rewrite keeps them.
+    this.bindings.note('trailing', cands.slice(ci));
     switch (this.#strictness) {
       case 'smart':
         return true;

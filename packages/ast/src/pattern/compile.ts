@@ -3,6 +3,7 @@ import type { TreeSitterRuntime } from '../engine/runtime.js';
 import { AstError } from '../errors.js';
 import type { LanguageSpec, PatternContext } from '../languages.js';
 import { ownText } from '../match/same-code.js';
+import { enclosingConstruct } from './enclosing.js';
 import { metaVarOf, preprocessPattern } from './metavars.js';
 import { type CompiledPattern, type Deviations, ERROR_KIND_ID, isEllipsis, isTrivial, PRODUCT, type PatternNode } from './pattern-node.js';
 import { withStatementSemicolons } from './semicolons.js';
@@ -55,7 +56,23 @@ export async function compilePattern(
   // Nothing in context parses, but ast-grep's reading steps over the error to a clean node (`static` in C).
   const stepped = await compileAsAstGrep(runtime, parser, spec, source, deviations, 'clean-node').catch(() => undefined);
   if (stepped) return stepped;
-  throw unparseable(spec, pattern, refusals);
+  const error = unparseable(spec, pattern, refusals);
+  // A clause that only exists inside a larger construct (`except $E:` without its `try:`): suggest the construct,
+  // once it is proved to compile.
+  const enclosing = enclosingConstruct(spec.id, pattern);
+  if (enclosing) {
+    const ok = await compilePattern(runtime, spec, enclosing.suggestion, options).then(
+      () => true,
+      () => false,
+    );
+    if (ok) {
+      throw new AstError(
+        'unparseable_pattern',
+        `${error.message}\n\`${enclosing.clause}\` only appears inside a larger construct, and a pattern is one complete node: write the enclosing construct, e.g.\n${enclosing.suggestion}`,
+      );
+    }
+  }
+  throw error;
 }
 
 /** The context ladder with one expando: the first rung that accepts the pattern, strictly, then leniently. */
@@ -168,6 +185,8 @@ function refusal(root: Node, context: PatternContext, start: number, end: number
 /** Whether every error of a parse holds a metavariable (and nothing is missing), so the metavariable caused it. */
 function explainedByMetavariables(root: Node, text: string, spec: LanguageSpec): boolean {
   const probe = spec.quoteMetavariables ? /"\$/ : new RegExp(`${escapeRegExp(spec.expando)}(?:[A-Z_]|${escapeRegExp(spec.expando)}{2})`);
+  const e = escapeRegExp(spec.expando);
+  const metavariables = spec.quoteMetavariables ? /"\$[^"]*"/g : new RegExp(`(?:${e}){1,3}[A-Z_][A-Z0-9_]*|(?:${e}){3}`, 'gu');
   let ok = true;
   const visit = (node: Node): void => {
     if (!ok) return;
@@ -176,7 +195,11 @@ function explainedByMetavariables(root: Node, text: string, spec: LanguageSpec):
       return;
     }
     if (node.isError) {
-      if (!probe.test(text.slice(node.startIndex, node.endIndex))) ok = false;
+      // The error must hold a metavariable and nothing but metavariables and punctuation: `switch $X { $$$ }` in
+      // Go (the grammar wants case clauses where $$$ stands), not `except $E:` alone in Python, whose error is the
+      // `except` keyword outside a `try` (that one only parses by error recovery: unparseable, as `except E:` is).
+      const errorText = text.slice(node.startIndex, node.endIndex);
+      if (!probe.test(errorText) || /[\p{L}\p{N}_]/u.test(errorText.replace(metavariables, ''))) ok = false;
       return;
     }
     for (const child of node.children) if (child.hasError || child.isMissing || child.isError) visit(child);

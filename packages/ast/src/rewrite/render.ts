@@ -1,4 +1,5 @@
 import type { MatchRecord } from '../match/find.js';
+import { captureRegions, widened } from './comment-owner.js';
 import { lineIndent, reindentLine, styleTemplate } from './indent.js';
 import { METAVAR, type RewriteTemplate } from './template.js';
 
@@ -9,12 +10,32 @@ export interface RenderContext {
   readonly stringLines: ReadonlySet<number>;
   /** The file's indentation unit, measured on code lines (a tab, or its width of spaces). */
   readonly unit: string | undefined;
+  /** Comments next to a capture travel with it (default true; off reproduces ast-grep). */
+  readonly commentsTravel?: boolean;
 }
 
 /** A rendered replacement and the captures it used (a comment inside one of them is kept). */
 export interface Rendered {
   readonly text: string;
   readonly used: readonly { readonly start: number; readonly end: number }[];
+  /** Where each substituted single capture landed in `text` (parentheses added around it included). */
+  readonly placed: readonly Placed[];
+}
+
+/** A single capture as placed in a rendered replacement. */
+export interface Placed {
+  readonly name: string;
+  /** Offsets into the rendered text. */
+  readonly start: number;
+  readonly end: number;
+  /** The template put it right against identifier characters or inside quotes: it is text there, not a node. */
+  readonly glued: boolean;
+}
+
+/** Parentheses to add: around captures (by name) and around the whole replacement. */
+export interface Wrapping {
+  readonly whole?: boolean;
+  readonly captures?: ReadonlySet<string>;
 }
 
 /** One line of output: `fixed` lines are final (a capture's own line, a line inside a string). */
@@ -29,13 +50,15 @@ interface Line {
  * capture's first line, an `else:` after a Python block, keeps its place relative to it), lines inside string
  * literals copied exactly, and the template's own lines indented to the match.
  */
-export function renderReplacement(template: RewriteTemplate, match: MatchRecord, ctx: RenderContext): Rendered {
+export function renderReplacement(template: RewriteTemplate, match: MatchRecord, ctx: RenderContext, wrap: Wrapping = {}): Rendered {
   const { source } = ctx;
   const text = styleTemplate(template.text, ctx.unit);
   const matchIndent = lineIndent(source, match.start);
   const lines: Line[] = [{ text: '', fixed: false }];
   const used: { start: number; end: number }[] = [];
+  const marks: { name: string; from: [number, number]; to: [number, number]; glued: boolean }[] = [];
   const current = (): Line => lines[lines.length - 1] as Line;
+  const regions = ctx.commentsTravel === false ? new Map() : captureRegions(match, source);
   /** Appends template text: its line breaks start lines that get the match's indentation. */
   const appendTemplate = (piece: string): void => {
     const parts = piece.split('\n');
@@ -47,17 +70,26 @@ export function renderReplacement(template: RewriteTemplate, match: MatchRecord,
     const index = m.index ?? 0;
     appendTemplate(text.slice(last, index));
     last = index + m[0].length;
-    const capture = match.captures[(m[1] ?? m[2]) as string];
-    if (!capture?.text) {
-      if (capture?.items) last = dropEmptyRun(lines, text, index, last);
+    const name = (m[1] ?? m[2]) as string;
+    const node = match.captures[name];
+    if (!node?.text) {
+      if (node?.items) last = dropEmptyRun(lines, text, index, last);
       continue;
     }
+    // The capture with the comments that belong to it (between it and the pattern's code next to it).
+    const capture = widened(node, regions.get(name));
     used.push({ start: capture.start, end: capture.end });
+    const single = m[1] === undefined;
+    const paren = single && wrap.captures?.has(name) === true;
     // A capture that sat on its own lines inside the match (`foo(\n    a,\n    b,\n)`) keeps those line breaks
     // when the template puts it right against other code (`bar($$$ARGS)`).
     const tight = (ch: string | undefined): boolean => ch !== undefined && !/\s/.test(ch);
     const templateIndent = lineIndent(text, index);
-    const captureIndent = lineIndent(source, capture.start);
+    // A leading comment on the line of the code before it (`{  // why`) does not set the capture's indentation
+    // when the template gives the capture a line of its own: the capture's first node does.
+    const ownLine = !text.slice(text.lastIndexOf('\n', index - 1) + 1, index).trim();
+    const midLine = !!source.slice(source.lastIndexOf('\n', capture.start - 1) + 1, capture.start).trim();
+    const captureIndent = lineIndent(source, capture.start < node.start && midLine && ownLine ? node.start : capture.start);
     let firstIndent = matchIndent + templateIndent;
     if (breakBefore(source, match.start, capture.start) && tight(current().text.at(-1))) {
       firstIndent = reindentLine(captureIndent, matchIndent, firstIndent, true) ?? firstIndent;
@@ -66,6 +98,8 @@ export function renderReplacement(template: RewriteTemplate, match: MatchRecord,
       firstIndent = lineIndent(current().text, current().text.length);
     }
     const captured = capture.text.split('\n');
+    const from: [number, number] = [lines.length - 1, current().text.length];
+    if (paren) current().text += '(';
     current().text += captured[0];
     let offset = capture.start + (captured[0] as string).length + 1;
     for (const line of captured.slice(1)) {
@@ -73,15 +107,35 @@ export function renderReplacement(template: RewriteTemplate, match: MatchRecord,
       lines.push({ text: inString ? line : (reindentLine(line, captureIndent, firstIndent) ?? line), fixed: true });
       offset += line.length + 1;
     }
+    if (paren) current().text += ')';
+    if (single) {
+      // Pasted as text (against identifier characters or quotes), or carrying its comments: not checked as a node.
+      const glued =
+        capture !== node || /[\p{L}\p{N}_'"`]/u.test(text[index - 1] ?? '') || /[\p{L}\p{N}_'"`]/u.test(text[last] ?? '');
+      marks.push({ name, from, to: [lines.length - 1, current().text.length], glued });
+    }
     const after = breakAfter(source, capture.end, match.end);
     if (after !== undefined && tight(text[last])) {
       lines.push({ text: reindentLine(after, matchIndent, matchIndent + templateIndent, true) ?? after, fixed: true });
     }
   }
   appendTemplate(text.slice(last));
-  const out = lines.map((line, i) => (i === 0 || line.fixed || !line.text ? line.text : matchIndent + line.text)).join('\n');
+  const finals = lines.map((line, i) => (i === 0 || line.fixed || !line.text ? line.text : matchIndent + line.text));
+  const starts: number[] = [];
+  let at = wrap.whole ? 1 : 0;
+  for (const line of finals) {
+    starts.push(at);
+    at += line.length + 1;
+  }
+  const crlf = source.includes('\r\n');
+  // A mark's column counts from the line's own text; a template line gets the match's indentation in front.
+  const offsetOf = ([row, column]: [number, number]): number =>
+    (starts[row] as number) + column + (finals[row] !== (lines[row] as Line).text ? matchIndent.length : 0) + (crlf ? row : 0);
+  const placed = marks.map((mark) => ({ name: mark.name, start: offsetOf(mark.from), end: offsetOf(mark.to), glued: mark.glued }));
+  let out = finals.join('\n');
+  if (wrap.whole) out = `(${out})`;
   // Keep the file's line endings.
-  return { text: source.includes('\r\n') ? out.replace(/\r?\n/g, '\r\n') : out, used };
+  return { text: crlf ? out.replace(/\r?\n/g, '\r\n') : out, used, placed };
 }
 
 /**

@@ -5,7 +5,8 @@ import type { TreeSitterLoader } from '../loader.js';
 import { unifiedDiff } from '../rewrite/diff.js';
 import { prepareRewrite, type RewriteTemplate } from '../rewrite/template.js';
 import type { EditStore } from '../staging/edit-store.js';
-import { propose } from '../staging/propose.js';
+import { changedRanges } from '../rewrite/ranges.js';
+import { type Parenthesized, type Proposal, propose, type UnsafeReplacement, type UntouchedMatch } from '../staging/propose.js';
 import { searchWorkspace } from '../workspace/search.js';
 import { applyTransforms } from '../rules/transform.js';
 import { isRule, type Query } from '../rules/types.js';
@@ -52,6 +53,18 @@ export interface AstEditResult {
   readonly breaksSyntax: readonly { readonly file: string; readonly line: number; readonly lines: readonly number[]; readonly before: number }[];
   /** Comments inside replaced code that the rewrite deletes (1-based lines). */
   readonly droppedComments: readonly { readonly file: string; readonly line: number; readonly text: string }[];
+  /** Matches found and not rewritten: the rewrite would delete code the pattern does not name, or keeping it would not parse. */
+  readonly untouched: readonly UntouchedMatch[];
+  /** Replacements that keep unnamed code after the part the pattern names. */
+  readonly keptTails: number;
+  /** Replacements that got parentheses so they bind as the template says. */
+  readonly parenthesized: readonly Parenthesized[];
+  /** Replacements whose binding could not be proved (re-parsed, not the template's shape): review them. */
+  readonly unsafe: readonly UnsafeReplacement[];
+  /** Every changed line range per file, original numbering. */
+  readonly changedLines: readonly { readonly file: string; readonly ranges: readonly string[] }[];
+  /** Lines of the whole diff (the text shows the first 150; resolve "show" pages through it). */
+  readonly diffLines: number;
   readonly diff: string;
 }
 
@@ -59,7 +72,47 @@ export interface AstEditResult {
 const MAX_COMMENTS = 10;
 
 /** Diff lines shown in the result before the rest is counted. */
-const MAX_DIFF_LINES = 150;
+export const MAX_DIFF_LINES = 150;
+
+/** Places named in one line before the rest is counted. */
+const MAX_NAMED = 5;
+
+/** What the rewrite loses or could not make safe, one warning per kind: the proposal's first lines. */
+function lossLines(proposal: Proposal): string[] {
+  const lines: string[] = [];
+  const more = (n: number, shown: number): string => (n > shown ? ` … and ${n - shown} more (structured lists all)` : '');
+  if (proposal.droppedComments.length > 0) {
+    const shown = proposal.droppedComments.slice(0, MAX_COMMENTS).map((c) => `  ${c.file}:${c.line}: ${oneLine(c.text)}`);
+    lines.push(
+      `Loses: ${plural(proposal.droppedComments.length, 'comment')} inside the replaced code, outside every metavariable the rewrite uses (comments next to a metavariable travel with it); put a metavariable around them or accept losing them:`,
+      ...shown,
+      ...(proposal.droppedComments.length > shown.length ? [`  ${more(proposal.droppedComments.length, shown.length).trim()}`] : []),
+    );
+  }
+  if (proposal.unsafe.length > 0) {
+    const shown = proposal.unsafe.slice(0, MAX_COMMENTS).map((u) => `  ${u.file}:${u.line}: ${oneLine(u.text)} (${u.parts.join(', ')})`);
+    lines.push(
+      `Unsafe: ${plural(proposal.unsafe.length, 'replacement')} may bind differently than the template says (re-parsed, ${proposal.unsafe.length === 1 ? 'it is' : 'they are'} not the template's shape, and parentheses did not help); review ${proposal.unsafe.length === 1 ? 'it' : 'them'}:`,
+      ...shown,
+      ...(proposal.unsafe.length > shown.length ? [`  ${more(proposal.unsafe.length, shown.length).trim()}`] : []),
+    );
+  }
+  const unnamed = proposal.untouched.filter((u) => u.reason === 'unnamed');
+  if (unnamed.length > 0) {
+    const where = unnamed.slice(0, MAX_NAMED).map((u) => `${u.file}:${u.line} (\`${oneLine(u.text)}\` at line ${u.at})`);
+    lines.push(
+      `Not rewritten: ${plural(unnamed.length, 'match')} where the rewrite would delete code the pattern does not name: ${where.join(', ')}${more(unnamed.length, where.length)}. Write that code into the pattern and the rewrite to rewrite ${unnamed.length === 1 ? 'it' : 'them'}.`,
+    );
+  }
+  const tails = proposal.untouched.filter((u) => u.reason === 'tail');
+  if (tails.length > 0) {
+    const where = tails.slice(0, MAX_NAMED).map((u) => `${u.file}:${u.line} (\`${oneLine(u.text).slice(0, 40)}\` at line ${u.at})`);
+    lines.push(
+      `Not rewritten: ${plural(tails.length, 'match')} where the code after what the pattern names would not parse after the rewrite: ${where.join(', ')}${more(tails.length, where.length)}. Name that code in the pattern (e.g. a $$$REST or the else clause) and place it in the rewrite.`,
+    );
+  }
+  return lines;
+}
 
 const DESCRIPTION = [
   'Rewrite code by its shape: every match of `pattern` is replaced by `rewrite`, with the metavariables substituted back.',
@@ -91,7 +144,20 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
         },
       });
       if (!template) throw new Error('the rewrite was not prepared');
-      const empty: AstEditResult = { replacements: 0, files: [], innerMatchesLeft: 0, breaksSyntax: [], droppedComments: [], diff: '' };
+      const empty: AstEditResult = {
+        replacements: 0,
+        files: [],
+        innerMatchesLeft: 0,
+        breaksSyntax: [],
+        droppedComments: [],
+        untouched: [],
+        keptTails: 0,
+        parenthesized: [],
+        unsafe: [],
+        changedLines: [],
+        diffLines: 0,
+        diff: '',
+      };
       if (summary.totalMatches === 0) {
         return textResult([`Nothing to edit. ${noMatchText(summary)}`, ...caveats(summary)].join('\n'), empty);
       }
@@ -102,8 +168,10 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
         notes.push(`Left out because they changed during the search or are not valid UTF-8: ${list(proposal.unstable)}.`);
       }
       if (proposal.replacements === 0) {
-        const text = `Nothing to edit: the ${plural(summary.totalMatches, 'match')} already read${summary.totalMatches === 1 ? 's' : ''} as the rewrite.`;
-        return textResult([text, ...notes].join('\n'), empty);
+        const text = proposal.untouched.length
+          ? `Nothing to edit: none of the ${plural(summary.totalMatches, 'match')} can be rewritten without losing code the pattern does not name.`
+          : `Nothing to edit: the ${plural(summary.totalMatches, 'match')} already read${summary.totalMatches === 1 ? 's' : ''} as the rewrite.`;
+        return textResult([text, ...lossLines(proposal), ...notes].join('\n'), { ...empty, untouched: proposal.untouched });
       }
       const edit = store.stage({
         pattern: params.pattern ?? summary.pattern.source,
@@ -111,10 +179,27 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
         files: proposal.files,
         replacements: proposal.replacements,
       });
+      const diff = proposal.files.map((f) => unifiedDiff(f.file, f.original, f.updated)).join('\n');
+      const diffLines = diff.split('\n');
+      const cut = diffLines.length > MAX_DIFF_LINES;
+      const ranges = changedRanges(diff);
       const perFile = proposal.files.map((f) => `${f.file} (${f.replacements})`);
       const lines = [
-        `(proposed) ${plural(proposal.replacements, 'replacement')} in ${plural(proposal.files.length, 'file')}: ${list(perFile)}. Nothing is written yet: call resolve with edit_id "${edit.id}" and action "accept" to apply it, or action "discard" to drop it.`,
+        `(proposed${cut ? `; diff preview cut at ${MAX_DIFF_LINES} of ${diffLines.length} lines` : ''}) ${plural(proposal.replacements, 'replacement')} in ${plural(proposal.files.length, 'file')}: ${list(perFile)}. Nothing is written yet: call resolve with edit_id "${edit.id}" and action "accept" to apply it, "discard" to drop it, or "show" (with offset and file) to read the staged diff${cut ? `; the rest starts at offset ${MAX_DIFF_LINES}` : ''}.`,
       ];
+      // Everything the rewrite loses or could not make safe comes first, never only in the cut part of the diff.
+      lines.push(...lossLines(proposal));
+      if (proposal.keptTails > 0) {
+        lines.push(
+          `Kept: ${plural(proposal.keptTails, 'match')} ${proposal.keptTails === 1 ? 'has' : 'have'} code after what the pattern names (an else, another handler, a ";"): only the named part is replaced, the rest stays as it is.`,
+        );
+      }
+      if (proposal.parenthesized.length > 0) {
+        const where = proposal.parenthesized.slice(0, MAX_NAMED).map((p) => `${p.file}:${p.line} (${p.parts.join(', ')})`);
+        lines.push(
+          `Parenthesized: ${plural(proposal.parenthesized.length, 'replacement')} got parentheses so ${proposal.parenthesized.length === 1 ? 'it binds' : 'they bind'} as the template says next to a neighbouring operator (checked by re-parsing): ${where.join(', ')}${proposal.parenthesized.length > MAX_NAMED ? ` and ${proposal.parenthesized.length - MAX_NAMED} more` : ''}.`,
+        );
+      }
       if (proposal.innerLeft > 0) {
         lines.push(
           `${plural(proposal.innerLeft, 'match')} nested inside a replaced match ${proposal.innerLeft === 1 ? 'was' : 'were'} left as ${proposal.innerLeft === 1 ? 'it is' : 'they are'} (the outermost match wins); run ast_edit again after accepting to rewrite ${proposal.innerLeft === 1 ? 'it' : 'them'}.`,
@@ -126,21 +211,15 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
           `Warning: after this rewrite ${b.file} has ${plural(b.lines.length, 'syntax error')} (${b.before} before), at line${b.lines.length === 1 ? '' : 's'} ${where}. Check the rewrite before accepting.`,
         );
       }
-      if (proposal.droppedComments.length > 0) {
-        const shown = proposal.droppedComments.slice(0, MAX_COMMENTS).map((c) => `  ${c.file}:${c.line}: ${oneLine(c.text)}`);
-        const more = proposal.droppedComments.length - shown.length;
-        lines.push(
-          `Warning: the rewrite deletes ${plural(proposal.droppedComments.length, 'comment')} inside the replaced code (outside every metavariable the rewrite uses); put a metavariable around them or accept losing them:`,
-          ...shown,
-          ...(more > 0 ? [`  … and ${more} more (structured.droppedComments lists all)`] : []),
-        );
-      }
       lines.push(...notes, ...caveats(summary));
-      const diff = proposal.files.map((f) => unifiedDiff(f.file, f.original, f.updated)).join('\n');
-      const diffLines = diff.split('\n');
+      if (cut) {
+        lines.push('', 'Every change (original line numbers):', ...ranges.map((r) => `  ${r.file}: ${r.ranges.join(', ')}`));
+      }
       lines.push('', ...diffLines.slice(0, MAX_DIFF_LINES));
-      if (diffLines.length > MAX_DIFF_LINES) {
-        lines.push(`… diff preview cut: ${diffLines.length - MAX_DIFF_LINES} more lines not shown; the whole change is staged as ${edit.id}.`);
+      if (cut) {
+        lines.push(
+          `… diff preview cut: ${diffLines.length - MAX_DIFF_LINES} more lines not shown; call resolve with edit_id "${edit.id}", action "show" and offset ${MAX_DIFF_LINES} (or a file) to read them.`,
+        );
       }
       const structured: AstEditResult = {
         editId: edit.id,
@@ -149,6 +228,12 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
         innerMatchesLeft: proposal.innerLeft,
         breaksSyntax: proposal.breaks.map((b) => ({ file: b.file, line: b.lines[0] ?? 1, lines: b.lines, before: b.before })),
         droppedComments: proposal.droppedComments,
+        untouched: proposal.untouched,
+        keptTails: proposal.keptTails,
+        parenthesized: proposal.parenthesized,
+        unsafe: proposal.unsafe,
+        changedLines: ranges,
+        diffLines: diffLines.length,
         diff,
       };
       return textResult(lines.join('\n'), structured);

@@ -1,13 +1,19 @@
 import { appendText, defineTool, errorResult, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import { list, plural } from '../format/search-report.js';
+import { unifiedDiff } from '../rewrite/diff.js';
+import { changedRanges } from '../rewrite/ranges.js';
 import { applyStaged } from '../staging/apply.js';
 import type { EditStore, StagedEdit } from '../staging/edit-store.js';
 
 /** Parameters of `resolve`. */
 export const resolveParameters = z.object({
   edit_id: z.string().min(1).describe('The id an ast_edit result gave, e.g. "edit_1".'),
-  action: z.enum(['accept', 'discard']).describe('"accept" writes the staged edit (every file or none); "discard" drops it.'),
+  action: z
+    .enum(['accept', 'discard', 'show'])
+    .describe('"accept" writes the staged edit (every file or none); "discard" drops it; "show" returns its diff, a page at a time (offset, file), and writes nothing.'),
+  offset: z.number().int().min(0).optional().describe('"show" only: diff lines to skip first (default 0); the answer names the offset of the next page.'),
+  file: z.string().optional().describe('"show" only: only this file\'s diff (a path as the edit names it).'),
 });
 
 /** The `structured` part of a `resolve` result. */
@@ -17,12 +23,21 @@ export interface ResolveResult {
   readonly files?: readonly string[];
   readonly changed?: readonly string[];
   readonly diagnostics?: unknown;
+  /** "show": the page of the diff, its first line's offset, the diff's length, and the next page's offset. */
+  readonly diff?: string;
+  readonly offset?: number;
+  readonly totalLines?: number;
+  readonly nextOffset?: number;
 }
+
+/** Diff lines one "show" returns. */
+const SHOW_LINES = 300;
 
 const DESCRIPTION = [
   'Accept or discard an edit staged by ast_edit, by its edit_id.',
   'accept writes it all-or-nothing: every file must still be exactly as it was when the edit was staged; if any changed, nothing is written and the changed files are named (run ast_edit again on the current code). New diagnostics of the written files are appended when a language server watches them.',
   'discard drops it without writing. An id can be resolved once; using it again says what happened to it.',
+  `show returns the staged diff ${SHOW_LINES} lines at a time (offset to page on, file to read one file's diff) and writes nothing: review the whole change before accepting it.`,
 ].join(' ');
 
 /** Creates `resolve` over the run's staged edits. */
@@ -45,6 +60,7 @@ export function createResolveTool(store: EditStore, cwd: string) {
           structured,
         );
       }
+      if (params.action === 'show') return showEdit(edit, params.offset ?? 0, params.file);
       if (edit.state !== 'staged') return errorResult(alreadyText(edit), { editId: id, state: edit.state } satisfies ResolveResult);
 
       const files = edit.files.map((f) => f.file);
@@ -97,4 +113,38 @@ function alreadyText(edit: StagedEdit): string {
     default:
       return `${edit.id} is ${edit.state}.`;
   }
+}
+
+/** One page of a staged edit's diff (whatever its state: an accepted edit shows what was written). */
+function showEdit(edit: StagedEdit, offset: number, file: string | undefined) {
+  const wanted = file?.trim().replace(/^\.\//, '');
+  const files = edit.files.filter((f) => !wanted || f.file === wanted);
+  const base = { editId: edit.id, state: edit.state, files: edit.files.map((f) => f.file) };
+  if (edit.files.length === 0) {
+    return errorResult(`${edit.id} holds no diff any more (${edit.state}${edit.note ? `: ${edit.note}` : ''}). Call ast_edit again.`, base satisfies ResolveResult);
+  }
+  if (files.length === 0) {
+    return errorResult(`${edit.id} does not change "${file}". Its files: ${list(edit.files.map((f) => f.file))}.`, base satisfies ResolveResult);
+  }
+  const diff = files.map((f) => unifiedDiff(f.file, f.original, f.updated)).join('\n');
+  const all = diff.split('\n');
+  const page = all.slice(offset, offset + SHOW_LINES);
+  const next = offset + page.length < all.length ? offset + page.length : undefined;
+  const scope = wanted ? ` of ${wanted}` : '';
+  const head =
+    page.length === 0
+      ? `${edit.id} (${edit.state}): offset ${offset} is past the end of the diff${scope} (${all.length} lines).`
+      : `${edit.id} (${edit.state}): diff${scope} lines ${offset + 1}-${offset + page.length} of ${all.length}${next !== undefined ? `; continue with offset ${next}` : '; the end'}.`;
+  const lines = [head];
+  if (offset === 0 && next !== undefined) {
+    lines.push('Every change (original line numbers):', ...changedRanges(diff).map((r) => `  ${r.file}: ${r.ranges.join(', ')}`));
+  }
+  lines.push('', ...page);
+  return textResult(lines.join('\n'), {
+    ...base,
+    diff: page.join('\n'),
+    offset,
+    totalLines: all.length,
+    ...(next !== undefined ? { nextOffset: next } : {}),
+  } satisfies ResolveResult);
 }

@@ -6,7 +6,7 @@ import { astTools, type TreeSitterLoader } from '../../src/index.js';
 import { findLanguage } from '../../src/languages.js';
 import { AST_GREP, type CompiledPattern, PRODUCT, type PatternNode } from '../../src/pattern/pattern-node.js';
 import { prepareRewrite } from '../../src/rewrite/template.js';
-import { propose } from '../../src/staging/propose.js';
+import { propose, SAFE, type Safety } from '../../src/staging/propose.js';
 import { searchWorkspace } from '../../src/workspace/search.js';
 import { rewriteAsAstGrep } from './ast-grep-render.js';
 import type { PatternOutcome } from './compare.js';
@@ -17,6 +17,10 @@ import { oracleRewrite } from './oracle.js';
 export interface RewriteReport {
   compared: number;
   identical: number;
+  /** Files that differ from ast-grep's for a safety reason, by reason (ours keeps text it deletes, adds parentheses it omits...). */
+  readonly safety: Map<string, number>;
+  /** One example per safety reason: the pattern, the rewrite and the first line where the files differ. */
+  readonly safetyExamples: Map<string, string>;
   /** Differences whose reason was confirmed, one line each. */
   readonly explained: string[];
   readonly unexplained: string[];
@@ -51,7 +55,7 @@ export async function compareRewrites(
   limit = Number(process.env['AST_DIFFERENTIAL_REWRITES'] ?? 10),
 ): Promise<RewriteReport> {
   const agreed = new Set(outcomes.filter((o) => o.mirror && o.extra.length === 0 && o.missing.length === 0 && o.cli > 0).map((o) => o.pattern));
-  const report: RewriteReport = { compared: 0, identical: 0, explained: [], unexplained: [] };
+  const report: RewriteReport = { compared: 0, identical: 0, safety: new Map(), safetyExamples: new Map(), explained: [], unexplained: [] };
   for (const g of generated) {
     if (report.compared >= limit) break;
     // Only patterns whose metavariables are all named: a rewrite can only use what a pattern binds.
@@ -91,7 +95,15 @@ export async function compareRewrites(
         if (a === b) continue;
         same = false;
         const skipped = a === original && !original.includes(fixed) ? `ast-grep run skips a file without the pattern's longest token ${JSON.stringify(fixed)} (ours rewrites its matches)` : undefined;
-        const why = skipped ?? explainRewrite(original, a, b) ?? (await explainByTokens(loader, ours, dir, file, language, g.pattern, rewrite, a));
+        const why =
+          skipped ??
+          explainRewrite(original, a, b) ??
+          (await explainByTokens(loader, ours, dir, file, language, g.pattern, rewrite, a)) ??
+          (await explainBySafety(loader, ours, dir, file, language, g.pattern, rewrite, a));
+        if (why && SAFETY_REASONS.includes(why)) {
+          report.safety.set(why, (report.safety.get(why) ?? 0) + 1);
+          if (!report.safetyExamples.has(why)) report.safetyExamples.set(why, `${line}: ${firstDifference(a, b)}`);
+        }
         if (why) report.explained.push(`${why}`);
         else report.unexplained.push(`${line}: ${firstDifference(a, b)}`);
       }
@@ -174,6 +186,51 @@ async function explainByTokens(
   return written.replace(/\s+/g, '') === theirs.replace(/\s+/g, '')
     ? 'ast-grep drops as many nodes from the end of a $$$ run as the pattern has tokens after it (ours matches the tokens)'
     : undefined;
+}
+
+/** Why ours differs from ast-grep where a safety of ours is the reason, by switch (the report counts them). */
+export const SAFETY_TEXT: Readonly<Record<keyof Safety, string>> = {
+  keepUnnamed: 'ours keeps text ast-grep deletes (code the pattern does not name)',
+  parenthesize: 'ours adds parentheses ast-grep omits',
+  commentsTravel: 'ours keeps comments ast-grep deletes (they travel with the metavariable next to them)',
+};
+const SAFETY_REASONS: readonly string[] = [...Object.values(SAFETY_TEXT), 'several safeties of ours together (each off alone is not enough; all off reproduce ast-grep)'];
+
+/**
+ * Whether the product with one of its rewrite safeties turned off (or all of them, with the tokens after a `$$$`
+ * subtracted as ast-grep does when that is needed too) writes what ast-grep wrote, layout aside: the mechanical
+ * classification of a safety difference.
+ */
+async function explainBySafety(
+  loader: TreeSitterLoader,
+  scratch: string,
+  dir: string,
+  file: string,
+  language: string,
+  pattern: string,
+  rewrite: string,
+  theirs: string,
+): Promise<string | undefined> {
+  const spec = findLanguage(language);
+  if (!spec) return undefined;
+  cpSync(join(dir, file), join(scratch, file));
+  const attempt = async (safety: Safety, tokens: boolean): Promise<boolean> => {
+    const deviations = tokens ? PRODUCT : { ...PRODUCT, trailingTokens: false };
+    const summary = await searchWorkspace(loader, scratch, { pattern, path: file }, { wantText: true, compile: { deviations } });
+    try {
+      const proposal = await propose(loader, spec, summary.results, prepareRewrite(rewrite, summary.pattern), safety);
+      const written = proposal.files[0]?.updated ?? readFileSync(join(dir, file), 'utf8');
+      return written.replace(/\s+/g, '') === theirs.replace(/\s+/g, '');
+    } catch {
+      return false;
+    }
+  };
+  for (const key of Object.keys(SAFE) as (keyof Safety)[]) {
+    if (await attempt({ ...SAFE, [key]: false }, true)) return SAFETY_TEXT[key];
+  }
+  const none: Safety = { keepUnnamed: false, parenthesize: false, commentsTravel: false };
+  if ((await attempt(none, true)) || (await attempt(none, false))) return SAFETY_REASONS[SAFETY_REASONS.length - 1];
+  return undefined;
 }
 
 function firstDifference(a: string, b: string): string {

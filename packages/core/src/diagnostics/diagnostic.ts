@@ -54,4 +54,19 @@ export interface DiagnosticsSource {
    * already there are not reported as introduced by the write.
    */
   baseline?(files: readonly string[], options: CheckOptions): Promise<readonly FileCheck[]>;
+  /**
+   * Optional: the files that depend on the given ones (import them), most relevant first. After a write their
+   * diagnostics are checked too, within a budget of their own, so a changed signature's broken callers are reported.
+   */
+  dependents?(files: readonly string[], options: CheckOptions & { readonly max: number }): Promise<Dependents>;
+}
+
+/** The files depending on written ones, as a {@link DiagnosticsSource} found them. */
+export interface Dependents {
+  /** Up to `max` of them, absolute paths, most relevant first. */
+  readonly files: readonly string[];
+  /** How many there are in all (more than `files.length` when the list was cut). */
+  readonly total: number;
+  /** How they were found, for the model (`files that import it (tsserver)`). */
+  readonly how: string;
 }

@@ -74,6 +74,24 @@ export class DiagnosticsLedger {
     return fresh.sort((a, b) => a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
   }
 
+  /**
+   * Rewrites the messages of every remembered diagnostic (of every file), merging those that become the same.
+   * A rename changes the text of old messages that name the symbol; compared under their old text, they would
+   * read as new.
+   */
+  rewriteMessages(rewrite: (message: string) => string): void {
+    for (const [file, entries] of this.#files) {
+      const next = new Map<string, Entry>();
+      for (const [key, entry] of entries) {
+        const [severity, code, ...message] = key.split('\u0000');
+        const rewritten = `${severity}\u0000${code}\u0000${rewrite(message.join('\u0000'))}`;
+        const seen = next.get(rewritten);
+        next.set(rewritten, seen ? { count: seen.count + entry.count, lines: [...seen.lines, ...entry.lines] } : entry);
+      }
+      this.#files.set(file, next);
+    }
+  }
+
   /** Forgets a file, so its next snapshot is compared with nothing. */
   forget(file: string): void {
     this.#files.delete(file);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { errorSentence } from '../errors.js';
 import { RunNotices } from '../notices.js';
 import { asSentence } from '../sentence.js';
-import type { Diagnostic, DiagnosticSeverity, DiagnosticsSource, FileCheck } from './diagnostic.js';
+import type { Dependents, Diagnostic, DiagnosticSeverity, DiagnosticsSource, FileCheck } from './diagnostic.js';
 import { displayPath } from '../paths.js';
 import { formatNewDiagnostics } from './format.js';
 import { DiagnosticsLedger, type LedgerLimits } from './ledger.js';
@@ -17,6 +17,11 @@ export interface RunDiagnosticsOptions {
   /** New diagnostics shown per file before the rest is counted (default 20). */
   readonly maxPerFile?: number;
   readonly ledger?: LedgerLimits;
+  /**
+   * Checking the files that depend on written ones (when the source can find them): at most `max` files (default
+   * 30), within `budgetMs` after the written files' own check (default 1000 ms); `false` turns it off.
+   */
+  readonly dependents?: { readonly max?: number; readonly budgetMs?: number } | false;
   /** Where late diagnostics are posted (a registry passes its own board); a board of its own when omitted. */
   readonly notices?: RunNotices;
 }
@@ -33,12 +38,32 @@ export interface WrittenFileReport {
   /** The diagnostics introduced by this write (empty unless `checked`). */
   readonly newDiagnostics: readonly Diagnostic[];
   readonly reason?: string;
+  /** Set for a file that was not written but depends on one that was (it imports it): the written files it depends on. */
+  readonly dependentOf?: readonly string[];
 }
 
 /** The diagnostics part of a write's result: the text appended for the model and the data behind it. */
 export interface WriteDiagnostics {
   readonly text: string;
   readonly files: readonly WrittenFileReport[];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** One key for a set of files, whatever their order. */
+function setKey(files: readonly string[]): string {
+  return [...new Set(files)].sort().join('\u0000');
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${count === 1 ? noun : `${noun}s`}`;
+}
+
+/** The notice key of a file's late diagnostics. */
+function lateKey(file: string): string {
+  return `${LATE_DIAGNOSTICS_SOURCE}\u0000${file}`;
 }
 
 /** Grace beyond the budget for a source that does not keep its own budget. */
@@ -60,6 +85,9 @@ export class RunDiagnostics {
   readonly #generation = new Map<string, number>();
   readonly #notices: RunNotices;
   readonly #controller = new AbortController();
+  readonly #dependents: { readonly max: number; readonly budgetMs: number };
+  /** Dependents found before a write (to take their baseline), by the written files, for the check after it. */
+  readonly #found = new Map<string, Dependents>();
 
   constructor(source: DiagnosticsSource | undefined, options: RunDiagnosticsOptions = {}) {
     this.#source = source;
@@ -69,6 +97,8 @@ export class RunDiagnostics {
     this.#maxPerFile = options.maxPerFile ?? 20;
     this.#ledger = new DiagnosticsLedger(options.ledger);
     this.#notices = options.notices ?? new RunNotices();
+    const dependents = options.dependents ?? {};
+    this.#dependents = dependents === false ? { max: 0, budgetMs: 0 } : { max: dependents.max ?? 30, budgetMs: dependents.budgetMs ?? 1000 };
   }
 
   /** Whether a source is attached; without one, writes report nothing. */
@@ -88,12 +118,31 @@ export class RunDiagnostics {
   async beforeWrite(files: readonly string[], signal?: AbortSignal): Promise<void> {
     const baseline = this.#source?.baseline?.bind(this.#source);
     if (!baseline) return;
-    const fresh = files.filter((file) => !this.#ledger.has(file) && existsSync(file));
+    // The files that import these are checked after the write too: their problems before it are the baseline.
+    const found = await this.#findDependents(files, signal);
+    if (found) {
+      // Bounded: a write that failed never takes its entry.
+      if (this.#found.size > 50) this.#found.clear();
+      this.#found.set(setKey(files), found);
+    }
+    const dependents = found?.files.filter((file) => !files.includes(file)) ?? [];
+    const fresh = [...files, ...dependents].filter((file) => !this.#ledger.has(file) && existsSync(file));
     if (fresh.length === 0) return;
     const checks = await this.#ask(baseline, fresh, signal).catch(() => []);
     for (const check of checks) {
       if (check.state === 'checked') this.#ledger.update(check.file, this.#relevant(check.diagnostics));
     }
+  }
+
+  /**
+   * Tells the ledger that a symbol is being renamed from `from` to `to` (call it after {@link beforeWrite}, before
+   * writing): messages already recorded that name it are compared under the new name, so an old problem whose
+   * message now says `to` is not reported as introduced by the rename.
+   */
+  renamed(from: string, to: string): void {
+    if (!from || from === to) return;
+    const word = new RegExp(`(?<![\\p{ID_Continue}$])${escapeRegExp(from)}(?![\\p{ID_Continue}$])`, 'gu');
+    this.#ledger.rewriteMessages((message) => message.replace(word, () => to));
   }
 
   /**
@@ -106,6 +155,8 @@ export class RunDiagnostics {
     const unique = [...new Set(files)];
     if (!source || unique.length === 0) return { text: '', files: [] };
     const generations = new Map(unique.map((file) => [file, this.#bump(file)]));
+    // Late diagnostics of an earlier write that wait for the next result are about text no longer in the file.
+    for (const file of unique) this.#notices.withdraw(lateKey(file));
 
     let checks: readonly FileCheck[];
     let failure: string | undefined;
@@ -120,7 +171,86 @@ export class RunDiagnostics {
       const check = checks.find((c) => c.file === file);
       return this.#report(file, check, generations.get(file) ?? 0, failure);
     });
-    return { text: this.#describe(reports), files: reports };
+    const dependents = await this.#checkDependents(unique, signal);
+    const text = [this.#describe(reports), ...dependents.reports.filter((r) => r.newDiagnostics.length > 0).map((r) => formatNewDiagnostics(`${r.file}, which imports ${(r.dependentOf ?? []).join(', ')}`, r.newDiagnostics, this.#maxPerFile)), dependents.summary]
+      .filter(Boolean)
+      .join('\n');
+    return { text, files: [...reports, ...dependents.reports] };
+  }
+
+  /** Asks the source for the files depending on written ones, within the dependents' budget; undefined when it cannot. */
+  async #findDependents(files: readonly string[], signal: AbortSignal | undefined): Promise<Dependents | undefined> {
+    const source = this.#source;
+    if (!source?.dependents || this.#dependents.max === 0 || files.length === 0) return undefined;
+    const combined = signal ? AbortSignal.any([signal, this.#controller.signal]) : this.#controller.signal;
+    let timer: NodeJS.Timeout | undefined;
+    const overrun = new Promise<undefined>((resolve) => {
+      timer = setTimeout(resolve, this.#dependents.budgetMs, undefined);
+    });
+    try {
+      return await Promise.race([source.dependents(files, { budgetMs: this.#dependents.budgetMs, signal: combined, max: this.#dependents.max }).catch(() => undefined), overrun]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Checks the files that depend on the written ones within the dependents' budget, and reports what is new in
+   * those whose diagnostics before the write are known; says what was not checked.
+   */
+  async #checkDependents(files: readonly string[], signal: AbortSignal | undefined): Promise<{ reports: WrittenFileReport[]; summary: string }> {
+    const key = setKey(files);
+    const found = this.#found.get(key) ?? (await this.#findDependents(files, signal));
+    this.#found.delete(key);
+    if (!found || found.total === 0 || !this.#source) return { reports: [], summary: '' };
+    const written = files.map((file) => displayPath(file, this.#cwd));
+    const what = written.length === 1 ? (written[0] as string) : `${written.length} written files`;
+    const list = found.files.filter((file) => !files.includes(file));
+    const checks = list.length ? await this.#ask(this.#source.check.bind(this.#source), list, signal, this.#dependents.budgetMs).catch(() => []) : [];
+    const reports: WrittenFileReport[] = [];
+    let unknownBefore = 0;
+    for (const check of checks) {
+      if (check.state === 'pending') {
+        // Not in time: its answer still becomes the file's baseline for the next write, unless one was taken since.
+        check.settled.then(
+          (late) => {
+            if (late && !this.#ledger.has(check.file) && !this.#controller.signal.aborted) this.#ledger.update(check.file, this.#relevant(late));
+          },
+          () => {},
+        );
+      }
+      if (check.state !== 'checked') continue;
+      const known = this.#ledger.has(check.file);
+      const fresh = this.#ledger.update(check.file, this.#relevant(check.diagnostics));
+      // Without its diagnostics from before the write, nothing can be called new; the ledger has them from now on.
+      if (!known) {
+        unknownBefore++;
+        continue;
+      }
+      reports.push({
+        file: displayPath(check.file, this.#cwd),
+        state: 'checked',
+        newDiagnostics: fresh.map((d) => ({ ...d, file: displayPath(d.file, this.#cwd) })),
+        dependentOf: written,
+      });
+    }
+    const checked = reports.length;
+    const broken = reports.filter((r) => r.newDiagnostics.length > 0).length;
+    const notChecked = found.total - checked;
+    const parts = [
+      checked === 0
+        ? `Only ${what} was checked, not the ${plural(found.total, 'file')} depending on it (${found.how})`
+        : `Also checked ${checked === found.total ? `the ${plural(checked, 'file')}` : `${checked} of the ${plural(found.total, 'file')}`} depending on ${what} (${found.how}): ${broken === 0 ? 'no new diagnostics in them' : `new diagnostics in ${plural(broken, 'file')}, above`}`,
+    ];
+    if (notChecked > 0 && checked > 0) {
+      const why = [
+        unknownBefore > 0 ? `${unknownBefore} without their diagnostics from before the write` : '',
+        notChecked - unknownBefore > 0 ? `${notChecked - unknownBefore} not in time or beyond ${this.#dependents.max}` : '',
+      ].filter(Boolean);
+      parts.push(`${plural(notChecked, 'file')} not checked (${why.join(', ')})`);
+    }
+    const summary = `${parts.join('; ')}.${notChecked > 0 ? ' Run lsp diagnostics "*" to check the whole project.' : ''}`;
+    return { reports, summary };
   }
 
   /**
@@ -170,12 +300,13 @@ export class RunDiagnostics {
     call: DiagnosticsSource['check'],
     files: readonly string[],
     signal: AbortSignal | undefined,
+    budgetMs = this.#budgetMs,
   ): Promise<readonly FileCheck[]> {
     const combined = signal ? AbortSignal.any([signal, this.#controller.signal]) : this.#controller.signal;
-    const request = call(files, { budgetMs: this.#budgetMs, signal: combined });
+    const request = call(files, { budgetMs, signal: combined });
     let timer: NodeJS.Timeout | undefined;
     const overrun = new Promise<undefined>((resolve) => {
-      timer = setTimeout(resolve, this.#budgetMs + SOURCE_GRACE_MS, undefined);
+      timer = setTimeout(resolve, budgetMs + SOURCE_GRACE_MS, undefined);
     });
     try {
       const answer = await Promise.race([request, overrun]);
@@ -202,11 +333,11 @@ export class RunDiagnostics {
         if (this.#controller.signal.aborted || this.#generation.get(file) !== generation) return;
         const path = displayPath(file, this.#cwd);
         if (diagnostics === undefined) {
-          this.#late(`Diagnostics of ${path} never arrived: the file is not verified.`);
+          this.#late(`Diagnostics of ${path} never arrived: the file is not verified.`, file);
           return;
         }
         const fresh = this.#ledger.update(file, this.#relevant(diagnostics));
-        this.#late(fresh.length === 0 ? `No new diagnostics in ${path}.` : formatNewDiagnostics(path, fresh, this.#maxPerFile));
+        this.#late(fresh.length === 0 ? `No new diagnostics in ${path}.` : formatNewDiagnostics(path, fresh, this.#maxPerFile), file);
       },
       () => {
         // A source promised never to reject; if it does, the file stays unverified and the next write says so.
@@ -214,8 +345,9 @@ export class RunDiagnostics {
     );
   }
 
-  #late(text: string): void {
-    this.#notices.post({ text, heading: LATE_HEADING, source: LATE_DIAGNOSTICS_SOURCE });
+  /** Posts a file's late diagnostics, keyed by the file: a later write of it withdraws them unread. */
+  #late(text: string, file: string): void {
+    this.#notices.post({ text, heading: LATE_HEADING, source: LATE_DIAGNOSTICS_SOURCE, key: lateKey(file) });
   }
 
   #describe(reports: readonly WrittenFileReport[]): string {

@@ -8,7 +8,15 @@ export type AdapterTransport =
    * group (delve prints `DAP server listening at: 127.0.0.1:PORT` when given `--listen=127.0.0.1:0`, which
    * lets the kernel pick a free port without a race).
    */
-  | { readonly kind: 'tcp'; readonly listening: RegExp };
+  | {
+      readonly kind: 'tcp';
+      readonly listening: RegExp;
+      /**
+       * Whether the adapter process's own stdout and stderr carry the program's output (delve's debuggee writes
+       * there); default true. js-debug sends the program's output as DAP events and prints only its own logs.
+       */
+      readonly programOutput?: boolean;
+    };
 
 /** A command to start an adapter. */
 export interface AdapterCommand {
@@ -138,6 +146,13 @@ export interface AdapterConfig {
   launchProblem?(input: Pick<LaunchInput, 'program' | 'root' | 'interpreter'>): string | undefined;
   /** What the program will run under, for the launch answer ("node v20.20.2 (/usr/bin/node) with tsx 4.23"). */
   runsUnder?(input: Pick<LaunchInput, 'program' | 'root' | 'hints' | 'interpreter'>): string | undefined;
+  /**
+   * The launched program's exit code when the adapter reports none (js-debug), from what the launch arguments set up
+   * in the session's folder; `sessionNames` are the child sessions' names, first announced first.
+   */
+  exitCode?(input: { readonly tempDir: string; readonly sessionNames: readonly string[] }): number | undefined;
+  /** Whether launch takes `python` (the interpreter the program runs under): debugpy. */
+  readonly takesInterpreter?: boolean;
   /** A hint for an evaluate the adapter refused (delve: calls need the `call` prefix), from its message. */
   evaluateHint?(message: string): string | undefined;
   /** Finds the binary, project-local first. Cheap: called by `adapters` for every configuration. */
@@ -154,5 +169,10 @@ export interface AdapterConfig {
     arguments(input: AttachInput): Record<string, unknown>;
     /** How to start a debuggee that listens for this adapter, for an attach that found nothing on the port. */
     readonly listenHint?: string;
+    /**
+     * Whether the port may be tried before the adapter starts (node's inspector takes any number of connections).
+     * Not for a listener that serves only its first connection (debugpy --wait-for-client, lldb-server gdbserver).
+     */
+    readonly probe?: boolean;
   };
 }

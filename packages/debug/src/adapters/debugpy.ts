@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { basename, delimiter, join } from 'node:path';
 import { displayPath, findExecutable, isExecutable, projectBinDirs, searchPath } from '@agent-tools/core';
 import { plainHitCondition } from '../session/hit-condition.js';
 import type { AdapterConfig, LocateContext, LocateResult } from './adapter.js';
@@ -41,19 +43,22 @@ export function debugpyAdapter(): AdapterConfig {
       if (project.length === 0) notes.push(`no .venv/bin/python or venv/bin/python in ${show(ctx.root)}`);
       // Checked together (a pyenv shim alone takes a few hundred ms), chosen in order.
       const versions = await Promise.all(candidates.map((python) => debugpyVersion(python, ctx.signal)));
+      // The program runs under the project's interpreter, else the python3 on PATH, whether or not it has debugpy:
+      // the adapter's launcher injects debugpy into it. Only the adapter needs an interpreter that imports debugpy.
+      const pathPython = ['python3', 'python'].map((name) => findExecutable(name, searchPath(ctx.env))).find((p): p is string => !!p);
       for (const [index, python] of candidates.entries()) {
         const version = versions[index];
         if (!version) {
           notes.push(`${show(python)} cannot import debugpy`);
           continue;
         }
-        const debuggee = project[0] ?? python;
+        const debuggee = project[0] ?? pathPython ?? python;
         const runs = debuggee === python ? '' : `; the program runs under ${show(debuggee)}`;
         return {
           found: true,
           command: { command: python, args: ['-c', DEBUGPY_ADAPTER_MAIN] },
           summary: `${show(python)} -m debugpy.adapter (debugpy ${version})${runs}`,
-          hints: { python: debuggee },
+          hints: { python: debuggee, adapterPython: python },
         };
       }
       if (candidates.length === 0) notes.push('no python3 or python on PATH');
@@ -74,14 +79,21 @@ export function debugpyAdapter(): AdapterConfig {
         ? `debugpy matches a function breakpoint by the function's own name, without module or class: use "${bare}" (it stops in every function of that name)`
         : undefined;
     },
-    launchArguments: ({ program, args, root, hints }) => ({
+    takesInterpreter: true,
+    runsUnder: ({ hints, interpreter }) => {
+      const python = interpreter ?? String(hints['python']);
+      const version = pythonVersion(python);
+      return `${python}${version ? ` (Python ${version})` : ''}${interpreter ? ', as you asked' : ''}`;
+    },
+    launchArguments: ({ program, args, root, hints, interpreter, tempDir }) => ({
       type: 'python',
       request: 'launch',
       program,
       args: [...args],
       cwd: root,
       console: 'internalConsole',
-      python: [String(hints['python'])],
+      python: [interpreter ?? String(hints['python'])],
+      ...injectedEnv(interpreter ?? String(hints['python']), String(hints['adapterPython'] ?? ''), tempDir),
       justMyCode: true,
       subProcess: false,
       redirectOutput: true,
@@ -101,6 +113,69 @@ export function debugpyAdapter(): AdapterConfig {
       }),
     },
   };
+}
+
+/**
+ * The environment that lets an interpreter without debugpy run under it. debugpy's launcher injects debugpy itself,
+ * but Debian's debugpy uses pydevd with an unvendored `bytecode` module, which such an interpreter cannot import
+ * ("Timed out waiting for debuggee to spawn"). Only that module is added, through a private folder of links, so the
+ * program does not see the rest of the adapter's site-packages.
+ */
+function injectedEnv(python: string, adapterPython: string, tempDir: string): { env?: Record<string, string> } {
+  if (!adapterPython || python === adapterPython || canImport(python, 'debugpy')) return {};
+  const location = moduleDir(adapterPython, 'bytecode');
+  if (!location) return {};
+  const dir = join(tempDir, 'debugpy-deps');
+  mkdirSync(dir, { recursive: true });
+  try {
+    symlinkSync(location, join(dir, basename(location)));
+  } catch {
+    // Already linked by an earlier launch of this session.
+  }
+  const existing = process.env['PYTHONPATH'];
+  return { env: { PYTHONPATH: existing ? `${dir}${delimiter}${existing}` : dir } };
+}
+
+const imports = new Map<string, boolean>();
+
+function canImport(python: string, module: string): boolean {
+  const key = `${python}\0${module}`;
+  let ok = imports.get(key);
+  if (ok === undefined) {
+    try {
+      execFileSync(python, ['-c', `import ${module}`], { stdio: 'ignore', timeout: 8000 });
+      ok = true;
+    } catch {
+      ok = false;
+    }
+    imports.set(key, ok);
+  }
+  return ok;
+}
+
+function moduleDir(python: string, module: string): string | undefined {
+  try {
+    const path = execFileSync(python, ['-c', `import os, ${module}; print(os.path.dirname(${module}.__file__))`], { encoding: 'utf8', timeout: 8000 }).trim();
+    return path || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const pythonVersions = new Map<string, string>();
+
+/** An interpreter's version ("3.11.2"), asked once per path; empty when it does not run. */
+function pythonVersion(python: string): string {
+  let version = pythonVersions.get(python);
+  if (version === undefined) {
+    try {
+      version = execFileSync(python, ['-c', 'import sys; print(sys.version.split()[0])'], { encoding: 'utf8', timeout: 5000 }).trim();
+    } catch {
+      version = '';
+    }
+    pythonVersions.set(python, version);
+  }
+  return version;
 }
 
 /** The project's own interpreters: `.venv` or `venv` from the root up to the working directory, nearest first. */

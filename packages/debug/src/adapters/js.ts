@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { displayPath, findExecutable, searchPath } from '@agent-tools/core';
 import type { AdapterConfig, LocateContext, LocateResult } from './adapter.js';
 import { findJsDebug, JS_DEBUG_INSTALL } from './js-debug-locate.js';
+import { exitCodeRuntimeArgs, readExitCode } from './js-exit-code.js';
 import { JS_EXTENSIONS, planProgram, TS_EXTENSIONS } from './js-program.js';
 
 /** Options of the js adapter. */
@@ -46,11 +46,12 @@ export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
 
   const common = (root: string): Record<string, unknown> => ({
     type: 'pwa-node',
+    // js-debug resolves its defaults from the workspace folder: outFiles (${workspaceFolder}/**/*.(m|c|)js, which it
+    // scans for source maps before a file loads, so a breakpoint in a .ts file binds in tsc's output) and the places
+    // source maps may come from. Without it a breakpoint in a compiled .ts file never binds.
+    __workspaceFolder: root,
     skipFiles: SKIP_FILES,
     sourceMaps: true,
-    // Source maps are looked up before a file loads, so a breakpoint in a .ts file binds before its code runs.
-    outFiles: [join(root, '**/*.(m|c|)js'), '!**/node_modules/**'],
-    resolveSourceMapLocations: [join(root, '**'), '!**/node_modules/**'],
     showAsyncStacks: true,
     smartStep: true,
   });
@@ -61,7 +62,7 @@ export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
     extensions: [...JS_EXTENSIONS, ...TS_EXTENSIONS],
     rootMarkers: ['package.json', 'tsconfig.json', 'jsconfig.json'],
     markerOptional: true,
-    transport: { kind: 'tcp', listening: /listening at\s+\S*?:(\d+)/ },
+    transport: { kind: 'tcp', listening: /listening at\s+\S*?:(\d+)/, programOutput: false },
     adapterId: 'pwa-node',
     childSessions: true,
     outputNoise: NODE_DEBUGGER_LINES,
@@ -98,7 +99,12 @@ export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
       const version = versionOf(node);
       return `node${version ? ` ${version}` : ''} (${node})${plan.via === 'node' ? '' : ` through ${plan.via}`}`;
     },
-    launchArguments: ({ program, args, root, hints }) => {
+    // The program's pid is in the name js-debug gives its first session ("app.js [1234]").
+    exitCode: ({ tempDir, sessionNames }) => {
+      const pid = Number(/\[(\d+)\]$/.exec(sessionNames[0] ?? '')?.[1]);
+      return Number.isInteger(pid) && pid > 0 ? readExitCode(tempDir, pid) : undefined;
+    },
+    launchArguments: ({ program, args, root, hints, tempDir }) => {
       const plan = planProgram(program, root);
       if ('problem' in plan) throw new Error(plan.problem);
       return {
@@ -109,7 +115,7 @@ export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
         args: [...args],
         cwd: root,
         runtimeExecutable: String(hints['node'] ?? process.execPath),
-        runtimeArgs: [...plan.runtimeArgs],
+        runtimeArgs: [...exitCodeRuntimeArgs(tempDir), ...plan.runtimeArgs],
         console: 'internalConsole',
         // The program's own stdout and stderr, not console.* calls seen through the inspector (which would miss writes).
         outputCapture: 'std',
@@ -119,6 +125,7 @@ export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
     },
     attach: {
       via: 'adapter',
+      probe: true,
       listenHint: 'start the program with `node --inspect=127.0.0.1:PORT app.js` (`--inspect-brk` to wait for the debugger before the first line)',
       arguments: ({ port, host, root }) => ({
         ...common(root),

@@ -1,8 +1,8 @@
-import { closeSync, constants, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { DebugError } from '../errors.js';
 import type { AdapterConfig, LocateResult } from './adapter.js';
-import { displayPath, findRoot } from '@agent-tools/core';
+import { displayPath, findRoot, readRegularFileSync } from '@agent-tools/core';
 import { markersBelow } from './roots.js';
 
 /** What `adapters` says about one adapter. */
@@ -79,6 +79,8 @@ export async function selectForLaunch(
   const shown = displayPath(program, ctx.cwd);
   if (adapterId !== undefined) {
     const config = byId(adapters, adapterId);
+    const advice = kind === 'folder' ? folderAdvice(adapters, program, shown) : undefined;
+    if (advice) throw new DebugError('invalid_argument', advice);
     const mismatch = wrongAdapter(adapters, config, program, shown, kind);
     if (mismatch) throw new DebugError('invalid_argument', mismatch);
     const root = findRoot(config.rootMarkers, from, ctx.cwd)?.dir ?? ctx.cwd;
@@ -125,11 +127,22 @@ export async function selectForAttach(adapters: readonly AdapterConfig[], ctx: S
     return { config, root, located: await locateOrThrow(config, root, ctx) };
   }
   const usable: SelectedAdapter[] = [];
+  const unmarked: AdapterConfig[] = [];
   for (const config of adapters.filter((a) => a.attach)) {
     const root = findRoot(config.rootMarkers, ctx.cwd, ctx.cwd);
-    if (!root) continue;
+    if (!root) {
+      if (config.markerOptional) unmarked.push(config);
+      continue;
+    }
     const located = await config.locate({ root: root.dir, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (located.found) usable.push({ config, root: root.dir, located });
+  }
+  // An adapter that needs no marker (js) is the choice only when no marked project says otherwise.
+  if (usable.length === 0) {
+    for (const config of unmarked) {
+      const located = await config.locate({ root: ctx.cwd, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+      if (located.found) usable.push({ config, root: ctx.cwd, located });
+    }
   }
   if (usable.length === 1) return usable[0] as SelectedAdapter;
   if (usable.length === 0) {
@@ -235,9 +248,10 @@ function packageMain(folder: string): string | undefined {
   return undefined;
 }
 
+/** A project file's text, or '' when it cannot be read; a FIFO or device is never opened blocking. */
 function readText(path: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readRegularFileSync(path).toString('utf8');
   } catch {
     return '';
   }

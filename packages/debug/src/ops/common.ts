@@ -193,6 +193,10 @@ export function formatSnapshot(s: StopSnapshot, cwd: string): string {
     lines.push(`${s.locals.scope} (reference ${s.locals.reference}):`);
     lines.push(variableLines(s.locals.variables, s.locals.reference));
   }
+  for (const more of s.moreLocals ?? []) {
+    lines.push(`${more.scope} (reference ${more.reference}):`);
+    lines.push(variableLines(more.variables, more.reference));
+  }
   return lines.join('\n');
 }
 

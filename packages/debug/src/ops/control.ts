@@ -1,8 +1,21 @@
 import { statSync } from 'node:fs';
-import { notRegularFile, resolveInside, specialFileKind, textResult, type ToolResult } from '@agent-tools/core';
+import { resolve } from 'node:path';
+import {
+  findExecutable,
+  isExecutable,
+  notRegularFile,
+  resolveInside,
+  searchPath,
+  specialFileKind,
+  textResult,
+  type ToolResult,
+} from '@agent-tools/core';
+import type { AdapterConfig } from '../adapters/adapter.js';
 import { selectForAttach, selectForLaunch } from '../adapters/select.js';
 import { DebugError, isDebugError } from '../errors.js';
 import { showPath } from '../format/text.js';
+import { probePort } from '../process/port-probe.js';
+import { ATTACH_LISTEN_MS, nothingListens } from '../session/nothing-listens.js';
 import { fetchThreads } from '../session/inspect.js';
 import type { DebugSession } from '../session/session.js';
 import {
@@ -16,6 +29,7 @@ import {
   settleAnswer,
   threadOf,
 } from './common.js';
+
 
 /** How long `attach` waits for a first stop: an attached program is usually a server that keeps running. */
 const ATTACH_WAIT_MS = 3000;
@@ -42,17 +56,33 @@ export async function launch(
     );
   }
   const selected = await selectForLaunch(op.supervisor.adapters, resolved.absolute, selection, adapterId);
+  const python = interpreter === undefined ? undefined : interpreterPath(op, interpreter, selected.config);
   const session = await op.conversation.start(
-    { selected, mode: 'launch', program: resolved.absolute, args, cwd: op.cwd, timeouts: op.supervisor.timeouts, ...(interpreter ? { interpreter } : {}) },
+    { selected, mode: 'launch', program: resolved.absolute, args, cwd: op.cwd, timeouts: op.supervisor.timeouts, ...(python ? { interpreter: python } : {}) },
     (s) => describeSession(s, op),
     op.signal,
   );
-  const runsUnder = selected.config.runsUnder?.({ program: resolved.absolute, root: selected.root, hints: selected.located.hints ?? {}, ...(interpreter ? { interpreter } : {}) });
+  const runsUnder = selected.config.runsUnder?.({ program: resolved.absolute, root: selected.root, hints: selected.located.hints ?? {}, ...(python ? { interpreter: python } : {}) });
   const lead = [
     `Launched ${resolved.relative}${args.length ? ` ${JSON.stringify(args)}` : ''} with ${selected.config.id} (${selected.located.summary}), in ${selected.root === op.cwd ? 'the working directory' : showPath(selected.root, op.cwd)}.${runsUnder ? ` The program runs under ${runsUnder}.` : ''}`,
     laterReport(op, session),
   ];
   return settleAnswer(op, session, lead);
+}
+
+/** The `python` argument as an executable path: a path relative to the working directory, or a name on PATH. */
+function interpreterPath(op: OpContext, interpreter: string, config: AdapterConfig): string {
+  if (!config.takesInterpreter) {
+    throw new DebugError('invalid_argument', `python chooses the interpreter of a Python program; the ${config.id} adapter takes none. Leave python out.`);
+  }
+  const path = interpreter.includes('/') ? resolve(op.cwd, interpreter) : findExecutable(interpreter, searchPath(op.supervisor.env));
+  if (!path || !isExecutable(path)) {
+    throw new DebugError(
+      'invalid_argument',
+      `python ${interpreter} is not an executable${interpreter.includes('/') ? ' file' : ' on PATH'}: pass the interpreter's path (".venv/bin/python", "/usr/bin/python3") or leave python out for the project's own.`,
+    );
+  }
+  return path;
 }
 
 /**
@@ -74,6 +104,12 @@ export async function attach(op: OpContext, port: number, adapterId: string | un
     );
   }
   const selected = await selectForAttach(op.supervisor.adapters, { cwd: op.cwd, env: op.supervisor.env, signal: op.signal }, adapterId);
+  // Checked before anything starts where the listener allows it: js-debug left to find a closed port itself
+  // retries for 10 s and then says only ECONNREFUSED. A `connect` attach tries the port itself, as briefly.
+  if (selected.config.attach?.probe) {
+    const probe = await probePort(port, ATTACH_LISTEN_MS);
+    if (!probe.listening) throw nothingListens(port, probe.triedMs, probe.error, selected.config);
+  }
   const session = await op.conversation.start(
     { selected, mode: 'attach', port, args: [], cwd: op.cwd, timeouts: op.supervisor.timeouts },
     (s) => describeSession(s, op),

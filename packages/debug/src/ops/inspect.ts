@@ -1,5 +1,5 @@
 import { capList, capText, textResult, type ToolResult } from '@agent-tools/core';
-import { DebugError } from '../errors.js';
+import { DebugError, isDebugError } from '../errors.js';
 import { frameLine, variableLine, variableLines } from '../format/text.js';
 import { CAPS, fetchScopes, fetchStack, fetchThreads, fetchVariables, variableView } from '../session/inspect.js';
 import type { DebugSession } from '../session/session.js';
@@ -58,7 +58,13 @@ export async function evaluate(op: OpContext, expression: string, frameId: numbe
     requireLive(session, 'frames', frame);
   }
   const context = session.spec.selected.config.evaluateContext ?? 'repl';
-  const body = await session.request('evaluate', { expression, frameId: frame, context });
+  const body = await session.request('evaluate', { expression, frameId: frame, context }).catch((error: unknown) => {
+    if (!isDebugError(error, 'request_failed')) throw error;
+    // delve repeats its prefix ("Unable to evaluate expression: Unable to evaluate expression: …").
+    const message = error.detail.replace(/([A-Z][^:]{2,60}: )\1+/g, '$1');
+    const hint = session.spec.selected.config.evaluateHint?.(message);
+    throw new DebugError('request_failed', hint ? `${message.replace(/\.?$/, '.')} Hint: ${hint}.` : message, { cause: error });
+  });
   const view = variableView(session, { name: capText(expression, 200), value: body.result, variablesReference: body.variablesReference, ...pick(body) });
   return textResult(`In frame ${frame}: ${variableLine(view, '')}`, {
     frameId: frame,

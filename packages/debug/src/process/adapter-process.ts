@@ -211,13 +211,21 @@ function connectionOptions(options: StartAdapterOptions): DapConnectionOptions {
  * Connects to a DAP server that is already listening (a `debugpy --listen` debuggee, a headless delve). A
  * refused connection is retried for a few seconds: the model often starts the debuggee and attaches at once.
  */
-export async function connectToServer(name: string, port: number, requestTimeoutMs: number, retryMs = 10_000): Promise<AdapterProcess> {
-  const deadline = Date.now() + retryMs;
+export async function connectToServer(
+  name: string,
+  port: number,
+  requestTimeoutMs: number,
+  retryMs = 2000,
+  nothingListens?: (triedMs: number, error: string) => Error,
+): Promise<AdapterProcess> {
+  const started = Date.now();
+  const deadline = started + retryMs;
   let socket: Socket | undefined;
   while (!socket) {
     try {
       socket = await connectSocket(port, 5000, name);
     } catch (error) {
+      if (Date.now() >= deadline && refused(error) && nothingListens) throw nothingListens(Date.now() - started, 'ECONNREFUSED');
       if (Date.now() >= deadline || !refused(error)) throw error;
       await delay(100);
     }

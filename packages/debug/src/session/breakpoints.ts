@@ -214,6 +214,16 @@ export class BreakpointBook {
     this.#version++;
   }
 
+  /** A stop at a breakpoint proves it bound, whatever the adapter answered when it was set (js-debug in an attach). */
+  markHit(id: number): void {
+    const found = this.find(id);
+    if (!found || found.entry.state === 'verified' || found.entry.state === 'unsupported') return;
+    found.entry.state = 'verified';
+    delete found.entry.message;
+    delete found.entry.awaitingCode;
+    this.#version++;
+  }
+
   /** Marks every breakpoint pending again (the session ended). */
   reset(): void {
     for (const entry of [...[...this.#files.values()].flat(), ...this.#functions]) {

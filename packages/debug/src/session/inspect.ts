@@ -104,7 +104,7 @@ export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot
   // come from earlier `threads` answers.
   const threads = stop.threadId === undefined ? await fetchThreads(session).catch(() => []) : [];
   const threadId = stop.threadId ?? threads[0]?.id;
-  const threadName = threadId === undefined ? undefined : session.threadNames.get(threadId);
+  const threadName = threadId === undefined ? undefined : session.threadName(threadId);
   if (threadId === undefined) return { stop, threadId, callers: [] };
 
   // exceptionInfo needs only the thread, so it travels beside stackTrace; scopes and the source lines need the
@@ -133,8 +133,14 @@ export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot
     const locals = scopes.find((s) => s.presentationHint === 'locals') ?? scopes.find((s) => !s.expensive);
     if (locals) {
       const known = (locals.namedVariables ?? 0) + (locals.indexedVariables ?? 0) || undefined;
-      const variables = await fetchVariables(session, locals.variablesReference, CAPS.snapshotLocals, known).catch(() => undefined);
+      const inner = blockScopes(scopes, locals);
+      const [variables, ...more] = await Promise.all([
+        fetchVariables(session, locals.variablesReference, CAPS.snapshotLocals, known).catch(() => undefined),
+        ...inner.map((scope) => fetchVariables(session, scope.variablesReference, CAPS.snapshotLocals).catch(() => undefined)),
+      ]);
       if (variables) snapshot.locals = { scope: locals.name, reference: locals.variablesReference, variables };
+      const shown = more.flatMap((view, i) => (view && inner[i] ? [{ scope: inner[i].name, reference: inner[i].variablesReference, variables: view }] : []));
+      if (shown.length > 0) snapshot.moreLocals = shown;
     }
   }
   if (exceptionRequest) {
@@ -148,6 +154,21 @@ export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot
     }
   }
   return snapshot;
+}
+
+/**
+ * js-debug splits a function's variables into block scopes ("Block: total" for a loop body) before the function's
+ * own ("Local: total"): when the locals scope is a block, the scopes after it up to the function's are locals too.
+ */
+function blockScopes(scopes: readonly DebugProtocol.Scope[], first: DebugProtocol.Scope): DebugProtocol.Scope[] {
+  if (!/^Block\b/.test(first.name)) return [];
+  const more: DebugProtocol.Scope[] = [];
+  for (const scope of scopes.slice(scopes.indexOf(first) + 1)) {
+    if (scope.expensive || !/^(Block|Local)\b/.test(scope.name)) break;
+    more.push(scope);
+    if (/^Local\b/.test(scope.name)) break;
+  }
+  return more;
 }
 
 /** The breakpoint at the stop's location, for adapters that do not name it (debugpy sends no hitBreakpointIds). */

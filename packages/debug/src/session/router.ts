@@ -73,10 +73,20 @@ export class TargetRouter {
     return this.requestOn(target, command, local as DapRequests[C]['args'], options);
   }
 
-  /** Sends a request (in that session's own ids) to one session; the answer's ids come back in the shared space. */
-  async requestOn<C extends DapCommand>(target: Target, command: C, args: DapRequests[C]['args'], options: RequestOptions): Promise<DapRequests[C]['body']> {
+  /**
+   * Sends a request (in that session's own ids) to one session; the answer's ids come back in the shared space.
+   * `breakpointIds` are the shared ids the answered breakpoints already have (by position): each session numbers its
+   * own breakpoints, and one breakpoint bound in several processes keeps one id.
+   */
+  async requestOn<C extends DapCommand>(
+    target: Target,
+    command: C,
+    args: DapRequests[C]['args'],
+    options: RequestOptions,
+    breakpointIds: readonly (number | undefined)[] = [],
+  ): Promise<DapRequests[C]['body']> {
     const body = await target.connection.request(command, args, options);
-    return this.#globalBody(target, command, body) as DapRequests[C]['body'];
+    return this.#globalBody(target, command, body, breakpointIds) as DapRequests[C]['body'];
   }
 
   /** An event of one session in the shared number space; records which session owns a thread. */
@@ -128,17 +138,21 @@ export class TargetRouter {
    */
   async #broadcast<C extends DapCommand>(command: C, args: DapRequests[C]['args'], options: RequestOptions): Promise<DapRequests[C]['body']> {
     const live = this.targets.filter((t) => !t.ended);
-    const settled = await Promise.allSettled(
-      live.map((target) => target.connection.request(command, args, options).then((body) => ({ target, body: this.#globalBody(target, command, body) }))),
-    );
-    const answers = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-    if (answers.length === 0) throw (settled[0] as PromiseRejectedResult).reason;
-    const lists = answers.filter((a) => Array.isArray((a.body as { breakpoints?: unknown } | undefined)?.breakpoints));
+    const settled = await Promise.allSettled(live.map((target) => target.connection.request(command, args, options).then((body) => ({ target, body }))));
+    const raw = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    if (raw.length === 0) throw (settled[0] as PromiseRejectedResult).reason;
+    // The first session to answer numbers each breakpoint; the others' numbers for it become aliases of that one.
+    let shared: (number | undefined)[] = [];
+    const answers = raw.map(({ target, body }) => {
+      const translated = this.#globalBody(target, command, body, shared) as { breakpoints?: DebugProtocol.Breakpoint[] } | undefined;
+      if (shared.length === 0 && translated?.breakpoints) shared = translated.breakpoints.map((bp) => bp.id);
+      return { target, body: translated };
+    });
+    const lists = answers.filter((a): a is { target: Target; body: { breakpoints: DebugProtocol.Breakpoint[] } } => Array.isArray(a.body?.breakpoints));
     if (lists.length === 0) return answers[0]?.body as DapRequests[C]['body'];
     // The supervising session only keeps them for sessions to come; the children's answers say what bound.
     const children = lists.filter((a) => a.target.index > 0);
-    const chosen = (children.length > 0 ? children : lists).map((a) => a.body as { breakpoints: DebugProtocol.Breakpoint[] });
-    return { breakpoints: mergeBreakpoints(chosen) } as DapRequests[C]['body'];
+    return { breakpoints: mergeBreakpoints((children.length > 0 ? children : lists).map((a) => a.body)) } as DapRequests[C]['body'];
   }
 
   /** The session a request belongs to and its arguments in that session's ids. */
@@ -167,7 +181,7 @@ export class TargetRouter {
     return { target, local: args };
   }
 
-  #globalBody(target: Target, command: DapCommand, body: unknown): unknown {
+  #globalBody(target: Target, command: DapCommand, body: unknown, breakpointIds: readonly (number | undefined)[] = []): unknown {
     if (!body || typeof body !== 'object') return body;
     const b = body as Record<string, unknown>;
     switch (command) {
@@ -194,13 +208,17 @@ export class TargetRouter {
         return { ...b, variablesReference: this.#ref(target, b['variablesReference'] as number) };
       case 'setBreakpoints':
       case 'setFunctionBreakpoints':
-        return { ...b, breakpoints: (b['breakpoints'] as DebugProtocol.Breakpoint[] | undefined)?.map((bp) => this.#globalBreakpoint(target, bp)) };
+        return {
+          ...b,
+          breakpoints: (b['breakpoints'] as DebugProtocol.Breakpoint[] | undefined)?.map((bp, i) => this.#globalBreakpoint(target, bp, breakpointIds[i])),
+        };
       default:
         return body;
     }
   }
 
-  #globalBreakpoint(target: Target, bp: DebugProtocol.Breakpoint): DebugProtocol.Breakpoint {
+  #globalBreakpoint(target: Target, bp: DebugProtocol.Breakpoint, shared?: number): DebugProtocol.Breakpoint {
+    if (bp.id !== undefined && shared !== undefined) this.#alias('bp', target, bp.id, shared);
     // js-debug answers with a message key for a breakpoint whose file no process has loaded yet.
     const pending =
       !bp.verified && bp.message === 'breakpoint.provisionalBreakpoint'
@@ -227,6 +245,11 @@ export class TargetRouter {
       this.#toLocal.set(id, { target, local });
     }
     return id;
+  }
+
+  /** Makes a session's own id stand for an existing shared one (the same breakpoint in another process). */
+  #alias(domain: Domain, target: Target, local: number, global: number): void {
+    this.#toGlobal.set(`${domain}:${target.index}:${local}`, global);
   }
 
   #local(domain: Domain, global: number): { target: Target; local: number } {

@@ -8,6 +8,7 @@ import type { DapCommand, DapEvent, DapRequests, DebugProtocol } from '../dap/pr
 import { DebugError, isDebugError } from '../errors.js';
 import { type AdapterProcess, connectToServer, describeExit, startAdapter } from '../process/adapter-process.js';
 import { configureBreakpoints } from './configure.js';
+import { ATTACH_LISTEN_MS, nothingListens } from './nothing-listens.js';
 import { OutputBuffer } from './output-buffer.js';
 import { type Target, TargetRouter } from './router.js';
 import { SourceFiles } from './source-files.js';
@@ -160,6 +161,11 @@ export class DebugSession {
     return this.#router ? this.#router.request(command, args, timed) : connection.request(command, args, timed);
   }
 
+  /** A thread's name: from the last `threads` answer, else the child session that owns it ("app.js [123]"). */
+  threadName(threadId: number): string | undefined {
+    return this.threadNames.get(threadId) ?? this.#router?.ownerOf(threadId)?.name;
+  }
+
   /** The names of the child sessions running (js-debug: one per process and worker thread). */
   get childSessions(): string[] {
     return this.#router?.children.map((t) => t.name) ?? [];
@@ -232,7 +238,10 @@ export class DebugSession {
     const { selected, mode, timeouts } = this.spec;
     const { config, located, root } = selected;
     if (mode === 'attach' && config.attach?.via === 'connect') {
-      this.#process = await connectToServer(config.id, this.spec.port as number, timeouts.requestMs);
+      const port = this.spec.port as number;
+      this.#process = await connectToServer(config.id, port, timeouts.requestMs, ATTACH_LISTEN_MS, (triedMs, error) =>
+        nothingListens(port, triedMs, error, config),
+      );
     } else {
       this.#process = await startAdapter({
         name: config.id,
@@ -241,7 +250,10 @@ export class DebugSession {
         transport: config.transport,
         requestTimeoutMs: timeouts.requestMs,
         startTimeoutMs: timeouts.startMs,
-        onProcessOutput: (category, text) => this.output.append(text, category),
+        onProcessOutput: (category, text) => {
+          if (config.transport.kind === 'tcp' && config.transport.programOutput === false) this.#console = (this.#console + text).slice(-CONSOLE_LIMIT);
+          else this.output.append(text, category);
+        },
         ...(config.childSessions ? { reverseRequest: (command: string, args: unknown) => this.#reverseRequest(command, args) } : {}),
         ...(signal ? { signal } : {}),
       });
@@ -358,11 +370,14 @@ export class DebugSession {
       capabilities: target.capabilities,
       spec: this.spec,
       request: async (command, args, options = {}) => {
-        const body = await router.requestOn(target, command, args, { timeoutMs: this.spec.timeouts.requestMs, ...options });
-        if (command !== 'setBreakpoints') return body;
-        // A new process has not loaded the file yet: a breakpoint another session bound stays verified.
+        const timed = { timeoutMs: this.spec.timeouts.requestMs, ...options };
+        if (command !== 'setBreakpoints') return router.requestOn(target, command, args, timed);
         const entries = this.spec.book.get((args as DebugProtocol.SetBreakpointsArguments).source.path ?? '');
         const lines = (args as DebugProtocol.SetBreakpointsArguments).breakpoints ?? [];
+        // The same breakpoint in every process keeps the id it already has, so a stop or a binding in any names it.
+        const ids = lines.map((line) => entries.find((e) => e.line === line.line)?.id);
+        const body = await router.requestOn(target, command, args, timed, ids);
+        // A new process has not loaded the file yet: a breakpoint another session bound stays verified.
         const answered = (body as DebugProtocol.SetBreakpointsResponse['body'] | undefined)?.breakpoints ?? [];
         return {
           breakpoints: lines.map((line, i) => {
@@ -456,6 +471,7 @@ export class DebugSession {
           ...(body.hitBreakpointIds ? { hitBreakpointIds: body.hitBreakpointIds } : {}),
         };
         if (body.threadId !== undefined) this.#lastThreadId = body.threadId;
+        for (const id of body.hitBreakpointIds ?? []) this.spec.book.markHit(id);
         this.#moved('stopped');
         this.#process?.snapshotTree();
         break;
@@ -546,7 +562,9 @@ export class DebugSession {
     }
     if (info.kind === 'exited') {
       // delve reports the exit status only as console text, after the disconnect above.
-      end = { kind: 'exited', exitCode: this.#exitCode ?? parseExitStatus(this.#console) };
+      const reported = this.#exitCode ?? parseExitStatus(this.#console);
+      const names = this.#router?.targets.slice(1).map((t) => t.name) ?? [];
+      end = { kind: 'exited', exitCode: reported ?? this.spec.selected.config.exitCode?.({ tempDir: this.#tempDir, sessionNames: names }) };
     }
     await process?.kill();
     rmSync(this.#tempDir, { recursive: true, force: true });

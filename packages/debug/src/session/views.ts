@@ -48,6 +48,8 @@ export interface StopSnapshot {
   /** The next few frames below the top one. */
   readonly callers: readonly FrameView[];
   readonly locals?: { readonly scope: string; readonly reference: number; readonly variables: VariablesView };
+  /** The scopes between a block and its function (js-debug's "Block: …" then "Local: …"), also shown. */
+  readonly moreLocals?: readonly { readonly scope: string; readonly reference: number; readonly variables: VariablesView }[];
   readonly exception?: { readonly id?: string; readonly description?: string; readonly details?: string };
   /** The breakpoint the stop hit, when the adapter named it (`hitBreakpointIds`). */
   readonly breakpoint?: { readonly file?: string; readonly entry: BreakpointEntry | FunctionBreakpointEntry };

@@ -27,6 +27,16 @@ export type DiagnosticsPuller = (request: {
     readonly timeoutMs: number;
   }) => Promise<readonly LspDiagnostic[]>
 
+/**
+ * The files that depend on a file (import it), as the server knows them: absolute paths. A configuration without one
+ * falls back to the files of the root that name the module.
+ */
+export type DependentsFinder = (request: {
+  readonly path: string;
+  readonly execute: (command: string, args: readonly unknown[], timeoutMs: number) => Promise<unknown>;
+  readonly timeoutMs: number;
+}) => Promise<readonly string[]>;
+
 /** What a configuration prepares before its server starts for a root: extra arguments, and what to undo after. */
 export interface LaunchPreparation {
   readonly args: readonly string[];
@@ -67,6 +77,8 @@ export interface ServerConfig {
    * after the first publish since a change before they are taken as final (default 200 ms).
    */
   readonly publishQuietMs?: number;
+  /** How to find the files that depend on a written one, so a write reports what it broke in them. */
+  readonly dependents?: DependentsFinder;
   /** The project's own checker for whole-project diagnostics (`lsp diagnostics "*"`). */
   readonly projectCheck?: ProjectChecker;
   /**

@@ -15,6 +15,8 @@ export interface CheckHost {
   readonly lateDiagnosticsMs: number;
   /** Files seen on disk before a write (baselined or synced), so a first sync of others means "created". */
   readonly knownFiles: Set<string>;
+  /** Whether a running server has the file open. */
+  isOpen(path: string): boolean;
 }
 
 type Outcome = { readonly ok: true; readonly diagnostics: readonly Diagnostic[] } | { readonly ok: false; readonly reason: string };

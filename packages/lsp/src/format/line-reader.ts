@@ -25,11 +25,19 @@ export class LineReader {
     return this.lines(path)?.[line];
   }
 
-  /** All lines of a file, or undefined. */
-  lines(path: string): string[] | undefined {
+  /**
+   * The 0-based line of a file a server's answer points to, inside the working directory or not (a library's
+   * declaration): the model cannot read such a file with its own tools, so the line is shown to it here.
+   */
+  locationLine(path: string, line: number): string | undefined {
+    return this.lines(path, true)?.[line];
+  }
+
+  /** All lines of a file, or undefined; files outside the working directory only with `outside`. */
+  lines(path: string, outside = false): string[] | undefined {
     if (this.#cache.has(path)) return this.#cache.get(path);
     let lines: string[] | undefined;
-    if (isInside(this.#cwd, path)) {
+    if (outside || isInside(this.#cwd, path)) {
       const open = this.#open(path);
       if (open !== undefined) lines = splitLines(open);
       else {

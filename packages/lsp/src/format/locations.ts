@@ -1,8 +1,9 @@
 import type { Location, LocationLink, Range } from 'vscode-languageserver-protocol';
-import { capList } from '@agent-tools/core';
-import { displayPath, fromUri, isInside } from '../util/paths.js';
+import { fromUri, isInside } from '../util/paths.js';
+import { pathLabel } from './outside-label.js';
 import { showLine } from '../util/text.js';
 import type { LineReader } from './line-reader.js';
+import { countByFile, cutLines, type FileCount, pageOf } from './paging.js';
 
 /** A location of a result, absolute and 0-based as LSP has it. */
 export interface RawLocation {
@@ -18,7 +19,7 @@ export interface LocationData {
   readonly line: number;
   readonly column: number;
   readonly text?: string;
-  /** Set for files outside the working directory (libraries): their text is not read. */
+  /** Set for files outside the working directory (libraries); `file` is then a label (`typescript lib/lib.dom.d.ts`). */
   readonly outside?: true;
   /** What the location is about (the caller of a call site, a callee's name). */
   readonly note?: string;
@@ -38,29 +39,50 @@ export function toRawLocations(answer: Location | Location[] | LocationLink[] | 
   return dedupe(out);
 }
 
+/** How {@link renderLocations} pages a list. */
+export interface LocationRenderOptions {
+  readonly cwd: string;
+  readonly reader: LineReader;
+  readonly max: number;
+  /** The file asked about: its locations come first. */
+  readonly first?: string;
+  /** Locations skipped before the first shown (a later page). */
+  readonly offset?: number;
+  /** What the list is of, for the cut line (`references`). */
+  readonly noun?: string;
+  /** The exact call that shows the page at an offset, for the cut line. */
+  readonly nextCall?: (offset: number) => string;
+}
+
+/** A rendered page of locations. */
+export interface RenderedLocations {
+  readonly text: string;
+  /** The locations of this page. */
+  readonly data: LocationData[];
+  readonly total: number;
+  /** `50 of 212 shown` (or `51-100 of 212 shown` on a later page); '' when the page is the whole list. */
+  readonly note: string;
+  readonly offset: number;
+  readonly next: number | undefined;
+  /** Every file of the whole list with its count, in the list's order. */
+  readonly files: readonly FileCount[];
+}
+
 /**
- * Renders locations grouped by file, workspace-relative, with 1-based `line:column` and the line's text,
- * capped at `max` with the cut stated. Files are ordered with `first` (the file asked about) at the top.
+ * Renders locations grouped by file, workspace-relative, with 1-based `line:column` and the line's text, one
+ * page of `max` at `offset` in a stable order (the file asked about first, then by path and position). A cut list
+ * names every file with its count and says the exact call for the next page.
  */
-export function renderLocations(
-  locations: readonly RawLocation[],
-  options: { readonly cwd: string; readonly reader: LineReader; readonly max: number; readonly first?: string },
-): { text: string; data: LocationData[]; total: number; note: string } {
-  const sorted = [...locations].sort(
-    (a, b) =>
-      rank(a.path, options) - rank(b.path, options) ||
-      a.path.localeCompare(b.path) ||
-      a.range.start.line - b.range.start.line ||
-      a.range.start.character - b.range.start.character,
-  );
-  const capped = capList(sorted, options.max);
+export function renderLocations(locations: readonly RawLocation[], options: LocationRenderOptions): RenderedLocations {
+  const sorted = sortLocations(locations, options);
+  const page = pageOf(sorted, options.offset ?? 0, options.max);
   const data: LocationData[] = [];
   const lines: string[] = [];
   let currentFile: string | undefined;
-  for (const location of capped.items) {
-    const file = displayPath(location.path, options.cwd);
+  for (const location of page.items) {
+    const file = pathLabel(location.path, options.cwd);
     const outside = !isInside(options.cwd, location.path);
-    const text = outside ? undefined : options.reader.line(location.path, location.range.start.line);
+    const text = outside ? options.reader.locationLine(location.path, location.range.start.line) : options.reader.line(location.path, location.range.start.line);
     const line = location.range.start.line + 1;
     const column = location.range.start.character + 1;
     data.push({
@@ -77,8 +99,24 @@ export function renderLocations(
     }
     lines.push(`  ${line}:${column}${text === undefined ? '' : `  ${showLine(text)}`}${location.note ? `  (${location.note})` : ''}`);
   }
-  if (capped.note) lines.push(`(${capped.note}; ask about a narrower symbol or file to see others)`);
-  return { text: lines.join('\n'), data, total: capped.total, note: capped.note };
+  const fileOf = (l: RawLocation): string => pathLabel(l.path, options.cwd);
+  const nextCall = options.nextCall ?? ((offset: number) => `with "offset": ${offset}`);
+  const cut = cutLines(page, sorted, fileOf, { noun: options.noun ?? 'locations', nextCall });
+  if (cut) lines.push(cut);
+  const whole = page.offset === 0 && page.items.length === page.total;
+  const note = whole ? '' : page.offset === 0 ? `${page.items.length} of ${page.total} shown` : `${page.offset + 1}-${page.offset + page.items.length} of ${page.total} shown`;
+  return { text: lines.join('\n'), data, total: page.total, note, offset: page.offset, next: page.next, files: countByFile(sorted, fileOf) };
+}
+
+/** Locations in the order answers list them: the file asked about, then the working directory's, then others. */
+export function sortLocations(locations: readonly RawLocation[], options: { readonly cwd: string; readonly first?: string }): RawLocation[] {
+  return [...locations].sort(
+    (a, b) =>
+      rank(a.path, options) - rank(b.path, options) ||
+      a.path.localeCompare(b.path) ||
+      a.range.start.line - b.range.start.line ||
+      a.range.start.character - b.range.start.character,
+  );
 }
 
 /** How many distinct files the locations span. */

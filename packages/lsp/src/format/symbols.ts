@@ -1,6 +1,8 @@
 import { capList } from '@agent-tools/core';
 import { type DocumentSymbol, type Range, type SymbolInformation, SymbolKind, type WorkspaceSymbol } from 'vscode-languageserver-protocol';
-import { displayPath, fromUri, isInside } from '../util/paths.js';
+import { fromUri, isInside } from '../util/paths.js';
+import { pathLabel } from './outside-label.js';
+import { countByFile, cutLines, type FileCount, pageOf } from './paging.js';
 
 /** Maps a server's range in a file to LSP's lines (identity for most servers). */
 export type RangeMapper = (path: string, range: Range) => Range;
@@ -84,7 +86,7 @@ export function workspaceSymbols(
     out.push({
       name: symbol.name,
       kind: kindName(symbol.kind),
-      file: displayPath(path, cwd),
+      file: pathLabel(path, cwd),
       ...(range ? { line: range.start.line + 1 } : {}),
       ...(symbol.containerName ? { container: symbol.containerName } : {}),
       ...(isInside(cwd, path) ? {} : { outside: true as const }),
@@ -101,27 +103,52 @@ export function renderOutline(symbols: readonly SymbolData[], max: number): { te
   return { text: lines.join('\n'), note: capped.note, shown: capped.items };
 }
 
+/** Whether a symbol's name matches a query: contains it (ignoring case), or abbreviates it by camel-case words. */
+export function nameMatches(name: string, query: string): boolean {
+  const q = query.toLowerCase();
+  if (name.toLowerCase().includes(q)) return true;
+  return camelMatch(words(name), 0, q);
+}
+
+/** A name's words: `getHTTPResponse_code` → get, HTTP, Response, code. */
+function words(name: string): string[] {
+  return name.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\sA-Za-z0-9_$.:]+/g)?.map((w) => w.toLowerCase()) ?? [];
+}
+
+/** Whether the query is a run of prefixes of the words, in order (`gRF` for getReadFile). */
+function camelMatch(list: readonly string[], from: number, query: string): boolean {
+  if (query === '') return true;
+  for (let i = from; i < list.length; i++) {
+    const word = list[i] as string;
+    for (let n = Math.min(word.length, query.length); n >= 1; n--) {
+      if (word.startsWith(query.slice(0, n)) && camelMatch(list, i + 1, query.slice(n))) return true;
+    }
+  }
+  return false;
+}
+
+/** Workspace symbols in the order answers list them: inside the working directory first, exact names first. */
+export function sortWorkspaceSymbols(symbols: readonly SymbolData[], query: string): SymbolData[] {
+  const exact = (s: SymbolData): number => (s.name === query ? 0 : s.name.toLowerCase() === query.toLowerCase() ? 1 : 2);
+  return [...symbols].sort(
+    (a, b) => Number(a.outside ?? false) - Number(b.outside ?? false) || exact(a) - exact(b) || a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || a.name.localeCompare(b.name),
+  );
+}
+
 /**
- * Workspace symbols grouped by file, capped: those inside the working directory first (exact name matches
- * before partial ones), then those outside it, marked as such, so a library's symbols never push the project's
- * own out of the list.
+ * Workspace symbols grouped by file, one page of `max` at `offset`: those inside the working directory first (exact
+ * name matches before partial ones), then those outside it, marked as such, so a library's symbols never push the
+ * project's own out of the list. A cut list names every file with its count and the call for the next page.
  */
 export function renderWorkspaceSymbols(
   symbols: readonly SymbolData[],
-  max: number,
-  query: string,
-): { text: string; note: string; shown: readonly SymbolData[] } {
-  const exact = (s: SymbolData): number => (s.name === query ? 0 : s.name.toLowerCase() === query.toLowerCase() ? 1 : 2);
-  const sorted = [...symbols].sort(
-    (a, b) => Number(a.outside ?? false) - Number(b.outside ?? false) || exact(a) - exact(b) || a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0),
-  );
-  const capped = capList(sorted, max);
-  const shown = [...capped.items].sort(
-    (a, b) => Number(a.outside ?? false) - Number(b.outside ?? false) || a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0),
-  );
+  options: { readonly max: number; readonly query: string; readonly offset?: number; readonly nextCall?: (offset: number) => string },
+): { text: string; note: string; shown: readonly SymbolData[]; offset: number; next: number | undefined; files: readonly FileCount[] } {
+  const sorted = sortWorkspaceSymbols(symbols, options.query);
+  const page = pageOf(sorted, options.offset ?? 0, options.max);
   const lines: string[] = [];
   let current: string | undefined;
-  for (const s of shown) {
+  for (const s of page.items) {
     if (s.file !== current) {
       lines.push(s.outside ? `${s.file} (outside the working directory)` : s.file);
       current = s.file;
@@ -129,6 +156,10 @@ export function renderWorkspaceSymbols(
     const where = s.line === undefined ? '' : `${s.line}: `;
     lines.push(`  ${where}${s.kind} ${s.name}${s.container ? ` (in ${s.container})` : ''}`);
   }
-  if (capped.note) lines.push(`(${capped.note}; refine the query to narrow it)`);
-  return { text: lines.join('\n'), note: capped.note, shown };
+  const nextCall = options.nextCall ?? ((offset: number) => `with "offset": ${offset}`);
+  const cut = cutLines(page, sorted, (s) => s.file, { noun: 'symbols', nextCall });
+  if (cut) lines.push(cut);
+  const whole = page.offset === 0 && page.items.length === page.total;
+  const note = whole ? '' : page.offset === 0 ? `${page.items.length} of ${page.total} shown` : `${page.offset + 1}-${page.offset + page.items.length} of ${page.total} shown`;
+  return { text: lines.join('\n'), note, shown: page.items, offset: page.offset, next: page.next, files: countByFile(sorted, (s) => s.file) };
 }

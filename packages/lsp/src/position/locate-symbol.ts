@@ -10,6 +10,20 @@ export interface SymbolPosition {
   /** Length of the identifier at the position, in UTF-16 units. */
   readonly length: number;
   readonly lineText: string;
+  /**
+   * Set when the symbol matched only inside a longer identifier (`Observer` in `NextObserver`): that identifier,
+   * which the position now covers and the server answers for.
+   */
+  readonly within?: string;
+  /** With `within`: lines (1-based, nearest first) where the symbol occurs as a whole identifier. */
+  readonly wholeOn?: readonly number[];
+}
+
+interface Match {
+  readonly character: number;
+  readonly length: number;
+  /** The longer identifier the symbol is part of. */
+  readonly within?: string;
 }
 
 /** An identifier of a line outside strings and comments: UTF-16 offsets within the line. */
@@ -63,13 +77,18 @@ export function locateSymbol(
         `"${wanted}" occurs on ${quoted} only inside a string or a comment, which is not a symbol. Address a name written in code.`,
       );
     }
-    const other = lines
-      .map((s, index) => (index !== line - 1 && findMatches(text, s, mask, wanted).code.length > 0 ? index + 1 : 0))
-      .filter((n) => n > 0)
-      .sort((a, b) => Math.abs(a - line) - Math.abs(b - line))
-      .slice(0, 5)
-      .sort((a, b) => a - b);
-    const hint = other.length ? ` It occurs on line${other.length > 1 ? 's' : ''} ${other.join(', ')}.` : '';
+    // Lines where it is a whole name come first: a line where it is only part of a longer name is rarely the one meant.
+    const whole = wholeLines(text, lines, mask, wanted, line);
+    const partial = nearest(
+      lines.map((s, index) => (index !== line - 1 && !whole.includes(index + 1) && findMatches(text, s, mask, wanted).code.length > 0 ? index + 1 : 0)),
+      line,
+    );
+    const hint =
+      whole.length > 0
+        ? ` It occurs as a whole name on line${whole.length > 1 ? 's' : ''} ${[...whole].sort((a, b) => a - b).join(', ')}${partial.length ? `, and inside longer names on ${partial.join(', ')}` : ''}.`
+        : partial.length > 0
+          ? ` It occurs only inside longer names, on line${partial.length > 1 ? 's' : ''} ${partial.join(', ')}.`
+          : '';
     throw new LspError('bad_position', `"${wanted}" does not occur on ${quoted}.${hint} Check the line number (1-based) or read the file around it.`);
   }
   if (occurrence === undefined && code.length > 1) {
@@ -85,7 +104,26 @@ export function locateSymbol(
       `"${wanted}" occurs ${code.length === 1 ? 'once' : `${code.length} times`} on ${quoted}; occurrence ${occurrence} does not exist.`,
     );
   }
-  return { line: line - 1, character: match.character, length: match.length, lineText };
+  if (match.within === undefined) return { line: line - 1, character: match.character, length: match.length, lineText };
+  return { line: line - 1, character: match.character, length: match.length, lineText, within: match.within, wholeOn: wholeLines(text, lines, mask, wanted, line) };
+}
+
+/** Up to five lines other than `line` where the symbol is a whole identifier in code, nearest first. */
+function wholeLines(text: string, lines: readonly LineSpan[], mask: Uint8Array, symbol: string, line: number): number[] {
+  if (!IDENTIFIER.test(symbol)) return [];
+  return nearest(
+    lines.map((span, index) => (index !== line - 1 && tokens(text, span, mask).some((t) => t.text === symbol) ? index + 1 : 0)),
+    line,
+  );
+}
+
+/** The five non-zero line numbers nearest to `line`, in ascending order. */
+function nearest(candidates: readonly number[], line: number): number[] {
+  return candidates
+    .filter((n) => n > 0)
+    .sort((a, b) => Math.abs(a - line) - Math.abs(b - line))
+    .slice(0, 5)
+    .sort((a, b) => a - b);
 }
 
 interface LineSpan {
@@ -136,7 +174,7 @@ function isDigitStart(text: string, i: number): boolean {
  * The positions of `symbol` on a line among identifiers in code, and how many other occurrences lie in strings
  * or comments.
  */
-function findMatches(text: string, span: LineSpan, mask: Uint8Array, symbol: string): { code: Array<{ character: number; length: number }>; elsewhere: number } {
+function findMatches(text: string, span: LineSpan, mask: Uint8Array, symbol: string): { code: Match[]; elsewhere: number } {
   const lineText = text.slice(span.start, span.end);
   const ids = tokens(text, span, mask);
   const raw: number[] = [];
@@ -144,13 +182,18 @@ function findMatches(text: string, span: LineSpan, mask: Uint8Array, symbol: str
   if (IDENTIFIER.test(symbol)) {
     const whole = ids.filter((t) => t.text === symbol).map((t) => ({ character: t.start, length: t.end - t.start }));
     if (whole.length > 0) return { code: whole, elsewhere: 0 };
-    const part: Array<{ character: number; length: number }> = [];
+    // Part of a longer name: the position covers that whole name (the server answers for it), once per name.
+    const part: Match[] = [];
+    let inside = 0;
     for (const t of ids) {
-      for (let at = t.text.indexOf(symbol); at >= 0; at = t.text.indexOf(symbol, at + 1)) part.push({ character: t.start + at, length: t.end - t.start - at });
+      const count = t.text.split(symbol).length - 1;
+      if (count === 0) continue;
+      inside += count;
+      part.push({ character: t.start, length: t.end - t.start, within: t.text });
     }
-    return { code: part, elsewhere: raw.length - part.length };
+    return { code: part, elsewhere: raw.length - inside };
   }
-  const code: Array<{ character: number; length: number }> = [];
+  const code: Match[] = [];
   for (const at of raw) {
     const anchor = anchorOffset(symbol);
     const token = ids.find((t) => t.start <= at + anchor && at + anchor < t.end);

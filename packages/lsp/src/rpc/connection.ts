@@ -13,6 +13,7 @@ import {
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
 import { LspError } from '../errors.js';
+import { onAbort } from '../util/on-abort.js';
 
 /** Bounds of the reader that keep a misbehaving server from exhausting the harness's memory. */
 export type FramingLimits = ContentLengthLimits;
@@ -163,11 +164,12 @@ export class RpcConnection {
     return new Promise<unknown>((resolve, reject) => {
       const source = new CancellationTokenSource();
       let settled = false;
+      let stopListening = (): void => {};
       const finish = (outcome: () => void): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
+        stopListening();
         this.#pending.delete(fail);
         source.dispose();
         outcome();
@@ -179,11 +181,12 @@ export class RpcConnection {
         const seconds = Math.round(options.timeoutMs / 100) / 10;
         fail(new LspError('timeout', `${this.#options.name} did not answer ${method} within ${seconds} s.`));
       }, options.timeoutMs);
-      const onAbort = (): void => {
-        source.cancel();
-        fail(cancelled(method));
-      };
-      options.signal?.addEventListener('abort', onAbort, { once: true });
+      if (options.signal) {
+        stopListening = onAbort(options.signal, () => {
+          source.cancel();
+          fail(cancelled(method));
+        });
+      }
       this.#pending.add(fail);
       let sent: Promise<unknown>;
       try {

@@ -107,6 +107,7 @@ export class LanguageServer {
   #state: ServerState = 'starting';
   #endReason: string | undefined;
   #lastMalformed: string | undefined;
+  #ended = false;
   readonly #inner: InnerProcessWatch | undefined;
 
   private constructor(options: LanguageServerOptions) {
@@ -333,11 +334,7 @@ export class LanguageServer {
       this.#process.child.stdin.end();
     }
     if (!(await this.#process.waitForExit(wasRunning ? grace : 0))) await this.#process.kill(500);
-    this.#state = 'stopped';
-    this.#endReason ??= 'it was stopped';
-    this.#connection.close(new LspError('server_exited', `${this.label} was stopped.`));
-    this.documents.clear();
-    this.work.clear();
+    this.#end('stopped', 'it was stopped', `${this.label} was stopped.`, false);
   }
 
   async #initialize(): Promise<void> {
@@ -464,14 +461,8 @@ export class LanguageServer {
   /** The inner process is gone: the server can no longer answer, so it ends as a crash (and is restarted). */
   #innerDied(reason: string): void {
     if (this.#state !== 'running') return;
-    this.#endReason = reason;
-    this.#connection.close(new LspError('server_exited', `${this.label} stopped answering: ${reason}. It is restarted on the next call; call again.`));
     this.#process.signal('SIGKILL');
-    this.#state = 'crashed';
-    this.documents.clear();
-    this.work.clear();
-    this.published.poke();
-    this.#options.onCrash?.(this, reason);
+    this.#end('crashed', reason, `${this.label} stopped answering: ${reason}. It is restarted on the next call; call again.`, true);
   }
 
   #onMalformed(reason: string): void {
@@ -480,32 +471,36 @@ export class LanguageServer {
     this.#malformed.push(now);
     while (this.#malformed.length > 0 && (this.#malformed[0] as number) < now - 10_000) this.#malformed.shift();
     if (this.#malformed.length > this.#options.limits.maxMalformed && this.#state === 'running') {
-      this.#endReason = `it sent more than ${this.#options.limits.maxMalformed} malformed messages within 10 s (last: ${reason})`;
+      const why = `it sent more than ${this.#options.limits.maxMalformed} malformed messages within 10 s (last: ${reason})`;
       // Stop listening at once: whatever else it sends cannot be trusted.
-      this.#connection.close(new LspError('server_exited', `${this.label} was stopped: ${this.#endReason}.`));
       this.#process.signal('SIGKILL');
-      this.#state = 'crashed';
-      this.documents.clear();
-      this.work.clear();
-      this.published.poke();
-      this.#options.onCrash?.(this, this.#endReason);
+      this.#end('crashed', why, `${this.label} was stopped: ${why}.`, true);
     }
   }
 
   #onExit(info: ExitInfo): void {
-    if (this.#state === 'crashed') return; // Already handled when it was killed for malformed output or a dead inner process.
-    const expected = this.#state === 'stopping' || this.#state === 'stopped';
     const reason = this.#endReason ?? `it ${describeExit(info, this.#process.stderrTail)}`;
-    this.#endReason = reason;
-    this.#connection.close(new LspError('server_exited', `${this.label} stopped while a request was in flight: ${reason}.`));
-    this.published.poke();
-    if (expected || this.#state === 'starting') {
-      if (this.#state === 'starting') this.#state = 'crashed';
-      return;
-    }
-    this.#state = 'crashed';
+    const message = `${this.label} stopped while a request was in flight: ${reason}.`;
+    // Exiting while stopping is the stop; while starting, the start's failure reports it; otherwise it crashed.
+    if (this.#state === 'stopping' || this.#state === 'stopped') this.#end('stopped', reason, message, false);
+    else this.#end('crashed', reason, message, this.#state !== 'starting');
+  }
+
+  /**
+   * The one end of a server, however it comes (stop, exit, malformed output, a dead inner process): it alone sets
+   * the final state and reason, fails every request in flight with `message`, forgets the open documents and the
+   * work in progress, wakes whoever waits for diagnostics, and reports a crash to the supervisor. Only the first
+   * call counts; a later one (the exit that follows a stop or a kill) changes nothing.
+   */
+  #end(state: 'stopped' | 'crashed', reason: string, message: string, crash: boolean): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#state = state;
+    this.#endReason ??= reason;
+    this.#connection.close(new LspError('server_exited', message));
     this.documents.clear();
     this.work.clear();
-    this.#options.onCrash?.(this, reason);
+    this.published.poke();
+    if (crash) this.#options.onCrash?.(this, this.#endReason);
   }
 }

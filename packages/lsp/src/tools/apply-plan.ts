@@ -18,8 +18,13 @@ export async function applyAndReport(
   ctx: ToolContext,
   head: string,
   structured: Record<string, unknown>,
+  rename?: { readonly from: string; readonly to: string },
 ): Promise<ToolResult> {
-  if (ctx.diagnostics.enabled) await ctx.diagnostics.beforeWrite(plan.changes.map((c) => c.path), ctx.signal);
+  if (ctx.diagnostics.enabled) {
+    await ctx.diagnostics.beforeWrite(plan.changes.map((c) => c.path), ctx.signal);
+    // Old messages that name the symbol now name it by its new name: compared under the old text they read as new.
+    if (rename) ctx.diagnostics.renamed(rename.from, rename.to);
+  }
   await applyEditPlan(plan, cwd);
   syncServer(server, plan);
   return reportApplied(plan, cwd, ctx, head, structured);

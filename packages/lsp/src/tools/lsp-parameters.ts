@@ -38,6 +38,22 @@ export const lspParameters = z.object({
     .describe('The name to ask about, exactly as written on that line (for a.b.c the position is on c). Never a column.'),
   occurrence: occurrenceParameter,
   query: z.string().optional().describe('For symbols: a name or part of a name to search the whole workspace for.'),
+  path: z
+    .string()
+    .optional()
+    .describe(
+      'For lists (references, incoming_calls, outgoing_calls, symbols with query, diagnostics): keep only results in this file or folder (relative to the working directory).',
+    ),
+  outside: z
+    .boolean()
+    .optional()
+    .describe('For symbols with query: also list matches outside the working directory (libraries, the standard library). Without it they are listed only when nothing inside matches.'),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('For long lists: results to skip first (default 0), in the stable order of the answer. A cut answer names the exact call for the next page.'),
 });
 
 /** The validated arguments of an `lsp` call. */

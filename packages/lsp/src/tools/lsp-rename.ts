@@ -11,6 +11,7 @@ import { displayPath, fromUri } from '../util/paths.js';
 import { plural, splitLines } from '../util/text.js';
 import { applyAndReport } from './apply-plan.js';
 import { occurrenceParameter } from './lsp-parameters.js';
+import { translateRefusal } from './server-errors.js';
 import { askWhenComplete, failure, openTarget, type ToolEnv, withNotes } from './shared.js';
 
 /** Parameters of `lsp_rename`. */
@@ -54,6 +55,13 @@ async function rename(
 ): Promise<ToolResult> {
   const target = await openTarget(env, params, 'lsp_rename', ctx.signal);
   const { server, doc, position, at } = target;
+  // A rename changes every file: never of a longer name than the one given.
+  if (position.within !== undefined) {
+    return errorResult(
+      `"${params.symbol.trim()}" is only part of \`${position.within}\` on line ${position.line + 1} of ${target.file}; nothing was changed. To rename \`${position.within}\`, pass it whole as "symbol"; otherwise check the line number${position.wholeOn?.length ? ` (it is a whole name on line${position.wholeOn.length > 1 ? 's' : ''} ${position.wholeOn.join(', ')})` : ''}.`,
+      { action: 'rename', error: 'partial_symbol' },
+    );
+  }
   const family = familyOf(target.file);
   // A JavaScript private name (`#count`) is renamed as a whole: the server writes the `#` of the new name too.
   const privateName = family === 'js' && position.lineText[position.character - 1] === '#';
@@ -67,13 +75,16 @@ async function rename(
   if (!provider) throw new LspError('unsupported', `${server.config.name} cannot rename symbols; nothing was changed.`);
   // A rename computed on a partial index edits some files and misses others: never apply one.
   const request = { textDocument: { uri: doc.uri }, position: at };
+  const context = { server, cwd: env.cwd, symbol: oldName, where: `${target.file}:${position.line + 1}`, newName };
   const { answer, completeness } = await askWhenComplete(
     env,
     server,
     ctx.signal,
     () => server.request(RenameRequest.type, { ...request, newName }, { signal: ctx.signal }),
     (progress) => ctx.reportProgress(progress),
-  );
+  ).catch(async (error: unknown) => {
+    throw await translateRefusal(error, context);
+  });
   if (!completeness.complete) {
     return errorResult(
       `${completeness.reason}; a rename computed now could miss files, so nothing was changed. Call lsp_rename again in a moment.`,
@@ -81,7 +92,9 @@ async function rename(
     );
   }
   if (typeof provider === 'object' && provider.prepareProvider) {
-    const prepared = await server.request(PrepareRenameRequest.type, request, { signal: ctx.signal });
+    const prepared = await server.request(PrepareRenameRequest.type, request, { signal: ctx.signal }).catch(async (error: unknown) => {
+      throw await translateRefusal(error, context);
+    });
     if (prepared === null) return errorResult(`${where} cannot be renamed: the server says there is no renameable symbol there.`);
     const raw = 'range' in prepared ? prepared.range : 'start' in prepared ? prepared : undefined;
     const range = raw ? server.positions.range(doc.path, raw) : undefined;
@@ -119,7 +132,7 @@ async function rename(
   }
   const edits = plan.changes.reduce((sum, c) => sum + c.edits, 0);
   const head = `Renamed ${where} to \`${newName}\`: ${plural(edits, 'edit')} in ${plural(plan.changes.length, 'file')}.`;
-  return applyAndReport(server, plan, env.cwd, ctx, head, { action: 'rename', from: oldName, to: newName, edits });
+  return applyAndReport(server, plan, env.cwd, ctx, head, { action: 'rename', from: oldName, to: newName, edits }, { from: oldName, to: newName });
 }
 
 type Range = { readonly start: { line: number; character: number }; readonly end: { line: number; character: number } };

@@ -8,6 +8,7 @@ import { reload } from './actions/reload.js';
 import { status } from './actions/status.js';
 import { symbols } from './actions/symbols.js';
 import { type LspParams, lspParameters } from './lsp-parameters.js';
+import { translateRefusal } from './server-errors.js';
 import { failure, type ToolEnv, withNotes } from './shared.js';
 
 const DESCRIPTION = `Ask the project's language servers (TypeScript/JavaScript, Python, Go, C/C++, Rust, Dart) about code, with compiler accuracy instead of text search.
@@ -24,7 +25,9 @@ Actions:
 - status: which servers run for which project roots, and for the others whether the root marker (tsconfig.json, pyproject.toml, go.mod, ...) or the server binary is missing.
 - reload: restart the server of file's project (or every server without file) when answers look stale or requests hang.
 
-Answers use paths relative to the working directory, 1-based lines and the text of each line; long lists say how many were cut. An answer whose first line begins with INCOMPLETE was given while the server was still indexing the project: call again for the complete one. To rename a symbol across files use lsp_rename. Writes made with the file tools report new diagnostics by themselves.`;
+Long lists (references, incoming_calls, outgoing_calls, symbols with query, diagnostics) come in pages: a cut answer names every file with its count and the exact call for the next page ("offset"); "path" (a file or folder) keeps only results there. symbols with query lists names containing the query, the working directory's own; add "outside": true for libraries' too.
+
+Answers use paths relative to the working directory, 1-based lines and the text of each line. An answer whose first line begins with INCOMPLETE was given while the server was still indexing the project: call again for the complete one. To rename a symbol across files use lsp_rename. Writes made with the file tools report new diagnostics by themselves.`;
 
 /** The `lsp` tool: every read-only question a language server answers. */
 export function lspTool(env: ToolEnv) {
@@ -40,7 +43,9 @@ export function lspTool(env: ToolEnv) {
       try {
         return withNotes(env, await run(env, params, ctx.signal, (progress) => ctx.reportProgress(progress)));
       } catch (error) {
-        return withNotes(env, failure(error, { action: params.action }));
+        const where = params.file && params.line !== undefined ? `${params.file}:${params.line}` : undefined;
+        const translated = await translateRefusal(error, { cwd: env.cwd, ...(params.symbol ? { symbol: params.symbol.trim() } : {}), ...(where ? { where } : {}) });
+        return withNotes(env, failure(translated, { action: params.action }));
       }
     },
   });

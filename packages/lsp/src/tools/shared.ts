@@ -27,6 +27,11 @@ export interface Target {
   /** Workspace-relative path of the file. */
   readonly file: string;
   readonly path: string;
+  /**
+   * When the name asked for is only part of a longer identifier on that line (`Observer` in `NextObserver`): the
+   * line that says the answer is about the longer one, which answers put first. '' otherwise.
+   */
+  readonly partialLine: string;
 }
 
 /** Resolves a file argument inside the working directory; it must exist and be a file. */
@@ -61,7 +66,22 @@ export async function openTarget(
   const position = locateSymbol(opened.doc.text, params.line, params.symbol, params.occurrence, opened.file);
   const at = opened.server.positions.toServer(opened.path, { line: position.line, character: position.character });
   const symbol = position.lineText.slice(position.character, position.character + position.length);
-  return { ...opened, position, at, symbol };
+  return { ...opened, position, at, symbol, partialLine: partialLine(params.symbol ?? '', position) };
+}
+
+/** The first line of an answer given for a longer identifier than the one asked about. */
+function partialLine(asked: string, position: SymbolPosition): string {
+  if (position.within === undefined) return '';
+  const wanted = asked.trim();
+  const whole = position.wholeOn?.length
+    ? ` (\`${wanted}\` itself is a whole name on line${position.wholeOn.length > 1 ? 's' : ''} ${position.wholeOn.join(', ')})`
+    : '';
+  return `\`${wanted}\` is part of \`${position.within}\` on line ${position.line + 1}; answering for \`${position.within}\`${whole}.\n`;
+}
+
+/** The first lines of an answer about a position: INCOMPLETE when it is, then a note when it is about a longer name. */
+export function leadOf(target: Target, completeness: Completeness): string {
+  return `${incompleteLine(completeness)}${target.partialLine}`;
 }
 
 /**

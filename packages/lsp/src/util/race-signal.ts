@@ -1,4 +1,5 @@
 import { LspError } from '../errors.js';
+import { onAbort } from './on-abort.js';
 
 /**
  * Waits for a shared promise (a server's start) on behalf of one caller: the caller's abort ends its wait
@@ -8,15 +9,14 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(new LspError('cancelled', 'The call was cancelled.'));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new LspError('cancelled', 'The call was cancelled.'));
-    signal.addEventListener('abort', onAbort, { once: true });
+    const stop = onAbort(signal, () => reject(new LspError('cancelled', 'The call was cancelled.')));
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         reject(error);
       },
     );

@@ -1,3 +1,5 @@
+import { onAbort } from './on-abort.js';
+
 /**
  * Callers waiting for the next event of something (a publish, a progress report): each wait ends at the next
  * {@link Wakeups.wakeAll}, at its deadline, or when its signal aborts, whichever comes first.
@@ -8,13 +10,14 @@ export class Wakeups {
   /** Resolves at the next event, at `deadline` (epoch ms), or when the signal aborts. */
   next(deadline: number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve) => {
+      let stop = (): void => {};
       const done = (): void => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
+        stop();
         resolve();
       };
       const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
-      signal?.addEventListener('abort', done, { once: true });
+      if (signal) stop = onAbort(signal, done);
       this.#waiting.push(done);
     });
   }

@@ -100,6 +100,11 @@ export class DirectClient implements AsyncDisposable {
     throw new Error(`the oracle server for ${this.#root} did not become idle`);
   }
 
+  /** Asks once. */
+  ask<T>(method: string, params: unknown): Promise<T> {
+    return this.#connection.sendRequest(method, params) as Promise<T>;
+  }
+
   /** Asks until two answers in a row are the same (a server still settling answers differently). */
   async stable<T>(method: string, params: unknown): Promise<T> {
     let previous = JSON.stringify(await this.#connection.sendRequest(method, params));

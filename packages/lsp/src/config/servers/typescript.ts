@@ -2,7 +2,7 @@ import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol
 import { LspError } from '../../errors.js';
 import { tscChecker } from '../../project-check/checkers/tsc.js';
 import { bundledNodeBin, bundledTsserver } from '../bundled.js';
-import { type DiagnosticsPuller, defineServer } from '../server-config.js';
+import { type DependentsFinder, type DiagnosticsPuller, defineServer } from '../server-config.js';
 
 interface TsserverDiagnostic {
   readonly start?: { readonly line: number; readonly offset: number };
@@ -32,6 +32,17 @@ export const tsserverDiagnostics: DiagnosticsPuller = async ({ path, execute, ti
     for (const d of body as TsserverDiagnostic[]) diagnostics.push(fromTsserver(d));
   }
   return diagnostics;
+};
+
+/**
+ * Every file that imports a file, from tsserver's `fileReferences` (the import and export declarations that name it,
+ * `import()` and `require()` included), through typescript-language-server's `typescript.tsserverRequest`.
+ */
+export const tsserverDependents: DependentsFinder = async ({ path, execute, timeoutMs }) => {
+  const answer = (await execute('typescript.tsserverRequest', ['fileReferences', { file: path }], timeoutMs)) as { body?: { refs?: Array<{ file?: string }> } } | null;
+  const refs = answer?.body?.refs;
+  if (!Array.isArray(refs)) throw new LspError('request_failed', `tsserver gave no fileReferences answer for ${path}.`);
+  return [...new Set(refs.map((r) => r.file).filter((f): f is string => typeof f === 'string' && f !== path))];
 };
 
 function fromTsserver(d: TsserverDiagnostic): LspDiagnostic {
@@ -89,6 +100,7 @@ export const typescriptServer = defineServer({
     };
   },
   pullDiagnostics: tsserverDiagnostics,
+  dependents: tsserverDependents,
   // tsserver breaks lines at U+2028 and U+2029 too; LSP does not.
   extraLineBreaks: '\u2028\u2029',
   stripsBomFromDisk: true,

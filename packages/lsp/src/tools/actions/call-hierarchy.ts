@@ -6,6 +6,7 @@ import {
   type CallHierarchyOutgoingCall,
   CallHierarchyOutgoingCallsRequest,
   CallHierarchyPrepareRequest,
+  type Range,
 } from 'vscode-languageserver-protocol';
 import { isLspError, LspError } from '../../errors.js';
 import { LineReader } from '../../format/line-reader.js';
@@ -14,8 +15,11 @@ import { kindName } from '../../format/symbols.js';
 import type { LanguageServer } from '../../server/language-server.js';
 import { fromUri } from '../../util/paths.js';
 import { plural } from '../../util/text.js';
+import { callWith } from '../../format/paging.js';
+import { pageData } from '../page-data.js';
+import { pathFilter } from '../path-filter.js';
 import type { LspParams } from '../lsp-parameters.js';
-import { askWhenComplete, incompleteLine, ok, openTarget, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
+import { askWhenComplete, leadOf, ok, openTarget, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
 
 /** The two directions of the call hierarchy. */
 export type CallDirection = 'incoming_calls' | 'outgoing_calls';
@@ -41,7 +45,7 @@ export async function callHierarchy(env: ToolEnv, action: CallDirection, params:
   const { completeness } = prepared;
   const items = prepared.answer ?? [];
   const subject = `\`${symbol}\` (${file}:${position.line + 1})`;
-  const lead = incompleteLine(completeness);
+  const lead = leadOf(target, completeness);
   const flags = completeness.complete ? {} : { incomplete: completeness.reason };
   if (items.length === 0) {
     return ok(`${lead}The server finds no function or method at ${subject}, so it has no calls to list. Address a function's name.`, {
@@ -52,24 +56,40 @@ export async function callHierarchy(env: ToolEnv, action: CallDirection, params:
       locations: [],
     });
   }
-  const locations = action === 'incoming_calls' ? await incoming(server, items, signal) : await outgoing(server, items, signal);
+  const all = action === 'incoming_calls' ? await incoming(server, items, signal) : await outgoing(server, items, signal);
+  const filter = pathFilter(env.cwd, params.path);
+  const locations = filter ? all.filter((l) => filter.matches(l.path)) : all;
   const reader = new LineReader(env.cwd, (path) => server.documents.get(path)?.text);
+  const noun = action === 'incoming_calls' ? 'calls' : 'functions';
   if (locations.length === 0) {
-    const none = action === 'incoming_calls' ? `No calls to ${subject} were found.` : `${subject} calls no function the server knows of.`;
+    const none = filter
+      ? `None of the ${plural(all.length, noun.slice(0, -1), noun)} ${action === 'incoming_calls' ? `to ${subject}` : `${subject} calls`} ${all.length === 1 ? 'is' : 'are'} in ${filter.label}.`
+      : action === 'incoming_calls'
+        ? `No calls to ${subject} were found.`
+        : `${subject} calls no function the server knows of.`;
     return ok(`${lead}${none}`, { action, symbol, total: 0, ...flags, locations: [] });
   }
-  const rendered = renderLocations(locations, { cwd: env.cwd, reader, max: CAP, first: target.path });
+  const rendered = renderLocations(locations, {
+    cwd: env.cwd,
+    reader,
+    max: CAP,
+    first: target.path,
+    offset: params.offset ?? 0,
+    noun,
+    nextCall: (offset) => callWith(params, offset),
+  });
   const files = fileCount(locations);
+  const within = filter ? ` (${locations.length} of ${all.length}, those in ${filter.label})` : '';
   const head =
     action === 'incoming_calls'
-      ? `${plural(locations.length, 'call')} to ${subject}${files > 1 ? ` in ${plural(files, 'file')}` : ''}:`
-      : `${subject} calls ${plural(locations.length, 'function')}${files > 1 ? ` declared in ${plural(files, 'file')}` : ''}:`;
+      ? `${plural(locations.length, 'call')} to ${subject}${files > 1 ? ` in ${plural(files, 'file')}` : ''}${within}:`
+      : `${subject} calls ${plural(locations.length, 'function')}${files > 1 ? ` declared in ${plural(files, 'file')}` : ''}${within}:`;
   return ok(`${lead}${head}\n${rendered.text}`, {
     action,
     symbol,
     total: rendered.total,
     ...flags,
-    ...(rendered.note ? { note: rendered.note } : {}),
+    ...pageData(rendered, filter),
     locations: rendered.data,
   });
 }
@@ -77,14 +97,21 @@ export async function callHierarchy(env: ToolEnv, action: CallDirection, params:
 async function incoming(server: LanguageServer, items: readonly CallHierarchyItem[], signal: AbortSignal): Promise<RawLocation[]> {
   const calls: CallHierarchyIncomingCall[] = [];
   for (const item of items) calls.push(...((await ask(server, 'incoming', () => server.request(CallHierarchyIncomingCallsRequest.type, { item }, { signal }))) ?? []));
-  const out: RawLocation[] = [];
+  // A call site is listed once, even when the server files it under two callers (clangd, for a function defined
+  // in both branches of an #if): the callers are named together.
+  const sites = new Map<string, { path: string; range: Range; callers: string[] }>();
   for (const call of calls) {
     const path = fromUri(call.from.uri);
     if (!path) continue;
-    const sites = new Map(call.fromRanges.map((r) => [`${r.start.line}:${r.start.character}`, r]));
-    for (const range of sites.values()) out.push({ path, range: server.positions.range(path, range), note: `in ${kindName(call.from.kind)} ${bareName(call.from.name)}` });
+    const caller = `${kindName(call.from.kind)} ${bareName(call.from.name)}`;
+    for (const range of call.fromRanges) {
+      const key = `${path}\u0000${range.start.line}:${range.start.character}`;
+      const site = sites.get(key);
+      if (!site) sites.set(key, { path, range, callers: [caller] });
+      else if (!site.callers.includes(caller)) site.callers.push(caller);
+    }
   }
-  return out;
+  return [...sites.values()].map((s) => ({ path: s.path, range: server.positions.range(s.path, s.range), note: `in ${s.callers.join(' or ')}` }));
 }
 
 async function outgoing(server: LanguageServer, items: readonly CallHierarchyItem[], signal: AbortSignal): Promise<RawLocation[]> {

@@ -36,7 +36,8 @@ export interface CodeActionData {
  * line (servers compute quick fixes from them). Nothing is applied.
  */
 export async function codeActions(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
-  const { server, doc, position, file, path, symbol } = await openTarget(env, params, 'code_actions', signal);
+  const target = await openTarget(env, params, 'code_actions', signal);
+  const { server, doc, position, file, path, symbol } = target;
   requireCapability(server, 'codeActionProvider', 'code actions', 'Read the diagnostics and make the fix with your edit tool.');
   let lineDiagnostics: LspDiagnostic[] = [];
   try {
@@ -76,7 +77,7 @@ export async function codeActions(env: ToolEnv, params: LspParams, signal: Abort
     const diagnostic = fromLspDiagnostic(doc.path, d);
     return `${diagnostic.severity}${diagnostic.code === undefined ? '' : ` ${diagnostic.code}`}: ${diagnostic.message.split('\n')[0]}`;
   });
-  const context = problems.length ? `Problems on line ${position.line + 1}: ${problems.join('; ')}\n` : '';
+  const context = `${target.partialLine}${problems.length ? `Problems on line ${position.line + 1}: ${problems.join('; ')}\n` : ''}`;
   if (actions.length === 0) {
     return ok(`${context}The server offers no code actions at \`${params.symbol}\` (${file}:${position.line + 1}).`, { action: 'code_actions', total: 0, actions: [] });
   }

@@ -5,6 +5,9 @@ import { LineReader } from '../../format/line-reader.js';
 import { checkProject } from '../../project-check/project-check.js';
 import type { LspParams } from '../lsp-parameters.js';
 import { ok, openFile, type ToolEnv } from '../shared.js';
+import { callWith } from '../../format/paging.js';
+import { pageData } from '../page-data.js';
+import { pathFilter } from '../path-filter.js';
 
 const FILE_CAP = 100;
 const PROJECT_CAP = 100;
@@ -17,7 +20,7 @@ export async function diagnostics(
   signal: AbortSignal,
   report?: (progress: ToolProgress) => void,
 ): Promise<ToolResult> {
-  if (params.file?.trim() === '*') return project(env, signal, report);
+  if (params.file?.trim() === '*') return project(env, params, signal, report);
   const { server, doc, file, path } = await openFile(env, params.file, 'diagnostics', signal);
   const list = (await server.diagnostics.of(doc, Date.now() + server.requestTimeoutMs, signal)).map((d) => fromLspDiagnostic(path, d));
   const relevant = list.filter((d) => SHOWN.has(d.severity));
@@ -32,17 +35,18 @@ export async function diagnostics(
     });
   }
   const reader = new LineReader(env.cwd, (p) => server.documents.get(p)?.text);
-  const rendered = renderDiagnostics(relevant, { cwd: env.cwd, reader, max: FILE_CAP });
+  const rendered = renderDiagnostics(relevant, { cwd: env.cwd, reader, max: FILE_CAP, offset: params.offset ?? 0, nextCall: (offset) => callWith(params, offset) });
   return ok(`${file}: ${countText(relevant)} (checked by ${server.config.name}).\n${rendered.text}${tail}`, {
     action: 'diagnostics',
     file,
     total: relevant.length,
-    ...(rendered.note ? { note: rendered.note } : {}),
+    ...pageData(rendered, undefined),
     diagnostics: rendered.data,
   });
 }
 
-async function project(env: ToolEnv, signal: AbortSignal, report?: (progress: ToolProgress) => void): Promise<ToolResult> {
+async function project(env: ToolEnv, params: LspParams, signal: AbortSignal, report?: (progress: ToolProgress) => void): Promise<ToolResult> {
+  const filter = pathFilter(env.cwd, params.path);
   const parts = await checkProject(env.supervisor, signal, report);
   if (parts.length === 0) {
     return errorResult(
@@ -50,7 +54,8 @@ async function project(env: ToolEnv, signal: AbortSignal, report?: (progress: To
       { action: 'diagnostics', file: '*', verified: false, parts: [] },
     );
   }
-  const all: Diagnostic[] = parts.flatMap((p) => p.diagnostics.filter((d) => SHOWN.has(d.severity)));
+  const found: Diagnostic[] = parts.flatMap((p) => p.diagnostics.filter((d) => SHOWN.has(d.severity)));
+  const all = filter ? found.filter((d) => filter.matches(d.file)) : found;
   const lines = [`Whole-project check of the working directory (${parts.length} project${parts.length === 1 ? '' : 's'}):`];
   for (const part of parts) {
     const shown = part.diagnostics.filter((d) => SHOWN.has(d.severity));
@@ -62,7 +67,8 @@ async function project(env: ToolEnv, signal: AbortSignal, report?: (progress: To
   const unverified = parts.filter((p) => !p.verified).length;
   if (unverified > 0) lines.push(`${unverified} of ${parts.length} part(s) could not be verified: do not treat them as clean.`);
   const reader = new LineReader(env.cwd);
-  const rendered = renderDiagnostics(all, { cwd: env.cwd, reader, max: PROJECT_CAP });
+  const rendered = renderDiagnostics(all, { cwd: env.cwd, reader, max: PROJECT_CAP, offset: params.offset ?? 0, nextCall: (offset) => callWith(params, offset) });
+  if (filter) lines.push(`In ${filter.label}: ${countText(all)} (of ${countText(found)} in all).`);
   if (all.length > 0) lines.push(rendered.text);
   const structured = {
     action: 'diagnostics',
@@ -70,7 +76,7 @@ async function project(env: ToolEnv, signal: AbortSignal, report?: (progress: To
     verified: unverified === 0,
     parts: parts.map(({ diagnostics: list, ...rest }) => ({ ...rest, errors: list.filter((d) => d.severity === 'error').length, warnings: list.filter((d) => d.severity === 'warning').length })),
     total: all.length,
-    ...(rendered.note ? { note: rendered.note } : {}),
+    ...pageData(rendered, filter),
     diagnostics: rendered.data,
   };
   // Nothing verified at all is an error: the model must not read the answer as a clean bill.

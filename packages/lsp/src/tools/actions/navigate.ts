@@ -8,9 +8,13 @@ import {
   TypeDefinitionRequest,
 } from 'vscode-languageserver-protocol';
 import { LineReader } from '../../format/line-reader.js';
+import { pathLabel } from '../../format/outside-label.js';
 import { fileCount, renderLocations, toRawLocations } from '../../format/locations.js';
 import { plural } from '../../util/text.js';
-import { askWhenComplete, incompleteLine, ok, openTarget, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
+import { callWith } from '../../format/paging.js';
+import { pageData } from '../page-data.js';
+import { pathFilter } from '../path-filter.js';
+import { askWhenComplete, leadOf, ok, openTarget, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
 import type { LspParams } from '../lsp-parameters.js';
 
 /** The navigation actions and what they ask. */
@@ -54,25 +58,58 @@ export async function navigate(env: ToolEnv, action: NavigationAction, params: L
         return server.request(ReferencesRequest.type, { textDocument, position: at, context: { includeDeclaration: true } }, { signal });
     }
   }, report);
-  const locations = toRawLocations(answer).map((l) => ({ path: l.path, range: server.positions.range(l.path, l.range) }));
-  const lead = incompleteLine(completeness);
+  const all = toRawLocations(answer).map((l) => ({ path: l.path, range: server.positions.range(l.path, l.range) }));
+  const filter = pathFilter(env.cwd, params.path);
+  const locations = filter ? all.filter((l) => filter.matches(l.path)) : all;
+  const lead = leadOf(target, completeness);
   const flags = completeness.complete ? {} : { incomplete: completeness.reason };
   const subject = `\`${symbol}\` (${target.file}:${position.line + 1})`;
   const [one, many] = NOUNS[action];
+  const preposition = action === 'references' ? 'to' : 'of';
   if (locations.length === 0) {
-    return ok(`${lead}No ${many} ${action === 'references' ? 'to' : 'of'} ${subject}. ${EMPTY[action]}`, { action, symbol, total: 0, ...flags, locations: [] });
+    const none = filter
+      ? `None of the ${plural(all.length, one, many)} ${preposition} ${subject} is in ${filter.label}.${all.length ? ' Call again without "path" to see them.' : ''}`
+      : `No ${many} ${preposition} ${subject}. ${EMPTY[action]}`;
+    return ok(`${lead}${none}`, { action, symbol, total: 0, ...flags, locations: [] });
   }
   const reader = new LineReader(env.cwd, (path) => server.documents.get(path)?.text);
-  const rendered = renderLocations(locations, { cwd: env.cwd, reader, max: CAPS[action], first: target.path });
+  if (action === 'type_definition' && locations.every((l) => declaresItself(reader.locationLine(l.path, l.range.start.line), l.range.start.character, symbol))) {
+    // pyright answers a parameter or variable of unknown type with its own declaration: that is no type.
+    const first = locations[0] as (typeof locations)[number];
+    return ok(
+      `${lead}The server knows no type for ${subject}: it answers with the declaration of \`${symbol}\` itself (${pathLabel(first.path, env.cwd)}:${first.range.start.line + 1}), which is not a type. Use hover to see what it infers there.`,
+      { action, symbol, total: 0, ...flags, noType: true, locations: [] },
+    );
+  }
+  const rendered = renderLocations(locations, {
+    cwd: env.cwd,
+    reader,
+    max: CAPS[action],
+    first: target.path,
+    offset: params.offset ?? 0,
+    noun: many,
+    nextCall: (offset) => callWith(params, offset),
+  });
   const files = fileCount(locations);
-  const preposition = action === 'references' ? 'to' : 'of';
-  const head = `${locations.length === 1 ? `1 ${one}` : `${locations.length} ${many}`} ${preposition} ${subject}${files > 1 ? ` in ${plural(files, 'file')}` : ''}:`;
+  const inFiles = files > 1 ? ` in ${plural(files, 'file')}` : '';
+  const head = filter
+    ? `${locations.length} of the ${plural(all.length, one, many)} ${preposition} ${subject} ${locations.length === 1 ? 'is' : 'are'} in ${filter.label}${inFiles}:`
+    : `${plural(locations.length, one, many)} ${preposition} ${subject}${inFiles}:`;
   return ok(`${lead}${head}\n${rendered.text}`, {
     action,
     symbol,
     total: rendered.total,
     ...flags,
-    ...(rendered.note ? { note: rendered.note } : {}),
+    ...pageData(rendered, filter),
     locations: rendered.data,
   });
+}
+
+/** Words that begin the declaration of a type: a location after one of them on its line is a type. */
+const TYPE_DECLARATION = /\b(class|interface|type|enum|struct|union|typedef|protocol|trait|namespace|module|record)\b/;
+
+/** Whether a type definition is only the symbol's own declaration: its name there, and no type declared on the line. */
+function declaresItself(line: string | undefined, character: number, symbol: string): boolean {
+  if (line === undefined) return false;
+  return line.slice(character, character + symbol.length) === symbol && !TYPE_DECLARATION.test(line.slice(0, character));
 }

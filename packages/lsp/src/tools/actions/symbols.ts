@@ -2,7 +2,11 @@ import { errorDetail, errorResult, type ToolResult } from '@agent-tools/core';
 import { DocumentSymbolRequest, WorkspaceSymbolRequest } from 'vscode-languageserver-protocol';
 import { findBinary } from '../../discovery/binary.js';
 import { discoverRoots, listSourceFiles } from '../../discovery/root.js';
-import { documentOutline, renderOutline, renderWorkspaceSymbols, type SymbolData, workspaceSymbols } from '../../format/symbols.js';
+import { documentOutline, nameMatches, renderOutline, renderWorkspaceSymbols, type SymbolData, workspaceSymbols } from '../../format/symbols.js';
+import { callWith } from '../../format/paging.js';
+import { pageData } from '../page-data.js';
+import { pathFilter } from '../path-filter.js';
+import { join } from 'node:path';
 import type { LanguageServer } from '../../server/language-server.js';
 import { displayPath } from '../../util/paths.js';
 import { plural } from '../../util/text.js';
@@ -20,7 +24,7 @@ export async function symbols(env: ToolEnv, params: LspParams, signal: AbortSign
   if (!query) {
     return errorResult('The symbols action needs "query" (a name to search the workspace for) or "file" (for its outline).', { error: 'bad_arguments' });
   }
-  return search(env, query, signal, report);
+  return search(env, query, params, signal, report);
 }
 
 async function outline(env: ToolEnv, params: LspParams, signal: AbortSignal): Promise<ToolResult> {
@@ -44,7 +48,8 @@ async function outline(env: ToolEnv, params: LspParams, signal: AbortSignal): Pr
   });
 }
 
-async function search(env: ToolEnv, query: string, signal: AbortSignal, report?: Reporter): Promise<ToolResult> {
+async function search(env: ToolEnv, query: string, params: LspParams, signal: AbortSignal, report?: Reporter): Promise<ToolResult> {
+  const filter = pathFilter(env.cwd, params.path);
   const { servers, problems } = await workspaceServers(env, signal);
   if (servers.length === 0) {
     const why = problems.length ? ` ${problems.join(' ')}` : ' No project root of any configured server was found in the working directory.';
@@ -82,18 +87,34 @@ async function search(env: ToolEnv, query: string, signal: AbortSignal, report?:
     ...(reason ? { incomplete: reason } : {}),
     ...(cut.length ? { truncatedByServer: true } : {}),
   };
-  if (found.length === 0) {
-    return ok(`${lead}No symbol matches "${query}".`, { action: 'symbols', query, total: 0, ...flags, symbols: [] });
+  // Servers match fuzzily (gopls's "MIME" finds Meetei_Mayek): only names that contain the query, or abbreviate it
+  // by camel-case words, are answers.
+  const matching = found.filter((s) => nameMatches(s.name, query));
+  const dropped = found.length - matching.length;
+  const inside = matching.filter((s) => !s.outside);
+  const outsideCount = matching.length - inside.length;
+  // Outside symbols (libraries, the standard library) only when asked for, or when the project itself has none.
+  const showOutside = params.outside === true || (inside.length === 0 && !filter);
+  const listed = (showOutside ? matching : inside).filter((s) => !filter || (!s.outside && filter.matches(join(env.cwd, s.file))));
+  const notes: string[] = [];
+  if (dropped > 0) notes.push(`${plural(dropped, 'fuzzy match', 'fuzzy matches')} not containing "${query}" left out`);
+  if (!showOutside && outsideCount > 0) notes.push(`${plural(outsideCount, 'match', 'matches')} outside the working directory not listed (add "outside": true to see them)`);
+  const aside = notes.map((note) => `\n(${note})`).join('');
+  const flags2 = { ...flags, ...(dropped ? { droppedFuzzy: dropped } : {}), ...(!showOutside && outsideCount ? { outsideNotListed: outsideCount } : {}) };
+  if (listed.length === 0) {
+    const where = filter ? ` in ${filter.label}` : '';
+    return ok(`${lead}${cutLine}No symbol matches "${query}"${where}.${aside}`, { action: 'symbols', query, total: 0, ...flags2, symbols: [] });
   }
-  const rendered = renderWorkspaceSymbols(found, WORKSPACE_CAP, query);
-  const outside = found.filter((s) => s.outside).length;
-  const split = outside > 0 ? ` (${found.length - outside} in the working directory, ${outside} outside it)` : '';
-  return ok(`${lead}${cutLine}${plural(found.length, 'symbol')} matching "${query}"${split}:\n${rendered.text}`, {
+  const rendered = renderWorkspaceSymbols(listed, { max: WORKSPACE_CAP, query, offset: params.offset ?? 0, nextCall: (offset) => callWith(params, offset) });
+  const outside = listed.filter((s) => s.outside).length;
+  const split = outside > 0 ? ` (${listed.length - outside} in the working directory, ${outside} outside it)` : '';
+  const where = filter ? ` in ${filter.label}` : '';
+  return ok(`${lead}${cutLine}${plural(listed.length, 'symbol')} matching "${query}"${where}${split}:\n${rendered.text}${aside}`, {
     action: 'symbols',
     query,
-    total: found.length,
-    ...flags,
-    ...(rendered.note ? { note: rendered.note } : {}),
+    total: listed.length,
+    ...flags2,
+    ...pageData(rendered, filter),
     symbols: rendered.shown,
   });
 }

@@ -1,0 +1,36 @@
+import { resultText } from '@agent-tools/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTreeSitterLoader } from '../src/index.js';
+import { realWorkspace } from './real-code.js';
+
+const loader = createTreeSitterLoader({ workers: 0 });
+afterAll(() => loader.dispose());
+
+describe('a fragment that parses only by error recovery is unparseable, with the enclosing construct (issue 21, item 5)', () => {
+  it('python: `except $E:` and `except ImportError:` answer alike, and the suggestion finds the handlers (argparse.py)', async () => {
+    await using t = realWorkspace(loader, ['/usr/lib/python3.11/argparse.py']);
+    const answers: string[] = [];
+    for (const pattern of ['except $E:\n    pass', 'except AttributeError:\n    pass']) {
+      const result = await t.call('ast_grep', { pattern, path: 'argparse.py' });
+      expect(result.isError).toBe(true);
+      const text = resultText(result);
+      expect(text).toContain('unparseable as python');
+      expect(text).toContain('`except` only appears inside a larger construct');
+      answers.push(text.slice(text.indexOf('e.g.')));
+    }
+    expect(answers[0]).toContain('try:\n    $$$BODY\nexcept $E:\n    pass');
+    const suggested = await t.call('ast_grep', { pattern: 'try:\n    $$$BODY\nexcept $E:\n    pass', path: 'argparse.py' });
+    expect(resultText(suggested)).toMatch(/^\d+ match(es)? of/);
+    expect(resultText(suggested)).toContain('$E: AttributeError');
+  });
+
+  it('go: `case $X:` suggests its switch; `switch $X { $$$ }` still compiles (the error there is the metavariable)', async () => {
+    await using t = realWorkspace(loader, ['/usr/lib/go/src/strings/strings.go']);
+    const clause = await t.call('ast_grep', { pattern: 'case $X:', path: 'strings.go' });
+    expect(clause.isError).toBe(true);
+    expect(resultText(clause)).toContain('switch $_ {\ncase $X:\n}');
+    const whole = await t.call('ast_grep', { pattern: 'switch $X { $$$ }', path: 'strings.go' });
+    expect(whole.isError).toBe(false);
+  });
+});
+

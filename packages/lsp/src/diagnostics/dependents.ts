@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { basename, dirname, extname } from 'node:path';
+import type { CheckOptions, Dependents } from '@agent-tools/core';
+import { listSourceFiles } from '../discovery/root.js';
+import type { LanguageServer } from '../server/language-server.js';
+import type { CheckHost } from './check-files.js';
+
+/** The most source files of a root read to find the files that mention a written module. */
+const MAX_SCANNED = 3000;
+
+/**
+ * The files that depend on written ones. The server's own knowledge first (the configuration's `dependents`:
+ * tsserver's `fileReferences`, every import of the file); otherwise the files of the same root that name the module
+ * (its file name without extension as a whole word; for a package's `__init__.py`, the package's folder), and for
+ * Go every file of the same package. Open documents first: the server has them at hand.
+ */
+export async function findDependents(host: CheckHost, files: readonly string[], options: CheckOptions & { readonly max: number }): Promise<Dependents> {
+  const written = new Set(files);
+  const found = new Set<string>();
+  const hows = new Set<string>();
+  for (const file of written) {
+    const resolution = host.resolve(file);
+    if (!resolution.ok) continue;
+    const server = await host.serverForRoot(resolution.config, resolution.root, resolution.binary, options.signal);
+    const own = server.config.dependents;
+    let list: readonly string[] | undefined;
+    if (own) {
+      server.open(file);
+      list = await own({
+        path: file,
+        timeoutMs: options.budgetMs,
+        execute: (command, args, timeoutMs) => server.executeCommand(command, args, timeoutMs, options.signal),
+      }).catch(() => undefined);
+      if (list) hows.add(`the files that import it, per ${server.config.name}`);
+    }
+    if (!list) {
+      list = mentioning(server, file);
+      hows.add('the files of its project that name it');
+    }
+    for (const path of list) if (!written.has(path)) found.add(path);
+  }
+  const ordered = [...found].sort((a, b) => rank(host, a) - rank(host, b) || a.localeCompare(b));
+  return { files: ordered.slice(0, options.max), total: ordered.length, how: [...hows].join('; ') || 'none found' };
+}
+
+function rank(host: CheckHost, path: string): number {
+  return host.isOpen(path) ? 0 : 1;
+}
+
+/** Files of the server's root that name the module, and for Go the other files of its package. */
+function mentioning(server: LanguageServer, file: string): string[] {
+  const ext = extname(file);
+  const stem = basename(file, ext);
+  const name = stem === '__init__' || stem === 'index' || stem === 'mod' ? basename(dirname(file)) : stem;
+  const word = new RegExp(`(?<![\\p{ID_Continue}$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{ID_Continue}$])`, 'u');
+  const samePackage = ext === '.go' ? dirname(file) : undefined;
+  const out: string[] = [];
+  for (const path of listSourceFiles(server.root, Object.keys(server.config.extensions), MAX_SCANNED).files) {
+    if (path === file) continue;
+    if (samePackage !== undefined && dirname(path) === samePackage) {
+      out.push(path);
+      continue;
+    }
+    const text = server.documents.get(path)?.text ?? readSafely(path);
+    if (text !== undefined && word.test(text)) out.push(path);
+  }
+  return out;
+}
+
+function readSafely(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
