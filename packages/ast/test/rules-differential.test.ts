@@ -8,14 +8,9 @@ import { astTools, createTreeSitterLoader, findLanguage, type TreeSitterLoader }
 import { AST_GREP as AST_GREP_DEVIATIONS } from '../src/pattern/pattern-node.js';
 import { comparePattern, grammarDiffers, type PatternOutcome, REASONS, type Reason } from './differential/compare.js';
 import { CORPORA, collectCorpus } from './differential/corpora.js';
+import { explainRuleBySafety } from './differential/rewrites.js';
 import { type GeneratedRule, generateRules } from './differential/generate-rules.js';
 import { type OracleRule, oracleRuleLocations, oracleRuleRewrite } from './differential/oracle.js';
-import { SAFETY_TEXT } from './differential/rewrites.js';
-import { prepareRewrite } from '../src/rewrite/template.js';
-import type { CompiledRule } from '../src/rules/types.js';
-import { propose, SAFE, type Safety } from '../src/staging/propose.js';
-import { withTransforms } from '../src/tools/ast-edit.js';
-import { searchWorkspace } from '../src/workspace/search.js';
 
 /**
  * The generated differential of rules against `ast-grep scan --inline-rules` 0.51: for every language both
@@ -216,12 +211,19 @@ async function compareRuleRewrites(
         const b = readFileSync(join(ours, file), 'utf8');
         if (a === b) continue;
         same = false;
-        const input = { rule: g.rule, ...(g.constraints ? { constraints: g.constraints } : {}), ...(transform ? { transform } : {}) };
-        const safety = a.replace(/\s+/g, '') === b.replace(/\s+/g, '') ? undefined : await explainBySafety(loader, ours, dir, file, language, input, fix, a);
         if (a.replace(/\s+/g, '') === b.replace(/\s+/g, '')) {
           report.explained.push("layout: ours indents with the file's own unit and keeps a capture's line breaks (same code otherwise)");
-        } else if (safety) {
-          report.explained.push(safety);
+          continue;
+        }
+        // One of our rewrite safeties (parentheses, comments that travel): turning it off must give ast-grep's file.
+        const params = {
+          rule: JSON.stringify(g.rule),
+          ...(g.constraints ? { constraints: JSON.stringify(g.constraints) } : {}),
+          ...(transform ? { transform: JSON.stringify(transform) } : {}),
+        };
+        const why = await explainRuleBySafety(loader, dir, file, language, params, fix, a);
+        if (why) {
+          report.explained.push(why);
         } else {
           report.unexplained.push(`${label(g)} fix ${JSON.stringify(fix)} ${JSON.stringify(transform ?? {})} in ${file}: ${firstDifference(a, b)}`);
         }
@@ -233,38 +235,6 @@ async function compareRuleRewrites(
     }
   }
   return report;
-}
-
-/**
- * Whether the product with one of its rewrite safeties turned off (or all of them) writes what ast-grep wrote,
- * layout aside: the mechanical classification of a safety difference (as for patterns, rewrites.ts).
- */
-async function explainBySafety(
-  loader: TreeSitterLoader,
-  scratch: string,
-  dir: string,
-  file: string,
-  language: string,
-  input: Record<string, unknown>,
-  fix: string,
-  theirs: string,
-): Promise<string | undefined> {
-  const spec = findLanguage(language);
-  if (!spec) return undefined;
-  cpSync(join(dir, file), join(scratch, file));
-  const attempt = async (safety: Safety): Promise<boolean> => {
-    const summary = await searchWorkspace(loader, scratch, { ...input, path: file }, { wantText: true });
-    const rule = summary.pattern as CompiledRule;
-    const results = rule.transform.length ? withTransforms(summary.results, rule.transform) : summary.results;
-    const proposal = await propose(loader, spec, results, prepareRewrite(fix, summary.pattern), safety);
-    const written = proposal.files[0]?.updated ?? readFileSync(join(dir, file), 'utf8');
-    return written.replace(/\s+/g, '') === theirs.replace(/\s+/g, '');
-  };
-  for (const key of Object.keys(SAFE) as (keyof Safety)[]) {
-    if (await attempt({ ...SAFE, [key]: false })) return SAFETY_TEXT[key];
-  }
-  if (await attempt({ keepUnnamed: false, parenthesize: false, commentsTravel: false })) return 'several safeties of ours together (all off reproduce ast-grep)';
-  return undefined;
 }
 
 function filesUnder(dir: string): string[] {

@@ -59,6 +59,41 @@ const typeError = (file: string, line: number): Diagnostic =>
   diag(file, line, "Type 'string' is not assignable to type 'number'.", { code: 2322, column: 7 });
 
 describe('the write wrapper', () => {
+  it('finds the path in the arguments pathArgument names (tried in order), and says so when it finds none', async () => {
+    const dir = scratch();
+    const source = new ScriptedSource();
+    const save = (name: string) =>
+      defineTool({
+        name,
+        tier: 'write',
+        description: 'Save a file.',
+        parallelSafe: false,
+        parameters: z.object({ target: z.string().optional(), filename: z.string().optional(), text: z.string() }),
+        execute: ({ target, filename, text }) => {
+          writeFileSync(resolveInside(dir.path, (target ?? filename) as string).absolute, text);
+          return textResult('Saved.');
+        },
+      });
+    await using registry = createRegistry({
+      resources: { cwd: dir.path, diagnostics: source },
+      tools: [
+        wrapWrite(save('save'), { pathArgument: ['target', 'filename'] }),
+        wrapWrite(save('plain')),
+        wrapWrite(save('listed'), { files: () => [] }),
+      ],
+      approve: approveAll,
+    });
+    expect(resultText(await registry.call('save', { filename: 'b.ts', text: 'x' }))).toBe('Saved.\nNo new diagnostics in b.ts.');
+    expect(source.checks).toEqual([[join(dir.path, 'b.ts')]]);
+    expect(resultText(await registry.call('plain', { filename: 'c.ts', text: 'x' }))).toBe(
+      'Saved.\nDiagnostics not checked: no path argument (the write wrapper looks in `path`, `file_path` or `file`; a harness names another with its `pathArgument` or `files` option).',
+    );
+    // A files() callback that names nothing has decided so: nothing to add.
+    expect(resultText(await registry.call('listed', { filename: 'd.ts', text: 'x' }))).toBe('Saved.');
+    expect(source.checks).toHaveLength(1);
+    dir[Symbol.dispose]();
+  });
+
   it('writes first, then asks the source about the touched file, and appends only new diagnostics', async () => {
     await using s = setup();
     s.source.next(s.file, [typeError(s.file, 3)]);
