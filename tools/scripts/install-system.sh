@@ -1,9 +1,26 @@
 #!/bin/sh
-# Installs the Debian packages the tests need (each package lists its own in apt-packages.txt), skipping the
-# ones already present, then installs the project itself. Runs as root, or with sudo.
+# Installs Debian packages, skipping the ones already present, then installs the project itself (bootstrap.sh).
+# Runs as root, or with sudo.
+#   install-system.sh           what the tests need: every package's apt-packages.txt (the README's second command)
+#   install-system.sh --demo    only what `pnpm demo` needs: tools/agent-tools/demo-apt-packages.txt (its first)
+#   --list                      prints the Debian packages wanted and stops
 set -eu
 cd "$(dirname "$0")/../.."
-wanted=$(cat packages/*/apt-packages.txt tools/*/apt-packages.txt 2>/dev/null | sed 's/#.*//' | tr -s ' \t\n' '\n' | sort -u)
+lists="packages/*/apt-packages.txt tools/*/apt-packages.txt"
+only_list=false
+for arg in "$@"; do
+  case "$arg" in
+    --demo) lists="tools/agent-tools/demo-apt-packages.txt" ;;
+    --list) only_list=true ;;
+    *) echo "install-system.sh: unknown option $arg (use --demo, --list)" >&2; exit 2 ;;
+  esac
+done
+# shellcheck disable=SC2086
+wanted=$(cat $lists 2>/dev/null | sed 's/#.*//' | tr -s ' \t\n' '\n' | sed '/^$/d' | sort -u)
+if $only_list; then
+  printf '%s\n' "$wanted"
+  exit 0
+fi
 missing=""
 for pkg in $wanted; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then

@@ -73,6 +73,14 @@ export interface LanguageSpec {
   readonly astGrepExpando?: string;
   /** Metavariables are written as string literals while parsing (JSON has no identifiers). */
   readonly quoteMetavariables?: boolean;
+  /**
+   * Tokens that make the grammar read a metavariable's place another way (`int`: C reads `sizeof($T)` as the size
+   * of an expression, `sizeof(int)` as the size of a type): each is tried in place of each metavariable, and a
+   * reading of another shape is matched too (see `src/pattern/readings.ts`).
+   */
+  readonly readingProbes?: readonly { readonly text: string; readonly what: string }[];
+  /** Set by the compiler while it reads a pattern with a metavariable replaced by a probe: nodes spelling `text` are `$name`. */
+  readonly probing?: { readonly text: string; readonly name: string };
 }
 
 const TOP: PatternContext = { name: 'top level', before: '', after: '' };
@@ -120,6 +128,7 @@ const SPECS: readonly LanguageSpec[] = [
     expando: 'µ',
     statementSemicolons: ';',
     astGrepExpando: '\u{10000}',
+    readingProbes: [{ text: 'int', what: 'a type' }],
     contexts: cLike('void __ag(void)', 'struct __AG'),
   },
   {
@@ -132,6 +141,7 @@ const SPECS: readonly LanguageSpec[] = [
     expando: 'µ',
     statementSemicolons: ';',
     astGrepExpando: '\u{10000}',
+    readingProbes: [{ text: 'int', what: 'a type' }],
     contexts: cLike('void __ag()', 'class __AG'),
   },
   {

@@ -32,5 +32,15 @@ describe('a fragment that parses only by error recovery is unparseable, with the
     const whole = await t.call('ast_grep', { pattern: 'switch $X { $$$ }', path: 'strings.go' });
     expect(whole.isError).toBe(false);
   });
-});
 
+  it('c: else alone names its construct', async () => {
+    await using t = realWorkspace(loader, []);
+    for (const [language, pattern, construct] of [
+      ['c', 'else { $$$B }', 'if ($_) {\n  $$$BODY\n} else { $$$B }'],
+    ] as const) {
+      const result = await t.call('ast_grep', { pattern, language });
+      expect(result.isError, `${language}: ${pattern}`).toBe(true);
+      expect(resultText(result), language).toContain(`only appears inside a larger construct, and a pattern is one complete node: write the enclosing construct, e.g.\n${construct}`);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTreeSitterLoader } from '../src/index.js';
-import { gofmtErrors, pythonAst, realWorkspace } from './real-code.js';
+import { gofmtErrors, npmFile, pythonAst, realWorkspace } from './real-code.js';
 
 const loader = createTreeSitterLoader({ workers: 0 });
 afterAll(() => loader.dispose());
@@ -66,6 +66,21 @@ describe('code after what the pattern names stays (issue 21, item 1)', () => {
     const dissolved = await t.edit({ pattern: 'if let Some($X) = $E {\n    $$$B\n}', rewrite: 'match $E {\n    Some($X) => {\n        $$$B\n    }\n    None => {}\n}', path: 're_unicode.rs' });
     expect(dissolved.structured.untouched).toContainEqual(expect.objectContaining({ file: 're_unicode.rs', line: 1019, reason: 'tail' }));
     expect(dissolved.structured.breaksSyntax).toEqual([]);
+  });
+
+  it('javascript (zod parse.js): if/else keeps its else, and the comment opening the block stays in it', async () => {
+    await using t = realWorkspace(loader, [npmFile('zod', 'v4', 'core', 'parse.js')]);
+    const before = t.read('parse.js');
+    const result = await t.edit({ pattern: 'if ($C) {\n  $$$B\n}', rewrite: 'if ($C) {\n  trace();\n  $$$B\n}', path: 'parse.js' });
+    expect(result.structured.droppedComments).toEqual([]);
+    expect(result.structured.keptTails).toBeGreaterThan(0);
+    await t.accept();
+    const after = t.read('parse.js');
+    expect(after).toContain(
+      '    if (fallbackRun) {\n        trace();\n        // skip nested fast paths on the fallback, so user callbacks keep the at-most-twice bound\n        ctx[COMPILE_FALLBACK] = true;\n        result = fallbackRun({ value, issues: [] }, ctx);\n    }\n    else {\n        result = schema._zod.run({ value, issues: [] }, ctx);\n    }\n',
+    );
+    expect(after.match(/\belse\b/g)?.length).toBe(before.match(/\belse\b/g)?.length);
+    execFileSync(process.execPath, ['--check', t.dir.join('parse.js')]);
   });
 
   it('javascript: `return $A` keeps the `;` it does not name (ast-grep deletes it)', async () => {

@@ -8,6 +8,7 @@ import { astTools, createTreeSitterLoader, findLanguage, type TreeSitterLoader }
 import { AST_GREP as AST_GREP_DEVIATIONS } from '../src/pattern/pattern-node.js';
 import { comparePattern, grammarDiffers, type PatternOutcome, REASONS, type Reason } from './differential/compare.js';
 import { CORPORA, collectCorpus } from './differential/corpora.js';
+import { explainRuleBySafety } from './differential/rewrites.js';
 import { type GeneratedRule, generateRules } from './differential/generate-rules.js';
 import { type OracleRule, oracleRuleLocations, oracleRuleRewrite } from './differential/oracle.js';
 
@@ -212,6 +213,17 @@ async function compareRuleRewrites(
         same = false;
         if (a.replace(/\s+/g, '') === b.replace(/\s+/g, '')) {
           report.explained.push("layout: ours indents with the file's own unit and keeps a capture's line breaks (same code otherwise)");
+          continue;
+        }
+        // One of our rewrite safeties (parentheses, comments that travel): turning it off must give ast-grep's file.
+        const params = {
+          rule: JSON.stringify(g.rule),
+          ...(g.constraints ? { constraints: JSON.stringify(g.constraints) } : {}),
+          ...(transform ? { transform: JSON.stringify(transform) } : {}),
+        };
+        const why = await explainRuleBySafety(loader, dir, file, language, params, fix, a);
+        if (why) {
+          report.explained.push(why);
         } else {
           report.unexplained.push(`${label(g)} fix ${JSON.stringify(fix)} ${JSON.stringify(transform ?? {})} in ${file}: ${firstDifference(a, b)}`);
         }

@@ -1,8 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  applyFileChanges,
   approveAll,
   createRegistry,
   type Diagnostic,
@@ -59,6 +61,41 @@ const typeError = (file: string, line: number): Diagnostic =>
   diag(file, line, "Type 'string' is not assignable to type 'number'.", { code: 2322, column: 7 });
 
 describe('the write wrapper', () => {
+  it('finds the path in the arguments pathArgument names (tried in order), and says so when it finds none', async () => {
+    const dir = scratch();
+    const source = new ScriptedSource();
+    const save = (name: string) =>
+      defineTool({
+        name,
+        tier: 'write',
+        description: 'Save a file.',
+        parallelSafe: false,
+        parameters: z.object({ target: z.string().optional(), filename: z.string().optional(), text: z.string() }),
+        execute: ({ target, filename, text }) => {
+          writeFileSync(resolveInside(dir.path, (target ?? filename) as string).absolute, text);
+          return textResult('Saved.');
+        },
+      });
+    await using registry = createRegistry({
+      resources: { cwd: dir.path, diagnostics: source },
+      tools: [
+        wrapWrite(save('save'), { pathArgument: ['target', 'filename'] }),
+        wrapWrite(save('plain')),
+        wrapWrite(save('listed'), { files: () => [] }),
+      ],
+      approve: approveAll,
+    });
+    expect(resultText(await registry.call('save', { filename: 'b.ts', text: 'x' }))).toBe('Saved.\nNo new diagnostics in b.ts.');
+    expect(source.checks).toEqual([[join(dir.path, 'b.ts')]]);
+    expect(resultText(await registry.call('plain', { filename: 'c.ts', text: 'x' }))).toBe(
+      'Saved.\nDiagnostics not checked: no path argument (the write wrapper looks in `path`, `file_path` or `file`; a harness names another with its `pathArgument` or `files` option).',
+    );
+    // A files() callback that names nothing has decided so: nothing to add.
+    expect(resultText(await registry.call('listed', { filename: 'd.ts', text: 'x' }))).toBe('Saved.');
+    expect(source.checks).toHaveLength(1);
+    dir[Symbol.dispose]();
+  });
+
   it('writes first, then asks the source about the touched file, and appends only new diagnostics', async () => {
     await using s = setup();
     s.source.next(s.file, [typeError(s.file, 3)]);
@@ -221,5 +258,43 @@ describe('the write wrapper', () => {
     await using registry = createRegistry({ resources: { cwd: '/w', diagnostics: source }, tools: [patch], approve: approveAll });
     expect(resultText(await registry.call('apply_patch', { patch: '...' }))).toBe('Applied.\nNo new diagnostics in x.ts, y.ts.');
     expect(source.checks).toEqual([['/w/x.ts', '/w/y.ts']]);
+  });
+
+  it('holds the file\'s write lock through an asynchronous edit: a resolve of the same file waits and then refuses, nothing is lost', async () => {
+    using dir = scratch();
+    const file = join(dir.path, 'a.ts');
+    writeFileSync(file, 'one\n');
+    const paused = deferred<void>();
+    const reading = deferred<void>();
+    // A harness's own edit that reads and writes asynchronously, as most do.
+    const edit = wrapWrite(
+      defineTool({
+        name: 'edit',
+        tier: 'write',
+        description: 'Append a line.',
+        parallelSafe: false,
+        parameters: z.object({ path: z.string() }),
+        execute: async ({ path }) => {
+          const target = resolveInside(dir.path, path);
+          const before = await readFile(target.absolute, 'utf8');
+          reading.resolve();
+          await paused.promise;
+          await writeFile(target.absolute, `${before}edited\n`);
+          return textResult(`Edited ${target.relative}.`);
+        },
+      }),
+    );
+    await using registry = createRegistry({ resources: { cwd: dir.path }, tools: [edit], approve: approveAll });
+    const edited = registry.call('edit', { path: 'a.ts' });
+    await reading.promise;
+    // The edit has read the file and not yet written it: a resolve of the same file comes in now.
+    const applied = applyFileChanges([{ path: file, before: 'one\n', after: 'one\nresolved\n' }]);
+    // Unlocked, the resolve would finish now; locked, it waits for the edit, so the edit is let go after a while.
+    await Promise.race([applied, new Promise((resolve) => setTimeout(resolve, 2000))]);
+    paused.resolve();
+    expect(resultText(await edited)).toBe('Edited a.ts.');
+    // Had it not waited, it would have said ok and the edit, written from what it read before, would have undone it.
+    expect(await applied).toEqual({ ok: false, kind: 'changed', changed: [{ path: file, now: 'modified' }] });
+    expect(readFileSync(file, 'utf8')).toBe('one\nedited\n');
   });
 });

@@ -68,7 +68,7 @@ describe('a write tool called in plan mode', () => {
     const edit = await call(dir.path, 'ast_edit', { pattern: 'print($X)', rewrite: 'log($X)' }, '--surface', 'plan', '--yes');
     expect(edit.code).toBe(1);
     expect(edit.content[0]?.text).toMatch(
-      /^Unknown tool "ast_edit": it is not available on the "plan" surface, which admits read-tier tools only \(ast_edit is write-tier\)\. Do not retry it here\. To look instead, use ast_grep\. The tools available here are: .*\bast_grep\b.*\bread\b/,
+      /^Unknown tool "ast_edit": it is not available on the "plan" surface, which admits read-tier tools only \(ast_edit is write-tier\)\. Do not retry it here\. To look instead, use ast_grep\b[^.]*\. The tools available here are: .*\bast_grep\b.*\bread\b/,
     );
     expect(readFileSync(dir.join('app.py'), 'utf8')).toBe('print(1)\n');
   });

@@ -171,17 +171,31 @@ try {
       if (!session) throw new Error('no session');
       const steps: number[] = [];
       const bare: number[] = [];
+      const needed: number[] = [];
       for (let i = 0; i < 3 + 21; i++) {
         let start = performance.now();
         await call(registry, { action: 'step_over' }, 'Stopped after the step');
         if (i >= 3) steps.push(performance.now() - start);
+        const thread = session.lastThreadId ?? 1;
         start = performance.now();
-        await session.resume('next', session.lastThreadId ?? 1);
+        await session.resume('next', thread);
         if ((await session.settle(10_000)) !== 'stopped') throw new Error('did not stop');
         if (i >= 3) bare.push(performance.now() - start);
+        // The adapter's own share of a snapshot: the requests it needs, sent bare, one after the other.
+        start = performance.now();
+        await session.resume('next', thread);
+        if ((await session.settle(10_000)) !== 'stopped') throw new Error('did not stop');
+        const frames = await session.request('stackTrace', { threadId: thread, startFrame: 0, levels: 4 });
+        const top = frames.stackFrames[0];
+        if (!top) throw new Error('no frame');
+        const scopes = await session.request('scopes', { frameId: top.id });
+        const locals = scopes.scopes.find((scope) => !scope.expensive);
+        if (locals) await session.request('variables', { variablesReference: locals.variablesReference });
+        if (i >= 3) needed.push(performance.now() - start);
       }
       timings.push(summarize(`${c.name}: step_over round trip (with snapshot)`, steps));
       timings.push(summarize(`${c.name}: reference: bare DAP next → stopped, same session, side by side`, bare));
+      timings.push(summarize(`${c.name}: reference: bare next, stackTrace, scopes, variables (a snapshot's requests), side by side`, needed));
     } finally {
       await registry.dispose();
     }

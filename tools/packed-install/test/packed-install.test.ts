@@ -69,6 +69,9 @@ describe('every tarball', () => {
     expect(firstSection).toContain(`npm i ${name}`);
     for (const needed of ['ESM', 'require()', 'Node.js >= 20.19', 'zod']) expect(firstSection).toContain(needed);
     expect(firstSection).toMatch(/system components|on `PATH`|Python 3|POSIX/);
+    // Until the first release that npm command answers 404: the section says where the way that works is written.
+    expect(firstSection).toContain('https://github.com/agent-tools/agent-tools#installing-the-packages');
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toMatch(/^## Installing the packages$/m);
   });
 
   it.each(packages.map((p) => [p.name]))('%s: are-the-types-wrong finds nothing', async (name) => {
@@ -151,18 +154,48 @@ describe('README samples against the packed packages', () => {
     expect(project.scope('@agent-tools')).toEqual(packages.map((p) => p.dir).sort());
   });
 
-  it('every published type checks with skipLibCheck off and no DOM lib (the AI SDK adapter aside, as ai needs it)', async () => {
-    const entries = packages
-      .filter((p) => p.dir !== 'ai-sdk')
-      .flatMap((p) => Object.keys(p.manifest['exports'] as object).filter((k) => k !== './package.json').map((k) => p.name + k.slice(1)));
+  it('every published type checks with skipLibCheck off and no DOM lib (the AI SDK and MCP adapters with it, as ai and the MCP SDK need it)', async () => {
+    // ai's and @modelcontextprotocol/sdk's own types name fetch's types (HeadersInit, Response), which only the DOM lib declares.
+    const needsDom = (p: (typeof packages)[number]) => p.dir === 'ai-sdk' || p.dir === 'mcp';
+    const entriesOf = (list: typeof packages) =>
+      list.flatMap((p) => Object.keys(p.manifest['exports'] as object).filter((k) => k !== './package.json').map((k) => p.name + k.slice(1)));
+    const module = (entries: string[]) =>
+      `${entries.map((e, i) => `import * as entry${i} from '${e}';`).join('\n')}\nexport const all = [${entries.map((_, i) => `entry${i}`).join(', ')}];\n`;
     project.write({
-      'entries/every-entry.ts': `${entries.map((e, i) => `import * as entry${i} from '${e}';`).join('\n')}\nexport const all = [${entries.map((_, i) => `entry${i}`).join(', ')}];\n`,
+      'entries/every-entry.ts': module(entriesOf(packages.filter((p) => !needsDom(p)))),
+      'entries-dom/every-entry.ts': module(entriesOf(packages.filter(needsDom))),
     });
     for (const options of [NODENEXT, BUNDLER]) {
       const result = await project.tsc({ compilerOptions: { ...options, noEmit: true }, include: ['entries'] });
       expect(result.output).toBe('');
       expect(result.ok).toBe(true);
+      const dom = await project.tsc({ compilerOptions: { ...options, ...WITH_DOM, noEmit: true }, include: ['entries-dom'] });
+      expect(dom.output).toBe('');
+      expect(dom.ok).toBe(true);
     }
+  });
+
+  it('works without install scripts: ast searches with its .wasm grammars, eval runs a JavaScript cell on zeromq', async () => {
+    // This project was installed with --ignore-scripts: none of the scripts npm 11 warns about has run.
+    project.write({ 'no-scripts.mjs': fixture('no-scripts.mjs') });
+    const { stdout } = await project.node(['no-scripts.mjs']);
+    const outcome = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}');
+    expect(outcome.python).toContain('print(x)');
+    expect(outcome.typescript).toContain('console.log(1)');
+    expect(outcome.javascript).toMatch(/Out\[1\]: 42$/);
+  });
+
+  it("core's worked defineTool example compiles, runs, and prints what its comment says", async () => {
+    const sample = samples.find((s) => s.origin.startsWith('packages/core/README.md') && s.code.includes("name: 'save'"));
+    if (!sample) throw new Error('the worked example (a tool named "save") is gone from packages/core/README.md');
+    const promised = /console\.log\(result\.isError, result\.content\); \/\/ (.+)$/m.exec(sample.code)?.[1];
+    expect(promised).toBeDefined();
+    project.write({ 'worked/save.ts': sample.code });
+    const built = await project.tsc({ compilerOptions: { ...NODENEXT, outDir: 'worked-dist', rootDir: 'worked' }, include: ['worked'] });
+    expect(built.output).toBe('');
+    const { stdout } = await project.node(['worked-dist/save.js']);
+    expect(stdout.trim()).toBe(promised);
+    expect(readFileSync(join(project.path, 'notes.md'), 'utf8')).toBe('# Notes\n');
   });
 
   it('every README sample typechecks, with nodenext and with bundler resolution', async () => {

@@ -102,6 +102,11 @@ export function scopeText(summary: SearchSummary): string {
 /** Notes on what could not be searched fully: syntax errors, failures, skipped files, .gitignore. */
 export function caveats(summary: SearchSummary): string[] {
   const notes: string[] = [];
+  if (summary.inferredLanguage) notes.push(summary.inferredLanguage);
+  const readings = 'readings' in summary.pattern ? (summary.pattern.readings ?? []) : [];
+  if (readings.length > 0) {
+    notes.push(`The pattern reads more than one way: ${readings.join('; ')}. Every reading was matched.`);
+  }
   if (summary.syntaxErrors.length > 0) {
     const named = summary.syntaxErrors.map((e) => `${e.file}:${e.line}`);
     notes.push(

@@ -64,14 +64,17 @@ export function findMatches(
   const matcher = new Matcher(pattern.root, src, pattern.deviations, { trace: forEdit });
   const out: MatchRecord[] = [];
   const root = pattern.root;
+  // Other readings of the pattern (`sizeof($T)` as the size of a type): a node matching any of them matches.
+  const matchers = [matcher, ...(pattern.alternatives ?? []).map((alt) => new Matcher(alt, src, pattern.deviations, { trace: forEdit }))];
   const visit = (node: Node): void => {
-    if (!matcher.match(node)) return;
-    const found = record(node, src, matcher.bindings);
+    const hit = matchers.find((m) => m.match(node));
+    if (!hit) return;
+    const found = record(node, src, hit.bindings);
     if (!forEdit) {
       out.push(found);
       return;
     }
-    const parts = unnamedParts(node, matcher.bindings.unnamed, src);
+    const parts = unnamedParts(node, hit.bindings.unnamed, src);
     out.push({
       ...found,
       comments: commentsIn(node, src),

@@ -4,6 +4,7 @@ import { AstError } from '../errors.js';
 import type { LanguageSpec, PatternContext } from '../languages.js';
 import { ownText } from '../match/same-code.js';
 import { enclosingConstruct } from './enclosing.js';
+import { withReadings } from './readings.js';
 import { metaVarOf, preprocessPattern } from './metavars.js';
 import { type CompiledPattern, type Deviations, ERROR_KIND_ID, isEllipsis, isTrivial, PRODUCT, type PatternNode } from './pattern-node.js';
 import { withStatementSemicolons } from './semicolons.js';
@@ -37,6 +38,18 @@ export async function compilePattern(
   source: string,
   options: CompileOptions = {},
 ): Promise<CompiledPattern> {
+  const main = await compileReading(runtime, spec, source, options);
+  if (options.style === 'ast-grep' || !(options.deviations ?? PRODUCT).readings || !spec.readingProbes) return main;
+  return withReadings(main, spec, (probed, probing) => compileReading(runtime, { ...spec, probing }, probed, options));
+}
+
+/** One reading of a pattern: as ast-grep reads it where that is clean, else the first rung of the ladder. */
+async function compileReading(
+  runtime: TreeSitterRuntime,
+  spec: LanguageSpec,
+  source: string,
+  options: CompileOptions,
+): Promise<CompiledPattern> {
   const pattern = dedent(source);
   if (!pattern.trim()) {
     throw new AstError('invalid_pattern', 'The pattern is empty; pass a code fragment such as `foo($A)`.');
@@ -59,7 +72,7 @@ export async function compilePattern(
   const error = unparseable(spec, pattern, refusals);
   // A clause that only exists inside a larger construct (`except $E:` without its `try:`): suggest the construct,
   // once it is proved to compile.
-  const enclosing = enclosingConstruct(spec.id, pattern);
+  const enclosing = spec.probing ? undefined : enclosingConstruct(spec.id, pattern);
   if (enclosing) {
     const ok = await compilePattern(runtime, spec, enclosing.suggestion, options).then(
       () => true,
@@ -365,6 +378,9 @@ interface ConvertOptions {
 /** A parsed node as a pattern node (metavariables read, the compiler's additions left out). @internal */
 export function convert(node: Node, text: string, spec: LanguageSpec, options: ConvertOptions): PatternNode {
   const own = text.slice(node.startIndex, node.endIndex);
+  // Reading a pattern with a metavariable replaced by a probe token: the outermost node spelling it is that
+  // metavariable (`int` in `sizeof(int)` is a type_descriptor: `$T` read as a type).
+  if (spec.probing && own === spec.probing.text) return { type: 'meta', meta: { kind: 'single', name: spec.probing.name, named: true } };
   // A metavariable standing alone as a statement, closed by text the compiler added: it is the statement.
   const meta = metaVarOf(withoutVirtual(own, node.startIndex, options.virtual), spec);
   if (meta) return { type: 'meta', meta };

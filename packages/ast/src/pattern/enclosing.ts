@@ -6,7 +6,7 @@ type Shape = string;
 const C_LIKE: Readonly<Record<string, Shape>> = {
   case: 'switch ($_) {\n{P}\n}',
   default: 'switch ($_) {\n{P}\n}',
-  else: 'if ($_) $_\n{P}',
+  else: 'if ($_) {\n  $$$BODY\n} {P}',
   catch: 'try {\n  $$$BODY\n} {P}',
   finally: 'try {\n  $$$BODY\n} {P}',
 };
@@ -33,7 +33,7 @@ const CLAUSES: Partial<Record<LanguageId, Readonly<Record<string, Shape>>>> = {
   typescript: C_LIKE,
   tsx: C_LIKE,
   dart: C_LIKE,
-  kotlin: { else: 'if ($_) $_\n{P}', catch: 'try {\n  $$$BODY\n} {P}', finally: 'try {\n  $$$BODY\n} {P}' },
+  kotlin: { else: 'if ($_) {\n  $$$BODY\n} {P}', catch: 'try {\n  $$$BODY\n} {P}', finally: 'try {\n  $$$BODY\n} {P}' },
   swift: { case: 'switch $_ {\n{P}\n}', default: 'switch $_ {\n{P}\n}', else: 'if $_ {\n  $$$BODY\n} {P}', catch: 'do {\n  $$$BODY\n} {P}' },
   ruby: {
     rescue: 'begin\n  $$$BODY\n{P}\nend',
@@ -53,5 +53,5 @@ export function enclosingConstruct(language: LanguageId, pattern: string): { cla
   if (!clause || !shape) return undefined;
   const indented = /\{P:( +)\}/.exec(shape);
   const body = indented ? pattern.split('\n').map((l) => (l ? (indented[1] as string) + l : l)).join('\n') : pattern;
-  return { clause, suggestion: shape.replace(/\{P(?::[^}]*)?\}/, body) };
+  return { clause, suggestion: shape.replace(/\{P(?::[^}]*)?\}/, () => body) };
 }

@@ -33,6 +33,8 @@ export interface Deviations {
   readonly ownText: boolean;
   /** Tokens after a `$$$` are matched against the candidate's, not subtracted as a count of nodes from its run. */
   readonly trailingTokens: boolean;
+  /** A pattern the grammar reads two ways at a metavariable (`sizeof($T)`: expression or type) matches both. */
+  readonly readings: boolean;
 }
 
 /**
@@ -43,10 +45,10 @@ export interface Deviations {
 export type Strictness = 'cst' | 'smart' | 'ast' | 'relaxed' | 'signature';
 
 /** The product's matcher: every deviation on. */
-export const PRODUCT: Deviations = { comments: true, backtrack: true, emptyTrailing: true, ownText: true, trailingTokens: true };
+export const PRODUCT: Deviations = { comments: true, backtrack: true, emptyTrailing: true, ownText: true, trailingTokens: true, readings: true };
 
 /** ast-grep 0.51's matcher, exactly. */
-export const AST_GREP: Deviations = { comments: false, backtrack: false, emptyTrailing: false, ownText: false, trailingTokens: false };
+export const AST_GREP: Deviations = { comments: false, backtrack: false, emptyTrailing: false, ownText: false, trailingTokens: false, readings: false };
 
 /** A pattern compiled for one language. */
 export interface CompiledPattern {
@@ -67,6 +69,13 @@ export interface CompiledPattern {
    * walk over the whole tree.
    */
   readonly anchor?: { readonly text: string; readonly kindId: number; readonly depth: number };
+  /**
+   * Other readings of the pattern, each a root of the same kind: the grammar reads a metavariable's place another
+   * way when it holds another kind of code (`sizeof($T)` with a type). A node matching any of them matches.
+   */
+  readonly alternatives?: readonly PatternNode[];
+  /** What each alternative reading is, for the answer ("`$T` also read as a type, as in `sizeof(int)`"). */
+  readonly readings?: readonly string[];
   /** How the matcher deviates from ast-grep (see {@link Deviations}). */
   readonly deviations: Deviations;
   /** Names of the single and multi metavariables the pattern binds. */

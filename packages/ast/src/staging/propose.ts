@@ -82,6 +82,8 @@ export interface Proposal {
   readonly parenthesized: readonly Parenthesized[];
   /** Replacements whose binding could not be made safe: listed before anything is accepted. */
   readonly unsafe: readonly UnsafeReplacement[];
+  /** Where each replacement sits in its file's new text (UTF-16 offsets), for checks of the result. */
+  readonly sites: readonly { readonly file: string; readonly start: number; readonly end: number }[];
 }
 
 /**
@@ -130,6 +132,7 @@ export async function propose(
   const untouched: UntouchedMatch[] = [];
   const parenthesized: Parenthesized[] = [];
   const unsafe: UnsafeReplacement[] = [];
+  const sites: { file: string; start: number; end: number }[] = [];
   let replacements = 0;
   let innerLeft = 0;
   let keptTails = 0;
@@ -176,7 +179,10 @@ export async function propose(
         for (const [i, p] of plan.entries()) {
           const check = checkStructure(tree, built.starts[i] as number, p.rendered.text.length, p.rendered.placed);
           if (check.whole && check.split.length === 0) continue;
-          p.wrap = { whole: !check.whole, captures: new Set(check.split) };
+          // A capture that is the whole replacement (a template of just `$A`) gets one pair, not two.
+          const spans = p.rendered.placed.filter((c) => c.start === 0 && c.end === p.rendered.text.length).map((c) => c.name);
+          const captures = check.whole ? check.split : check.split.filter((n) => !spans.includes(n));
+          p.wrap = { whole: !check.whole || captures.length < check.split.length, captures: new Set(captures) };
           p.rendered = renderReplacement(template, p.span, ctx, p.wrap);
           retry.push(p);
         }
@@ -264,10 +270,14 @@ export async function propose(
       );
       droppedComments.push(...lost.map((c) => ({ file: result.file, line: c.row + 1, text: c.text })));
     }
+    for (const [i, p] of plan.entries()) {
+      const start = built.starts[i] as number;
+      sites.push({ file: result.file, start, end: start + p.rendered.text.length });
+    }
     replacements += plan.length;
     files.push({ file: result.file, absolute: result.absolute, original: text, updated: built.text, replacements: plan.length });
   }
-  return { files, replacements, innerLeft, breaks, droppedComments, unstable, untouched, keptTails, parenthesized, unsafe };
+  return { files, replacements, innerLeft, breaks, droppedComments, unstable, untouched, keptTails, parenthesized, unsafe, sites };
 }
 
 /** The file with the planned replacements applied front to back, and where each replacement starts in it. */

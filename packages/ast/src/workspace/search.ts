@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs';
 import { displayPath, resolveInside, specialFileKind, type ToolProgress } from '@agent-tools/core';
-import { AstError } from '../errors.js';
-import { hasExtensionOf, LANGUAGE_IDS, type LanguageSpec, languageOfFile, languageSpec } from '../languages.js';
+import { hasExtensionOf, type LanguageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';
 import type { MatchRecord } from '../match/find.js';
 import type { CompileOptions } from '../pattern/compile.js';
 import type { Query } from '../rules/types.js';
 import { AstError as RuleError } from '../errors.js';
+import { pickLanguage } from './language-pick.js';
 import { walkFiles } from './walk.js';
 
 /** The search arguments shared by ast_grep and ast_edit. */
@@ -37,6 +37,8 @@ export interface FileMatches {
 /** Everything a search found and everything it could not look at. */
 export interface SearchSummary {
   readonly spec: LanguageSpec;
+  /** Set when the language was inferred from a folder's files: the note the answer carries. */
+  readonly inferredLanguage?: string;
   /** The compiled pattern, or rule. */
   readonly pattern: Query;
   /** The searched path, workspace-relative (`.` for the whole workspace). */
@@ -81,7 +83,8 @@ export async function searchWorkspace(
   const stats = statSync(target.absolute);
   const special = specialFileKind(stats);
   const isFile = !stats.isDirectory();
-  const spec = pickLanguage(params.language, target.relative, isFile);
+  const picked = await pickLanguage(cwd, params.language, target.relative, target.absolute, isFile, options.signal);
+  const spec = picked.spec;
   loader.prepare(spec);
   const pattern = await compileQuery(loader, spec, params, options.compile);
   options.onCompiled?.(pattern);
@@ -148,6 +151,7 @@ export async function searchWorkspace(
   }
   return {
     spec,
+    ...(picked.inferred ? { inferredLanguage: picked.inferred } : {}),
     pattern,
     scope: target.relative,
     scopeIsFile: isFile,
@@ -205,20 +209,4 @@ function fromJson(value: unknown, name: string): unknown {
       `\`${name}\` is not valid JSON (${(error as Error).message}). Pass the object as JSON text with double-quoted keys, e.g. ${name === 'rule' ? '{"kind": "call_expression", "has": {"pattern": "await $X", "stopBy": "end"}}' : '{"A": {"regex": "^test"}}'}.`,
     );
   }
-}
-
-function pickLanguage(language: string | undefined, path: string, isFile: boolean): LanguageSpec {
-  if (language?.trim()) return languageSpec(language);
-  if (isFile) {
-    const inferred = languageOfFile(path);
-    if (inferred) return inferred;
-    throw new AstError(
-      'unknown_language',
-      `The language of "${path}" cannot be inferred from its extension. Pass \`language\`, one of: ${LANGUAGE_IDS.join(', ')}.`,
-    );
-  }
-  throw new AstError(
-    'unknown_language',
-    `"${path}" is a directory, so the language cannot be inferred from a file extension. Pass \`language\`, one of: ${LANGUAGE_IDS.join(', ')}.`,
-  );
 }

@@ -1,5 +1,6 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { readRegularFile } from '@agent-tools/core';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -103,7 +104,8 @@ function direntKind(entry: Dirent): string {
 async function readRules(dir: string): Promise<Rules | undefined> {
   let text: string;
   try {
-    text = await readFile(join(dir, '.gitignore'), 'utf8');
+    // Never a plain read: a .gitignore that is a FIFO would hold a thread-pool thread, and the search, for good.
+    text = (await readRegularFile(join(dir, '.gitignore'))).bytes.toString('utf8');
   } catch {
     return undefined;
   }

@@ -18,6 +18,7 @@ export const REASONS: Readonly<Record<Reason, string>> = {
   emptyTrailing: 'a $$$ left at the end matches nothing when the children run out (ast-grep requires one more node)',
   ownText: "text outside a node's children must match too (ast-grep compares the children only)",
   trailingTokens: 'tokens after a $$$ are matched, not subtracted as a count',
+  readings: 'a pattern the grammar reads two ways at a metavariable matches both readings (sizeof($T): an expression or a type)',
   ladder: "the context ladder reads the pattern as a different node than ast-grep's parse of the fragment alone",
 };
 

@@ -6,12 +6,15 @@ import { astTools, type TreeSitterLoader } from '../../src/index.js';
 import { findLanguage } from '../../src/languages.js';
 import { AST_GREP, type CompiledPattern, PRODUCT, type PatternNode } from '../../src/pattern/pattern-node.js';
 import { prepareRewrite } from '../../src/rewrite/template.js';
+import { isRule } from '../../src/rules/types.js';
+import { withTransforms } from '../../src/tools/ast-edit.js';
 import { propose, SAFE, type Safety } from '../../src/staging/propose.js';
 import { searchWorkspace } from '../../src/workspace/search.js';
 import { rewriteAsAstGrep } from './ast-grep-render.js';
 import type { PatternOutcome } from './compare.js';
 import type { Generated } from './generate.js';
 import { oracleRewrite } from './oracle.js';
+import { emptyVerdict, type SafetyVerdict, safetyOracle } from './safety-oracle.js';
 
 /** How the rewrite half of the differential went for one language. */
 export interface RewriteReport {
@@ -21,6 +24,8 @@ export interface RewriteReport {
   readonly safety: Map<string, number>;
   /** One example per safety reason: the pattern, the rewrite and the first line where the files differ. */
   readonly safetyExamples: Map<string, string>;
+  /** The safety oracle over every rewrite case (see safety-oracle.ts). */
+  readonly oracle: SafetyVerdict;
   /** Differences whose reason was confirmed, one line each. */
   readonly explained: string[];
   readonly unexplained: string[];
@@ -55,7 +60,7 @@ export async function compareRewrites(
   limit = Number(process.env['AST_DIFFERENTIAL_REWRITES'] ?? 10),
 ): Promise<RewriteReport> {
   const agreed = new Set(outcomes.filter((o) => o.mirror && o.extra.length === 0 && o.missing.length === 0 && o.cli > 0).map((o) => o.pattern));
-  const report: RewriteReport = { compared: 0, identical: 0, safety: new Map(), safetyExamples: new Map(), explained: [], unexplained: [] };
+  const report: RewriteReport = { compared: 0, identical: 0, safety: new Map(), safetyExamples: new Map(), oracle: emptyVerdict(), explained: [], unexplained: [] };
   for (const g of generated) {
     if (report.compared >= limit) break;
     // Only patterns whose metavariables are all named: a rewrite can only use what a pattern binds.
@@ -81,6 +86,17 @@ export async function compareRewrites(
       const id = (staged.structured as { editId?: string } | undefined)?.editId;
       if (id) await registry.call('resolve', { edit_id: id, action: 'accept' });
       report.compared++;
+      // The safety oracle, on the same proposal computed again (it must be what was written).
+      const spec = findLanguage(language);
+      const product = await searchWorkspace(loader, dir, { pattern: g.pattern, language }, { wantText: true });
+      if (spec) {
+        const proposal = await propose(loader, spec, product.results, prepareRewrite(rewrite, product.pattern));
+        for (const f of proposal.files) {
+          if (readFileSync(join(ours, f.file), 'utf8') !== f.updated) report.unexplained.push(`${JSON.stringify(g.pattern)}: the proposal computed again differs from what resolve wrote in ${f.file}`);
+        }
+        const matches = new Map(product.results.map((r) => [r.file, { text: r.text ?? '', matches: r.matches }]));
+        await safetyOracle(loader, spec, g.pattern, rewrite, matches, proposal, report.oracle);
+      }
       let same = true;
       for (const file of filesUnder(dir)) {
         const a = readFileSync(join(theirs, file), 'utf8');
@@ -186,6 +202,45 @@ async function explainByTokens(
   return written.replace(/\s+/g, '') === theirs.replace(/\s+/g, '')
     ? 'ast-grep drops as many nodes from the end of a $$$ run as the pattern has tokens after it (ours matches the tokens)'
     : undefined;
+}
+
+/**
+ * The same classification for a rule's rewrite (the rules differential): the product's proposal of the rule with
+ * its safeties off must write what ast-grep wrote, layout aside.
+ */
+export async function explainRuleBySafety(
+  loader: TreeSitterLoader,
+  dir: string,
+  file: string,
+  language: string,
+  params: Record<string, unknown>,
+  rewrite: string,
+  theirs: string,
+): Promise<string | undefined> {
+  const spec = findLanguage(language);
+  if (!spec) return undefined;
+  const scratch = mkdtempSync(join(tmpdir(), 'ast-rule-safety-'));
+  try {
+    cpSync(join(dir, file), join(scratch, file));
+    const summary = await searchWorkspace(loader, scratch, { ...params, path: file, language } as never, { wantText: true });
+    const query = summary.pattern;
+    const results = isRule(query) && query.transform.length > 0 ? withTransforms(summary.results, query.transform) : summary.results;
+    const template = prepareRewrite(rewrite, query);
+    const attempt = async (safety: Safety): Promise<boolean> => {
+      const proposal = await propose(loader, spec, results, template, safety);
+      const written = proposal.files[0]?.updated ?? readFileSync(join(dir, file), 'utf8');
+      return written.replace(/\s+/g, '') === theirs.replace(/\s+/g, '');
+    };
+    for (const key of Object.keys(SAFE) as (keyof Safety)[]) {
+      if (await attempt({ ...SAFE, [key]: false })) return SAFETY_TEXT[key];
+    }
+    if (await attempt({ keepUnnamed: false, parenthesize: false, commentsTravel: false })) return SAFETY_REASONS[SAFETY_REASONS.length - 1];
+    return undefined;
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 /** Why ours differs from ast-grep where a safety of ours is the reason, by switch (the report counts them). */

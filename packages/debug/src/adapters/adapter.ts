@@ -146,6 +146,11 @@ export interface AdapterConfig {
   launchProblem?(input: Pick<LaunchInput, 'program' | 'root' | 'interpreter'>): string | undefined;
   /** What the program will run under, for the launch answer ("node v20.20.2 (/usr/bin/node) with tsx 4.23"). */
   runsUnder?(input: Pick<LaunchInput, 'program' | 'root' | 'hints' | 'interpreter'>): string | undefined;
+  /**
+   * The launched program's exit code when the adapter reports none (js-debug), from what the launch arguments set up
+   * in the session's folder; `sessionNames` are the child sessions' names, first announced first.
+   */
+  exitCode?(input: { readonly tempDir: string; readonly sessionNames: readonly string[] }): number | undefined;
   /** Whether launch takes `python` (the interpreter the program runs under): debugpy. */
   readonly takesInterpreter?: boolean;
   /** A hint for an evaluate the adapter refused (delve: calls need the `call` prefix), from its message. */

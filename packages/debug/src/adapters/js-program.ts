@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { readRegularFileSync } from '@agent-tools/core';
 
 /** Extensions js-debug launches directly with Node. */
 export const JS_EXTENSIONS = ['.js', '.mjs', '.cjs'] as const;
@@ -51,7 +52,7 @@ function packageDir(program: string, name: string): { dir: string; version: stri
   for (let dir = dirname(program); ; dir = dirname(dir)) {
     const manifest = join(dir, 'node_modules', name, 'package.json');
     try {
-      const version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version ?? '';
+      const version = (JSON.parse(readProjectFile(manifest)) as { version?: string }).version ?? '';
       return { dir: dirname(realpathSync(manifest)), version };
     } catch {
       // Not here: look further up.
@@ -63,7 +64,7 @@ function packageDir(program: string, name: string): { dir: string; version: stri
 /** tsx's `--import` entry, from its package exports (`dist/loader.mjs` in tsx 4). */
 function tsxLoader(dir: string): string | undefined {
   try {
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { exports?: Record<string, unknown> };
+    const manifest = JSON.parse(readProjectFile(join(dir, 'package.json'))) as { exports?: Record<string, unknown> };
     const entry = manifest.exports?.['.'];
     const target = typeof entry === 'string' ? entry : ((entry as Record<string, unknown> | undefined)?.['import'] ?? (entry as Record<string, unknown> | undefined)?.['default']);
     const path = typeof target === 'string' ? join(dir, target) : join(dir, 'dist/loader.mjs');
@@ -78,7 +79,7 @@ function nearestType(program: string): string | undefined {
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest)) {
       try {
-        return (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: string }).type;
+        return (JSON.parse(readProjectFile(manifest)) as { type?: string }).type;
       } catch {
         return undefined;
       }
@@ -112,7 +113,7 @@ function compiledOutput(program: string, root: string): string | undefined {
   }
   return candidates.find((file) => {
     try {
-      return existsSync(file) && /\/\/# sourceMappingURL=/.test(readFileSync(file, 'utf8'));
+      return existsSync(file) && /\/\/# sourceMappingURL=/.test(readProjectFile(file));
     } catch {
       return false;
     }
@@ -122,7 +123,7 @@ function compiledOutput(program: string, root: string): string | undefined {
 function readCompilerOptions(tsconfig: string): { outDir?: string; rootDir?: string } {
   try {
     // tsconfig.json allows comments and trailing commas.
-    const text = readFileSync(tsconfig, 'utf8')
+    const text = readProjectFile(tsconfig)
       .replace(/("(?:[^"\\]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_m, str: string | undefined) => str ?? '')
       .replace(/,(\s*[}\]])/g, '$1');
     const options = (JSON.parse(text) as { compilerOptions?: { outDir?: string; rootDir?: string } }).compilerOptions ?? {};
@@ -130,4 +131,12 @@ function readCompilerOptions(tsconfig: string): { outDir?: string; rootDir?: str
   } catch {
     return {};
   }
+}
+
+/**
+ * A file of the project, read on the harness's main thread: a FIFO or a device (a tsconfig.json or package.json that
+ * is a named pipe) is refused by core's reader instead of blocking the thread, and with it every signal, for good.
+ */
+function readProjectFile(path: string): string {
+  return readRegularFileSync(path).toString('utf8');
 }

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { displayPath, findExecutable, searchPath } from '@agent-tools/core';
 import type { AdapterConfig, LocateContext, LocateResult } from './adapter.js';
 import { findJsDebug, JS_DEBUG_INSTALL } from './js-debug-locate.js';
+import { exitCodeRuntimeArgs, readExitCode } from './js-exit-code.js';
 import { JS_EXTENSIONS, planProgram, TS_EXTENSIONS } from './js-program.js';
 
 /** Options of the js adapter. */
@@ -98,7 +99,12 @@ export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
       const version = versionOf(node);
       return `node${version ? ` ${version}` : ''} (${node})${plan.via === 'node' ? '' : ` through ${plan.via}`}`;
     },
-    launchArguments: ({ program, args, root, hints }) => {
+    // The program's pid is in the name js-debug gives its first session ("app.js [1234]").
+    exitCode: ({ tempDir, sessionNames }) => {
+      const pid = Number(/\[(\d+)\]$/.exec(sessionNames[0] ?? '')?.[1]);
+      return Number.isInteger(pid) && pid > 0 ? readExitCode(tempDir, pid) : undefined;
+    },
+    launchArguments: ({ program, args, root, hints, tempDir }) => {
       const plan = planProgram(program, root);
       if ('problem' in plan) throw new Error(plan.problem);
       return {
@@ -109,7 +115,7 @@ export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
         args: [...args],
         cwd: root,
         runtimeExecutable: String(hints['node'] ?? process.execPath),
-        runtimeArgs: [...plan.runtimeArgs],
+        runtimeArgs: [...exitCodeRuntimeArgs(tempDir), ...plan.runtimeArgs],
         console: 'internalConsole',
         // The program's own stdout and stderr, not console.* calls seen through the inspector (which would miss writes).
         outputCapture: 'std',

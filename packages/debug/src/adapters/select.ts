@@ -1,8 +1,8 @@
-import { closeSync, constants, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { DebugError } from '../errors.js';
 import type { AdapterConfig, LocateResult } from './adapter.js';
-import { displayPath, findRoot } from '@agent-tools/core';
+import { displayPath, findRoot, readRegularFileSync } from '@agent-tools/core';
 import { markersBelow } from './roots.js';
 
 /** What `adapters` says about one adapter. */
@@ -248,9 +248,10 @@ function packageMain(folder: string): string | undefined {
   return undefined;
 }
 
+/** A project file's text, or '' when it cannot be read; a FIFO or device is never opened blocking. */
 function readText(path: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readRegularFileSync(path).toString('utf8');
   } catch {
     return '';
   }

@@ -562,7 +562,9 @@ export class DebugSession {
     }
     if (info.kind === 'exited') {
       // delve reports the exit status only as console text, after the disconnect above.
-      end = { kind: 'exited', exitCode: this.#exitCode ?? parseExitStatus(this.#console) };
+      const reported = this.#exitCode ?? parseExitStatus(this.#console);
+      const names = this.#router?.targets.slice(1).map((t) => t.name) ?? [];
+      end = { kind: 'exited', exitCode: reported ?? this.spec.selected.config.exitCode?.({ tempDir: this.#tempDir, sessionNames: names }) };
     }
     await process?.kill();
     rmSync(this.#tempDir, { recursive: true, force: true });

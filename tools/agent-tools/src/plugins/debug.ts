@@ -1,6 +1,6 @@
 import { createDebugSupervisor, debugTools } from '@agent-tools/debug';
 import type { DemoOutcome, DemoStep, HarnessPlugin } from '../plugin.js';
-import { missingPythonModules } from '../python-modules.js';
+import { DEMO_SETUP_COMMAND, missingPythonModules } from '../python-modules.js';
 
 /**
  * The demo debugs the sample's py/stats.py with debugpy (pyproject.toml marks the Python root): a breakpoint
@@ -58,12 +58,15 @@ function referenceOf(earlier: readonly DemoOutcome[], name: string): number | un
  * @agent-tools/debug in the harness: one supervisor per run (cheap; adapters start at launch). It finds
  * debugpy, lldb-dap, delve and dart on this machine's PATH, and the registry kills every session on dispose.
  */
+/** The Python modules the debug demo needs (from tools/agent-tools/demo-apt-packages.txt). */
+export const DEBUG_DEMO_MODULES: readonly string[] = ['debugpy'];
+
 export const debugPlugin: HarnessPlugin = {
   factory: debugTools,
   resources: () => ({ debugSupervisor: createDebugSupervisor() }),
   demo,
   demoBlocker: () =>
-    missingPythonModules(['debugpy']).length
-      ? 'debugpy is not installed (Debian package python3-debugpy; the test set-up command installs it)'
+    missingPythonModules(DEBUG_DEMO_MODULES).length
+      ? `debugpy is not installed (Debian package python3-debugpy): \`${DEMO_SETUP_COMMAND}\` adds it, and what the other demos need`
       : undefined,
 };

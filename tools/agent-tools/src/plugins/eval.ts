@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createKernelFactory, evalTools, type JupyterEnvironment } from '@agent-tools/eval';
 import type { DemoStep, HarnessPlugin } from '../plugin.js';
-import { missingPythonModules, SYSTEM_PYTHON } from '../python-modules.js';
+import { DEMO_SETUP_COMMAND, missingPythonModules, SYSTEM_PYTHON } from '../python-modules.js';
 
 const PYTHON = SYSTEM_PYTHON;
 
@@ -61,6 +61,9 @@ const evalDemo: readonly DemoStep[] = [
   },
 ];
 
+/** The Python modules the eval demo needs (from tools/agent-tools/demo-apt-packages.txt). */
+export const EVAL_DEMO_MODULES: readonly string[] = ['jupyter_server', 'ipykernel', 'pandas'];
+
 /**
  * @agent-tools/eval in the harness: a kernel factory for the working directory (free to create; the Jupyter
  * server starts at the first cell and stops with the run), on the isolated environment's server when the
@@ -82,9 +85,9 @@ export const evalPlugin: HarnessPlugin = {
   demo: evalDemo,
   demoBlocker: () => {
     if (environmentFromEnv()) return undefined;
-    const missing = missingPythonModules(['jupyter_server', 'ipykernel', 'pandas']);
+    const missing = missingPythonModules(EVAL_DEMO_MODULES);
     return missing.length
-      ? `${PYTHON} lacks ${missing.join(', ')} (Debian packages jupyter-server, python3-ipykernel, python3-pandas; the test set-up command installs them)`
+      ? `${PYTHON} lacks ${missing.join(', ')} (Debian packages jupyter-server, python3-ipykernel, python3-pandas): \`${DEMO_SETUP_COMMAND}\` adds them, and what the other demos need`
       : undefined;
   },
 };

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readRegularFileSync } from '@agent-tools/core';
 import { listSourceFiles } from '../../discovery/root.js';
 import type { LaunchPreparation } from '../server-config.js';
 
@@ -35,12 +36,7 @@ export function hasCompilationDatabase(root: string): boolean {
 export function generatedDatabase(root: string, base: string = tmpdir()): LaunchPreparation | undefined {
   if (hasCompilationDatabase(root)) return undefined;
   const flagsFile = join(root, 'compile_flags.txt');
-  const flags = existsSync(flagsFile)
-    ? readFileSync(flagsFile, 'utf8')
-        .split(/\r?\n/)
-        .map((line) => line.trim())
-        .filter(Boolean)
-    : [];
+  const flags = readFlags(flagsFile);
   const { files } = listSourceFiles(root, SOURCES, MAX_FILES);
   const entries = files.map((file) => ({ directory: root, file, arguments: ['clang', ...flags, '-c', file] }));
   const home = databaseFolder(root, base);
@@ -95,7 +91,7 @@ function pruneDatabases(base: string, keep: string | undefined): void {
       const info = lstatSync(dir);
       if (!info.isDirectory()) continue;
       const used = statSync(join(dir, 'compile_commands.json'), { throwIfNoEntry: false })?.mtimeMs ?? info.mtimeMs;
-      const root = readFileSync(join(dir, ROOT_FILE), { encoding: 'utf8', flag: 'r' });
+      const root = readRegularFileSync(join(dir, ROOT_FILE)).toString('utf8');
       const gone = !existsSync(root) && now - used > GONE_GRACE_MS;
       if (gone || now - used > UNUSED_MS) rmSync(dir, { recursive: true, force: true });
     } catch {
@@ -113,4 +109,21 @@ function writeAtomically(path: string, content: string): void {
 
 function userTag(): string {
   return process.getuid ? String(process.getuid()) : 'user';
+}
+
+/**
+ * The flags of `compile_flags.txt`, none when there is no such file or it is not a regular one: it is read on the
+ * harness's main thread, where a FIFO opened for reading would block every call and signal for good.
+ */
+function readFlags(flagsFile: string): string[] {
+  if (!existsSync(flagsFile)) return [];
+  try {
+    return readRegularFileSync(flagsFile)
+      .toString('utf8')
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter(Boolean);
+  } catch {
+    return [];
+  }
 }

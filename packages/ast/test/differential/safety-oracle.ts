@@ -1,0 +1,181 @@
+import type { Node, Tree } from 'web-tree-sitter';
+import type { LanguageSpec, TreeSitterLoader } from '../../src/index.js';
+import type { MatchRecord } from '../../src/match/find.js';
+import type { PatternNode } from '../../src/pattern/pattern-node.js';
+import { METAVAR } from '../../src/rewrite/template.js';
+import type { Proposal } from '../../src/staging/propose.js';
+import { outermost } from '../../src/staging/propose.js';
+
+/** What the safety oracle found for one rewrite case, summed over its files. */
+export interface SafetyVerdict {
+  replacements: number;
+  files: number;
+  /** Tokens of the matches that the pattern, its metavariables and the template do not name, and how many survived. */
+  unnamedTokens: number;
+  lostTokens: string[];
+  /** Files with more error nodes than before: named by the proposal's warning, or not. */
+  moreErrorsNamed: number;
+  moreErrorsUnnamed: string[];
+  /** Replacement sites that re-parse as the template (the template, read as a pattern, matches there). */
+  sites: number;
+  templateShaped: number;
+  /** Sites that are not the template's shape: listed by the proposal as unsafe, or not. */
+  notShapedListed: number;
+  notShapedUnlisted: string[];
+  /** The first case of each listed kind, for the report. */
+  examples: string[];
+}
+
+export function emptyVerdict(): SafetyVerdict {
+  return {
+    replacements: 0,
+    files: 0,
+    unnamedTokens: 0,
+    lostTokens: [],
+    moreErrorsNamed: 0,
+    moreErrorsUnnamed: [],
+    sites: 0,
+    templateShaped: 0,
+    notShapedListed: 0,
+    notShapedUnlisted: [],
+    examples: [],
+  };
+}
+
+function leaves(tree: Tree, from: number, to: number): Node[] {
+  const out: Node[] = [];
+  const visit = (node: Node): void => {
+    if (node.endIndex <= from || node.startIndex >= to) return;
+    if (node.childCount === 0) {
+      if (node.endIndex > node.startIndex && node.startIndex >= from && node.endIndex <= to) out.push(node);
+      return;
+    }
+    for (const child of node.children) visit(child);
+  };
+  visit(tree.rootNode);
+  return out;
+}
+
+function tokenCounts(tree: Tree, text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const leaf of leaves(tree, 0, text.length)) {
+    const t = text.slice(leaf.startIndex, leaf.endIndex);
+    counts.set(t, (counts.get(t) ?? 0) + 1);
+  }
+  return counts;
+}
+
+function errorCount(tree: Tree): number {
+  let n = 0;
+  const visit = (node: Node): void => {
+    if (node.isError || node.isMissing) {
+      n++;
+      return;
+    }
+    for (const child of node.children) if (child.hasError || child.isMissing || child.isError) visit(child);
+  };
+  if (tree.rootNode.hasError) visit(tree.rootNode);
+  return n;
+}
+
+/** The pattern's token texts, and the kinds of its unnamed tokens (matched by kind: Ruby's `'` matches `"`). */
+function patternTokens(node: PatternNode, out = { texts: new Set<string>(), kinds: new Set<number>() }) {
+  if (node.type === 'leaf') {
+    out.texts.add(node.text);
+    if (!node.named) out.kinds.add(node.kindId);
+  } else if (node.type === 'inner') for (const child of node.children) patternTokens(child, out);
+  return out;
+}
+
+/**
+ * The safety oracle of one rewrite case, language-independent: after the rewrite (1) every token of a replaced
+ * match that is not inside a metavariable's capture, not a token of the pattern and not written by the template
+ * still occurs in the file as often as before (nothing unnamed lost; comments the proposal names as dropped
+ * aside); (2) no file has more error nodes than before, unless the proposal named it; (3) each replacement
+ * re-parses with the template's structure: the template, read as a pattern, matches at the replacement (inside
+ * the parentheses the rewrite added), unless the proposal listed it as unsafe.
+ */
+export async function safetyOracle(
+  loader: TreeSitterLoader,
+  spec: LanguageSpec,
+  pattern: string,
+  template: string,
+  matches: ReadonlyMap<string, { readonly text: string; readonly matches: readonly MatchRecord[] }>,
+  proposal: Proposal,
+  verdict: SafetyVerdict,
+): Promise<void> {
+  const compiled = await loader.compile(spec, pattern).catch(() => undefined);
+  const literal = compiled ? patternTokens(compiled.root) : { texts: new Set<string>(), kinds: new Set<number>() };
+  const templateWords = new Set(template.replace(METAVAR, ' ').match(/[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]+/gu) ?? []);
+  const templatePattern = await loader.compile(spec, template).catch(() => undefined);
+  for (const file of proposal.files) {
+    const found = matches.get(file.file);
+    if (!found) continue;
+    verdict.files++;
+    verdict.replacements += file.replacements;
+    const before = await loader.runtime.parse(spec, file.original);
+    const after = await loader.runtime.parse(spec, file.updated);
+    if (!before || !after) continue;
+    try {
+      // (1) Unnamed tokens of the replaced matches.
+      const { kept } = outermost(found.matches);
+      const dropped = new Set(proposal.droppedComments.filter((c) => c.file === file.file).map((c) => c.text));
+      const need = new Map<string, number>();
+      for (const match of kept) {
+        const captured = [...Object.values(match.captures), ...match.anonymous].filter((c) => c.end > c.start);
+        for (const leaf of leaves(before, match.start, match.end)) {
+          const t = file.original.slice(leaf.startIndex, leaf.endIndex);
+          if (captured.some((c) => c.start <= leaf.startIndex && leaf.endIndex <= c.end)) continue;
+          if (literal.texts.has(t) || (!leaf.isNamed && literal.kinds.has(leaf.typeId))) continue;
+          if (templateWords.has(t) || dropped.has(t) || !t.trim()) continue;
+          need.set(t, (need.get(t) ?? 0) + 1);
+        }
+      }
+      const was = tokenCounts(before, file.original);
+      const now = tokenCounts(after, file.updated);
+      for (const [t, n] of need) {
+        verdict.unnamedTokens += n;
+        if ((now.get(t) ?? 0) < (was.get(t) ?? 0)) verdict.lostTokens.push(`${file.file}: ${JSON.stringify(t)} (${was.get(t)} before, ${now.get(t) ?? 0} after)`);
+      }
+      // (2) Error nodes.
+      if (errorCount(after) > errorCount(before)) {
+        if (proposal.breaks.some((b) => b.file === file.file)) verdict.moreErrorsNamed++;
+        else verdict.moreErrorsUnnamed.push(file.file);
+      }
+      // (3) The template's structure at each replacement.
+      if (!templatePattern) continue;
+      const shaped = await templateMatches(loader, spec, file.updated, templatePattern);
+      for (const site of proposal.sites.filter((s) => s.file === file.file)) {
+        verdict.sites++;
+        const ok = shaped.some((m) => (m.start === site.start || m.start === site.start + 1) && m.end >= site.end - 1);
+        if (ok) verdict.templateShaped++;
+        else if (proposal.unsafe.some((u) => u.file === file.file)) {
+          verdict.notShapedListed++;
+          if (!verdict.examples.some((e) => e.startsWith('unsafe'))) {
+            verdict.examples.push(`unsafe (listed): ${JSON.stringify(pattern)} -> ${JSON.stringify(template)}: ${JSON.stringify(file.updated.slice(site.start, Math.min(site.end, site.start + 80)))}`);
+          }
+        }
+        else verdict.notShapedUnlisted.push(`${file.file}@${site.start}: ${JSON.stringify(file.updated.slice(site.start, Math.min(site.end, site.start + 80)))}`);
+      }
+    } finally {
+      before.delete();
+      after.delete();
+    }
+  }
+}
+
+async function templateMatches(
+  loader: TreeSitterLoader,
+  spec: LanguageSpec,
+  text: string,
+  pattern: Awaited<ReturnType<TreeSitterLoader['compile']>>,
+): Promise<{ start: number; end: number }[]> {
+  const { findMatches } = await import('../../src/match/find.js');
+  const tree = await loader.runtime.parse(spec, text);
+  if (!tree) return [];
+  try {
+    return findMatches(tree, text, pattern).map((m) => ({ start: m.start, end: m.end }));
+  } finally {
+    tree.delete();
+  }
+}
