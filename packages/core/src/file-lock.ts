@@ -97,6 +97,16 @@ export async function fileWritesSettled(): Promise<void> {
   }
 }
 
+/**
+ * Runs `start` outside every file-lock holding of the calling chain. A long-lived resource (a language server
+ * started by the diagnostics check of a wrapped write) keeps the async context it was created in for all its later
+ * callbacks; created inside a holding, a server-sent edit would later be taken as part of that write and skip the
+ * lock. Resources that outlive the call that starts them are created through here.
+ */
+export function outsideFileLocks<T>(start: () => T): T {
+  return holdings.exit(start);
+}
+
 /** Whether some writer holds or waits for `path` (for tests and diagnostics). */
 export function fileLockBusy(path: string): boolean {
   return tails.has(canonicalPath(path));

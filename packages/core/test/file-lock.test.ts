@@ -1,7 +1,7 @@
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileLockBusy, isAgentToolsError, withFileLock } from '../src/index.js';
+import { fileLockBusy, isAgentToolsError, outsideFileLocks, withFileLock } from '../src/index.js';
 import { scratch } from './helpers.js';
 
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
@@ -99,5 +99,26 @@ describe('withFileLock', () => {
     });
     await Promise.all([outer, other]);
     expect(log).toEqual(['other done with b.ts', 'outer got b.ts']);
+  });
+});
+
+describe('outsideFileLocks', () => {
+  it('a resource started inside a holding does not carry it into its later callbacks', async () => {
+    using dir = scratch();
+    const path = join(dir.path, 'a.ts');
+    const log: string[] = [];
+    const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    let inherited: Promise<void> | undefined;
+    let detached: Promise<void> | undefined;
+    await withFileLock([path], async () => {
+      // Timers started now keep the context they were made in, as a language server's stream handlers do.
+      inherited = later(20).then(() => withFileLock([path], async () => void log.push('inherited ran')));
+      detached = outsideFileLocks(() => later(20).then(() => withFileLock([path], async () => void log.push('detached ran'))));
+      await later(80);
+      log.push('holder done');
+    });
+    await Promise.all([inherited, detached]);
+    // The inherited callback took the holder's file as its own (the hole); the detached one waited for it.
+    expect(log).toEqual(['inherited ran', 'holder done', 'detached ran']);
   });
 });

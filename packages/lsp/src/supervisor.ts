@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { type CheckOptions, type Dependents, type DiagnosticsSource, errorDetail, type FileCheck } from '@agent-tools/core';
+import { type CheckOptions, type Dependents, type DiagnosticsSource, errorDetail, type FileCheck, outsideFileLocks } from '@agent-tools/core';
 import { builtinServers } from './config/builtin-servers.js';
 import type { ServerConfig } from './config/server-config.js';
 import { type CheckHost, checkFiles } from './diagnostics/check-files.js';
@@ -358,7 +358,8 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
   }
 
   #launch(entry: Entry): LanguageServer {
-    const server = LanguageServer.launch({
+    // The server outlives the call that starts it: its callbacks must not inherit that call's file-lock holding.
+    const server = outsideFileLocks(() => LanguageServer.launch({
       config: entry.config,
       root: entry.root,
       cwd: this.cwd,
@@ -371,7 +372,7 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
         entry.lastFailure = reason;
         entry.crashReason = reason;
       },
-    });
+    }));
     entry.server = server;
     entry.starts++;
     server.ready.then(
