@@ -6,19 +6,30 @@ export type LanguageId =
   | 'c'
   | 'cpp'
   | 'csharp'
+  | 'css'
   | 'dart'
+  | 'elixir'
   | 'go'
+  | 'haskell'
+  | 'hcl'
+  | 'html'
   | 'java'
   | 'javascript'
   | 'json'
   | 'kotlin'
   | 'lua'
+  | 'markdown'
+  | 'nix'
+  | 'php'
   | 'python'
   | 'ruby'
   | 'rust'
+  | 'scala'
+  | 'solidity'
   | 'swift'
   | 'tsx'
-  | 'typescript';
+  | 'typescript'
+  | 'yaml';
 
 /** Where a pattern fragment can sit: one rung of the compiler's context ladder. */
 export interface PatternContext {
@@ -161,6 +172,57 @@ const SPECS: readonly LanguageSpec[] = [
     ],
   },
   {
+    id: 'css',
+    aliases: ['scss'],
+    // ast-grep reads .scss files with its CSS grammar too.
+    extensions: ['css', 'scss'],
+    grammar: 'css',
+    grammarPackage: 'tree-sitter-css',
+    grammarPath: '',
+    expando: '_',
+    contexts: [TOP, { name: 'declaration', before: '__ag {\n', after: '\n}' }],
+  },
+  {
+    id: 'elixir',
+    aliases: ['ex'],
+    extensions: ['ex', 'exs'],
+    grammar: 'elixir',
+    grammarPackage: 'tree-sitter-elixir',
+    grammarPath: '',
+    expando: 'µ',
+    contexts: [TOP, { name: 'statement', before: 'def __ag do\n', after: '\nend' }],
+  },
+  {
+    id: 'haskell',
+    aliases: ['hs'],
+    extensions: ['hs'],
+    grammar: 'haskell',
+    grammarPackage: 'tree-sitter-haskell',
+    grammarPath: '',
+    expando: 'µ',
+    contexts: [TOP, { name: 'expression', before: '__ag = ', after: '' }],
+  },
+  {
+    id: 'hcl',
+    aliases: ['terraform', 'tf'],
+    extensions: ['hcl', 'nomad', 'tf', 'tfvars', 'workflow'],
+    grammar: 'hcl',
+    grammarPackage: '@tree-sitter-grammars/tree-sitter-hcl',
+    grammarPath: '',
+    expando: 'µ',
+    contexts: [TOP, { name: 'expression', before: '__ag = ', after: '' }],
+  },
+  {
+    id: 'html',
+    aliases: ['htm', 'xhtml'],
+    extensions: ['html', 'htm', 'xhtml'],
+    grammar: 'html',
+    grammarPackage: 'tree-sitter-html',
+    grammarPath: '',
+    expando: 'z',
+    contexts: [TOP],
+  },
+  {
     id: 'dart',
     aliases: [],
     extensions: ['dart'],
@@ -251,6 +313,42 @@ const SPECS: readonly LanguageSpec[] = [
     ],
   },
   {
+    id: 'markdown',
+    aliases: ['md'],
+    extensions: ['md', 'markdown'],
+    grammar: 'markdown',
+    grammarPackage: '@cursorless/tree-sitter-wasms',
+    grammarPath: 'out',
+    expando: '$',
+    contexts: [TOP],
+  },
+  {
+    id: 'nix',
+    aliases: [],
+    extensions: ['nix'],
+    grammar: 'nix',
+    grammarPackage: '@cursorless/tree-sitter-wasms',
+    grammarPath: 'out',
+    expando: '_',
+    contexts: [TOP],
+  },
+  {
+    id: 'php',
+    aliases: [],
+    extensions: ['php'],
+    // ast-grep compiles the grammar's PHP-only variant (no HTML around `<?php`).
+    grammar: 'php_only',
+    grammarPackage: 'tree-sitter-php',
+    grammarPath: '',
+    expando: 'µ',
+    contexts: [
+      TOP,
+      { name: 'statement', before: 'function __ag() {\n', after: '\n}' },
+      { name: 'expression', before: 'function __ag() {\n', after: '\n}', tail: ';' },
+      { name: 'class member', before: 'class __AG {\n', after: '\n}' },
+    ],
+  },
+  {
     id: 'python',
     aliases: ['py', 'python3'],
     extensions: ['py', 'pyi', 'pyw'],
@@ -294,6 +392,35 @@ const SPECS: readonly LanguageSpec[] = [
     ],
   },
   {
+    id: 'scala',
+    aliases: ['sc'],
+    extensions: ['scala', 'sc', 'sbt'],
+    grammar: 'scala',
+    grammarPackage: 'tree-sitter-scala',
+    grammarPath: '',
+    expando: '$',
+    contexts: [
+      TOP,
+      { name: 'statement', before: 'def __ag() = {\n', after: '\n}' },
+      { name: 'class member', before: 'class __AG {\n', after: '\n}' },
+    ],
+  },
+  {
+    id: 'solidity',
+    aliases: ['sol'],
+    extensions: ['sol'],
+    grammar: 'solidity',
+    grammarPackage: 'tree-sitter-solidity',
+    grammarPath: '',
+    expando: '$',
+    contexts: [
+      TOP,
+      { name: 'statement', before: 'contract __AG { function __ag() public {\n', after: '\n} }' },
+      { name: 'expression', before: 'contract __AG { function __ag() public {\n', after: '\n} }', tail: ';' },
+      { name: 'class member', before: 'contract __AG {\n', after: '\n}' },
+    ],
+  },
+  {
     id: 'swift',
     aliases: [],
     extensions: ['swift'],
@@ -325,6 +452,16 @@ const SPECS: readonly LanguageSpec[] = [
     statementSemicolons: ';',
     contexts: JS_CONTEXTS,
   },
+  {
+    id: 'yaml',
+    aliases: ['yml'],
+    extensions: ['yaml', 'yml'],
+    grammar: 'yaml',
+    grammarPackage: '@tree-sitter-grammars/tree-sitter-yaml',
+    grammarPath: '',
+    expando: '$',
+    contexts: [TOP],
+  },
 ];
 
 const BY_NAME = new Map<string, LanguageSpec>();
@@ -336,7 +473,7 @@ const BY_EXTENSION = new Map<string, LanguageSpec>();
 for (const spec of SPECS) for (const ext of spec.extensions) BY_EXTENSION.set(ext, spec);
 
 /** Every supported language id, sorted. */
-export const LANGUAGE_IDS: readonly LanguageId[] = SPECS.map((s) => s.id);
+export const LANGUAGE_IDS: readonly LanguageId[] = SPECS.map((s) => s.id).sort();
 
 /** The spec of a language id or alias (case-insensitive), or `undefined`. */
 export function findLanguage(name: string): LanguageSpec | undefined {

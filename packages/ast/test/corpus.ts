@@ -13,7 +13,7 @@ export function copyCorpus(
   from: string,
   to: string,
   accept: (name: string) => boolean,
-  { limit = Infinity, recursive = true, rename }: { limit?: number; recursive?: boolean; rename?: string } = {},
+  { limit = Infinity, recursive = true, rename, testdata = false }: { limit?: number; recursive?: boolean; rename?: string; testdata?: boolean } = {},
 ): string[] {
   if (!existsSync(from)) {
     throw new Error(`The agreement corpus ${from} is missing on this machine; install the package that provides it (see apt-packages.txt).`);
@@ -24,7 +24,7 @@ export function copyCorpus(
       if (copied.length >= limit) return;
       const full = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (recursive && entry.name !== 'testdata' && !entry.name.startsWith('.') && entry.name !== 'node_modules') visit(full);
+        if (recursive && (testdata || entry.name !== 'testdata') && !entry.name.startsWith('.') && entry.name !== 'node_modules') visit(full);
       } else if (entry.isFile() && accept(entry.name) && statSync(full).size < 512 * 1024) {
         // Debian compresses larger documentation files (`runme.cs.gz`): the copy is the file itself.
         const gzipped = entry.name.endsWith('.gz');

@@ -30,9 +30,11 @@ const OPEN: Readonly<Record<string, readonly string[]>> = {};
 /**
  * The share of generated patterns that must be compared (not refused by ast-grep nor set aside). Dart's is lower:
  * ast-grep 0.51 compiles another Dart grammar (nielsenko's, not on npm), which refuses or parses differently most
- * fragments of ours.
+ * fragments of ours. Solidity: most fragments of a contract's body (statements, members) are several nodes or an
+ * error when ast-grep parses them alone at top level, so it refuses them. HCL: ast-grep refuses about two thirds of
+ * the fragments generated from its small test files (the report counts them).
  */
-const MIN_COMPARED: Readonly<Record<string, number>> = { dart: 0.25 };
+const MIN_COMPARED: Readonly<Record<string, number>> = { dart: 0.25, solidity: 0.3, hcl: 0.3 };
 
 /** What the report says besides the figures: agreements with the oracle proved by a test of their own. */
 const NOTES: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { approveAll, createRegistry, resultText } from '@agent-tools/core';
 import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -35,5 +35,23 @@ describe('special files and symbolic links', () => {
     expect(text).toContain('2 files skipped as not regular files, never opened: src/alias.py (a symbolic link), src/pipe.py (a FIFO).');
     expect(text).not.toContain('pipe.txt');
     expect(found.structured).toMatchObject({ filesNotSearched: ['src/alias.py', 'src/pipe.py'] });
+  });
+
+  it('resolve of an edit whose file became a FIFO since it was staged names the FIFO and writes nothing', async () => {
+    await using dir = tempDir({ 'a.py': 'print(1)\n', 'b.py': 'print(2)\n' });
+    await using registry = createRegistry({
+      resources: { cwd: dir.path, treeSitter: createTreeSitterLoader({ workers: 0 }) },
+      factories: [astTools],
+      approve: approveAll,
+    });
+    const staged = await registry.call('ast_edit', { pattern: 'print($A)', rewrite: 'log($A)', language: 'python' });
+    expect(resultText(staged)).toContain('edit_1');
+    rmSync(dir.join('b.py'));
+    execFileSync('mkfifo', [dir.join('b.py')]);
+    const accepted = await registry.call('resolve', { edit_id: 'edit_1', action: 'accept' });
+    expect(accepted.isError).toBe(true);
+    expect(resultText(accepted)).toContain('b.py (now a FIFO (named pipe), not a regular file)');
+    expect(resultText(accepted)).not.toContain('gone');
+    expect(readFileSync(dir.join('a.py'), 'utf8')).toBe('print(1)\n');
   });
 });

@@ -73,6 +73,7 @@ export type CoreErrorCode =
   | 'outside_workspace'
   | 'invalid_path'
   | 'not_regular_file'
+  | 'file_lock_cycle'
   | 'duplicate_tool'
   | 'invalid_definition'
   | 'disposed';

@@ -3,7 +3,7 @@ import { mkdir, realpath, rename, rmdir, stat, unlink, writeFile } from 'node:fs
 import { basename, dirname, join } from 'node:path';
 import { errorDetail, isAgentToolsError } from './errors.js';
 import { withFileLock } from './file-lock.js';
-import { readRegularFile } from './regular-file.js';
+import { readRegularFile, specialFileKind } from './regular-file.js';
 
 /** One file's part of a multi-file change. */
 export interface FileChange {
@@ -141,7 +141,9 @@ async function current(path: string): Promise<Found | undefined> {
     return { real, bytes, mode };
   } catch (error) {
     if (isAgentToolsError(error, 'core', 'not_regular_file')) return { real, bytes: undefined, mode: undefined };
-    return undefined;
+    // A socket cannot even be opened (ENXIO): it is there all the same, and must not be taken for a missing file.
+    const stats = await stat(real).catch(() => undefined);
+    return stats && specialFileKind(stats) ? { real, bytes: undefined, mode: undefined } : undefined;
   }
 }
 

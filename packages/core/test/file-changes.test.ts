@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyFileChanges, fileLockBusy, withFileLock } from '../src/index.js';
@@ -124,13 +125,19 @@ describe('applyFileChanges', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let written!: () => void;
+    const temporaries = new Promise<void>((resolve) => {
+      written = resolve;
+    });
     const applying = applyFileChanges([{ path: join(dir.path, 'a.ts'), before: 'a', after: 'A' }], {
       beforeCommit: async () => {
         order.push('temporaries written');
+        written();
         await held;
       },
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Not a sleep: on a loaded machine the temporaries may take longer than any fixed delay.
+    await temporaries;
     const same = withFileLock([join(dir.path, 'a.ts')], () => order.push('other writer of a.ts'));
     const other = withFileLock([join(dir.path, 'b.ts')], () => order.push('writer of b.ts'));
     await other;
@@ -147,5 +154,20 @@ describe('applyFileChanges', () => {
     const outcome = await applyFileChanges([{ path: join(dir.path, 'x.py'), before: 'print(1)\n', after: 'print(2)\n' }]);
     expect(outcome).toEqual({ ok: false, kind: 'changed', changed: [{ path: join(dir.path, 'x.py'), now: 'modified' }] });
     expect(lstatSync(join(dir.path, 'x.py')).isFIFO()).toBe(true);
+  });
+
+  it('refuses a socket at a file it changes or creates, for what it is, and leaves it in place', async () => {
+    using dir = scratch();
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(join(dir.path, 's.py'), done));
+    try {
+      const changed = await applyFileChanges([{ path: join(dir.path, 's.py'), before: 'print(1)\n', after: 'print(2)\n' }]);
+      expect(changed).toEqual({ ok: false, kind: 'changed', changed: [{ path: join(dir.path, 's.py'), now: 'modified' }] });
+      const created = await applyFileChanges([{ path: join(dir.path, 's.py'), before: undefined, after: 'print(2)\n' }]);
+      expect(created).toEqual({ ok: false, kind: 'changed', changed: [{ path: join(dir.path, 's.py'), now: 'present' }] });
+      expect(lstatSync(join(dir.path, 's.py')).isSocket()).toBe(true);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileLockBusy, withFileLock } from '../src/index.js';
+import { fileLockBusy, isAgentToolsError, withFileLock } from '../src/index.js';
 import { scratch } from './helpers.js';
 
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
@@ -62,5 +62,42 @@ describe('withFileLock', () => {
     await expect(withFileLock([path], () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(fileLockBusy(path)).toBe(false);
     expect(await withFileLock([path], () => 'next')).toBe('next');
+  });
+
+  it('a nested lock that would close a cycle is refused instead of waiting forever; the others go on', async () => {
+    using dir = scratch();
+    const path = (name: string): string => join(dir.path, name);
+    // Each writer holds its first file, then (nested, inside its task) wants the next one's: a → b → c → a.
+    const log: string[] = [];
+    const writer = (mine: string, next: string) =>
+      withFileLock([path(mine)], async () => {
+        await tick();
+        return withFileLock([path(next)], async () => {
+          log.push(`${mine} then ${next}`);
+          return 'done';
+        });
+      }).catch((error: unknown) => (isAgentToolsError(error, 'core', 'file_lock_cycle') ? (error as Error).message : Promise.reject(error)));
+    const outcomes = await Promise.all([writer('a.ts', 'b.ts'), writer('b.ts', 'c.ts'), writer('c.ts', 'a.ts')]);
+    const refused = outcomes.filter((o) => o !== 'done');
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toContain('would wait forever');
+    expect(log).toHaveLength(2);
+    for (const name of ['a.ts', 'b.ts', 'c.ts']) expect(fileLockBusy(path(name))).toBe(false);
+  });
+
+  it('a nested lock of a file another writer holds without a cycle waits for it', async () => {
+    using dir = scratch();
+    const log: string[] = [];
+    const outer = withFileLock([join(dir.path, 'a.ts')], async () => {
+      await tick();
+      await withFileLock([join(dir.path, 'b.ts')], () => log.push('outer got b.ts'));
+    });
+    const other = withFileLock([join(dir.path, 'b.ts')], async () => {
+      await tick();
+      await tick();
+      log.push('other done with b.ts');
+    });
+    await Promise.all([outer, other]);
+    expect(log).toEqual(['other done with b.ts', 'outer got b.ts']);
   });
 });

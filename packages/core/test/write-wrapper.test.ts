@@ -1,8 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  applyFileChanges,
   approveAll,
   createRegistry,
   type Diagnostic,
@@ -256,5 +258,43 @@ describe('the write wrapper', () => {
     await using registry = createRegistry({ resources: { cwd: '/w', diagnostics: source }, tools: [patch], approve: approveAll });
     expect(resultText(await registry.call('apply_patch', { patch: '...' }))).toBe('Applied.\nNo new diagnostics in x.ts, y.ts.');
     expect(source.checks).toEqual([['/w/x.ts', '/w/y.ts']]);
+  });
+
+  it('holds the file\'s write lock through an asynchronous edit: a resolve of the same file waits and then refuses, nothing is lost', async () => {
+    using dir = scratch();
+    const file = join(dir.path, 'a.ts');
+    writeFileSync(file, 'one\n');
+    const paused = deferred<void>();
+    const reading = deferred<void>();
+    // A harness's own edit that reads and writes asynchronously, as most do.
+    const edit = wrapWrite(
+      defineTool({
+        name: 'edit',
+        tier: 'write',
+        description: 'Append a line.',
+        parallelSafe: false,
+        parameters: z.object({ path: z.string() }),
+        execute: async ({ path }) => {
+          const target = resolveInside(dir.path, path);
+          const before = await readFile(target.absolute, 'utf8');
+          reading.resolve();
+          await paused.promise;
+          await writeFile(target.absolute, `${before}edited\n`);
+          return textResult(`Edited ${target.relative}.`);
+        },
+      }),
+    );
+    await using registry = createRegistry({ resources: { cwd: dir.path }, tools: [edit], approve: approveAll });
+    const edited = registry.call('edit', { path: 'a.ts' });
+    await reading.promise;
+    // The edit has read the file and not yet written it: a resolve of the same file comes in now.
+    const applied = applyFileChanges([{ path: file, before: 'one\n', after: 'one\nresolved\n' }]);
+    // Unlocked, the resolve would finish now; locked, it waits for the edit, so the edit is let go after a while.
+    await Promise.race([applied, new Promise((resolve) => setTimeout(resolve, 2000))]);
+    paused.resolve();
+    expect(resultText(await edited)).toBe('Edited a.ts.');
+    // Had it not waited, it would have said ok and the edit, written from what it read before, would have undone it.
+    expect(await applied).toEqual({ ok: false, kind: 'changed', changed: [{ path: file, now: 'modified' }] });
+    expect(readFileSync(file, 'utf8')).toBe('one\nedited\n');
   });
 });

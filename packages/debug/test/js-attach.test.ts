@@ -48,6 +48,9 @@ describe('attach (real js-debug, real node --inspect)', () => {
     );
     const py = await rig.call({ action: 'attach', port });
     expect(py.text).toContain(`To attach with debugpy, start the program with \`python3 -m debugpy --listen 127.0.0.1:PORT --wait-for-client app.py\` (PORT = ${port})`);
+    // lldb-dap tries the port itself (it serves one connection, so it is not tried first) and says only that it failed.
+    const lldb = await rig.call({ action: 'attach', port, adapter: 'lldb' });
+    expect(lldb.text).toMatch(new RegExp(`^Nothing accepts connections on 127\\.0\\.0\\.1:${port}: tried for [\\d.]+ s \\(ECONNREFUSED; the lldb adapter said: .+\\)\\. To attach with lldb, start the program under \`lldb-server gdbserver 127\\.0\\.0\\.1:PORT \\./prog\``));
     expect(rig.pids()).toEqual([]);
   });
 });

@@ -18,6 +18,8 @@ describe('js adapter: child sessions (startDebugging) for forks and worker threa
     expect(listed.every((t) => /^fork\.js \[\d+\]$/.test(t.name))).toBe(true);
     expect(threads.text).toContain(`thread ${childThread}: `);
     expect(threads.text).toContain('(stopped here)');
+    const status = await rig.call({ action: 'status' });
+    expect(status.text).toMatch(/Processes and workers being debugged \(one child session each\): fork\.js \[\d+\], fork\.js \[\d+\];/);
     const step = await rig.call({ action: 'step_over' });
     expect(step.text).toContain(`at fork.js:${lineOf(FORKER_JS, '@child') + 1}, thread ${childThread}`);
     const answer = await rig.call({ action: 'evaluate', expression: 'answer + 1' });

@@ -63,6 +63,8 @@ export interface DirectRun {
   /** The variables of the scopes up to the function's own ("Block: …", "Local: …"), in order. */
   readonly locals: readonly { readonly scope: string; readonly name: string; readonly value: string; readonly type?: string }[];
   readonly evaluated: Readonly<Record<string, string>>;
+  /** The children of the first local (not `this`) that has some. */
+  readonly expanded?: { readonly name: string; readonly children: readonly { readonly name: string; readonly value: string; readonly type?: string }[] };
   readonly afterNext: { readonly name: string; readonly line: number };
 }
 
@@ -138,12 +140,26 @@ export async function driveDirectly(options: {
     const [top, ...callers] = stack.stackFrames;
     const scopes = (await connection.request('scopes', { frameId: top.id })).scopes as Body[];
     const locals: { scope: string; name: string; value: string; type?: string }[] = [];
+    let expandable: Body | undefined;
     for (const scope of scopes) {
       if (scope.expensive || !/^(Block|Local)\b/.test(scope.name)) break;
       const variables = (await connection.request('variables', { variablesReference: scope.variablesReference })).variables as Body[];
-      for (const v of variables) locals.push({ scope: scope.name, name: v.name, value: v.value, ...(v.type ? { type: v.type } : {}) });
+      for (const v of variables) {
+        locals.push({ scope: scope.name, name: v.name, value: v.value, ...(v.type ? { type: v.type } : {}) });
+        if (!expandable && v.name !== 'this' && v.variablesReference > 0) expandable = v;
+      }
       if (/^Local\b/.test(scope.name)) break;
     }
+    const expanded = expandable
+      ? {
+          name: expandable.name as string,
+          children: ((await connection.request('variables', { variablesReference: expandable.variablesReference })).variables as Body[]).map((v) => ({
+            name: v.name as string,
+            value: v.value as string,
+            ...(v.type ? { type: v.type as string } : {}),
+          })),
+        }
+      : undefined;
     const evaluated: Record<string, string> = {};
     for (const expression of options.expressions) {
       evaluated[expression] = (await connection.request('evaluate', { expression, frameId: top.id, context: 'repl' })).result;
@@ -157,6 +173,7 @@ export async function driveDirectly(options: {
       callers: callers.map((f: Body) => ({ name: f.name, line: f.line })),
       locals,
       evaluated,
+      ...(expanded ? { expanded } : {}),
       afterNext: { name: after.name, line: after.line },
     };
   } finally {

@@ -9,7 +9,7 @@ import { FORKER_JS, TS_CART } from './js-programs.js';
 import { lineOf } from './programs.js';
 
 /** The tool's stop, step and evaluate answers, in the direct run's terms. */
-function toolView(stop: Answer, step: Answer, evaluated: Record<string, Answer>) {
+function toolView(stop: Answer, step: Answer, evaluated: Record<string, Answer>, expanded?: { name: string; answer: Answer }) {
   const s = stop.structured.snapshot;
   const scopes = [s.locals, ...(s.moreLocals ?? [])];
   return {
@@ -19,6 +19,14 @@ function toolView(stop: Answer, step: Answer, evaluated: Record<string, Answer>)
       scope.variables.items.map((v) => ({ scope: scope.scope, name: v.name, value: v.value, ...(v.type ? { type: v.type } : {}) })),
     ),
     evaluated: Object.fromEntries(Object.entries(evaluated).map(([expression, answer]) => [expression, answer.structured.result.value])),
+    ...(expanded
+      ? {
+          expanded: {
+            name: expanded.name,
+            children: expanded.answer.structured.items.map((v: { name: string; value: string; type?: string }) => ({ name: v.name, value: v.value, ...(v.type ? { type: v.type } : {}) })),
+          },
+        }
+      : {}),
     afterNext: { name: step.structured.snapshot.frame.name, line: step.structured.snapshot.frame.line },
   };
 }
@@ -37,6 +45,7 @@ function shownAs(direct: DirectRun) {
       })
       .map((v) => ({ ...v, value: capText(v.value, 400) })),
     evaluated: Object.fromEntries(Object.entries(direct.evaluated).map(([k, v]) => [k, capText(v, 400)])),
+    ...(direct.expanded ? { expanded: { ...direct.expanded, children: direct.expanded.children.slice(0, 50).map((v) => ({ ...v, value: capText(v.value, 400) })) } } : {}),
   };
 }
 
@@ -60,10 +69,17 @@ async function compare(
   expect(stop.isError, stop.text).toBe(false);
   const evaluated: Record<string, Answer> = {};
   for (const expression of c.expressions) evaluated[expression] = await rig.call({ action: 'evaluate', expression });
+  // The first local with children, expanded with variables, as the direct run expanded it.
+  const scopes = [stop.structured.snapshot.locals, ...(stop.structured.snapshot.moreLocals ?? [])];
+  const local = scopes
+    .flatMap((scope: { variables: { items: { name: string; reference?: number }[] } }) => scope.variables.items)
+    .find((v: { name: string; reference?: number }) => v.name !== 'this' && v.reference !== undefined);
+  const expanded = local ? { name: local.name, answer: await rig.call({ action: 'variables', reference: local.reference }) } : undefined;
   const step = await rig.call({ action: 'step_over' });
-  expect(toolView(stop, step, evaluated)).toEqual(shownAs(direct));
+  expect(toolView(stop, step, evaluated, expanded)).toEqual(shownAs(direct));
   expect(direct.locals.length).toBeGreaterThan(0);
   await rig.call({ action: 'terminate' });
+  return direct;
 }
 
 describe('the tool\'s answers equal what js-debug reports when driven directly (real js-debug, real programs)', () => {
@@ -82,7 +98,7 @@ describe('the tool\'s answers equal what js-debug reports when driven directly (
   });
 
   it('a TypeScript program through tsx: the same TypeScript lines and values', { timeout: 120_000 }, async () => {
-    await compare({ 'package.json': '{"name":"cart"}', 'src/cart.ts': TS_CART }, (dir) => {
+    const direct = await compare({ 'package.json': '{"name":"cart"}', 'src/cart.ts': TS_CART }, (dir) => {
       linkPackage(dir, 'tsx');
       return {
         program: 'src/cart.ts',
@@ -92,6 +108,9 @@ describe('the tool\'s answers equal what js-debug reports when driven directly (
         expressions: ['item.name', 'this.items.length', 'sum + item.price * item.qty'],
       };
     });
+    // The object expanded on both sides: item {name, price, qty}.
+    expect(direct.expanded?.name).toBe('item');
+    expect(direct.expanded?.children.map((v) => v.name)).toEqual(expect.arrayContaining(['name', 'price', 'qty']));
   });
 
   it('a forked child process (a child session): the same stop and values', { timeout: 120_000 }, async () => {

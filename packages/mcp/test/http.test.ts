@@ -102,6 +102,20 @@ describe('Streamable HTTP: one run per session', () => {
     await a.client.close();
   });
 
+  it('a client that disconnects mid-call does not hurt the server; its session ends at the idle timeout', async () => {
+    const traces: Trace[] = [];
+    await using http = await server(traces, { idleTimeoutMs: 500 });
+    const gone = await client(http.url);
+    const call = gone.client.callTool({ name: 'slow', arguments: { steps: 10 } }).catch(() => 'dropped');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await gone.transport.close(); // aborts the open request: the connection goes, no DELETE, no cancellation
+    expect(await call).toBe('dropped');
+    const other = await client(http.url);
+    expect(text(await other.client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('echo: still here');
+    await expect.poll(() => traces[0]?.disposed, { timeout: 5000 }).toBe(1);
+    await other.client.close();
+  });
+
   it('closing the server ends every session', async () => {
     const traces: Trace[] = [];
     const http = await server(traces);

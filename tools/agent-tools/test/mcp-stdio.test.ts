@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { envMarker, markedProcesses, tempDir, waitForNoMarked, waitUntil } from '@agent-tools/test-utils';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +63,23 @@ describe('agent-tools mcp over stdio (the SDK client spawning the real CLI)', ()
     expect(denied.isError).toBe(true);
     const allowed = await link.client.callTool({ name: 'eval', arguments: { code, description: 'write a marker file and print a number' } });
     expect(textOf(allowed)).toContain('42');
+  });
+
+  it('cancelling a running eval cell (notifications/cancelled) keeps the kernel and its state', { timeout: 90_000 }, async () => {
+    await using dir = tempDir(PROJECT, 'agent-tools-mcp-');
+    await using link = await stdioClient(['--cwd', dir.path, '--approve', 'yes']);
+    const cell = (code: string) => ({ name: 'eval', arguments: { code, description: 'run a small python statement here' } });
+    expect(textOf(await link.client.callTool(cell('kept = 41\nprint(kept)')))).toContain('41');
+    const controller = new AbortController();
+    // Uninterrupted, the cell would end after 60 s by writing a marker, and the next cell would wait for it.
+    const long = link.client.callTool(cell("import time\nfor _ in range(600):\n    time.sleep(0.1)\nopen('finished.txt', 'w').write('1')"), undefined, {
+      signal: controller.signal,
+      onprogress: () => controller.abort('enough'),
+    });
+    setTimeout(() => controller.abort('enough'), 3000).unref();
+    await expect(long).rejects.toThrow();
+    expect(textOf(await link.client.callTool(cell('print(kept + 1)')))).toContain('42');
+    expect(existsSync(dir.join('finished.txt'))).toBe(false);
   });
 
   it('answers a large result whole to a slow reader before exiting at end of input', async () => {

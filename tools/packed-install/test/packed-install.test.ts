@@ -154,17 +154,24 @@ describe('README samples against the packed packages', () => {
     expect(project.scope('@agent-tools')).toEqual(packages.map((p) => p.dir).sort());
   });
 
-  it('every published type checks with skipLibCheck off and no DOM lib (the AI SDK adapter aside, as ai needs it)', async () => {
-    const entries = packages
-      .filter((p) => p.dir !== 'ai-sdk')
-      .flatMap((p) => Object.keys(p.manifest['exports'] as object).filter((k) => k !== './package.json').map((k) => p.name + k.slice(1)));
+  it('every published type checks with skipLibCheck off and no DOM lib (the AI SDK and MCP adapters with it, as ai and the MCP SDK need it)', async () => {
+    // ai's and @modelcontextprotocol/sdk's own types name fetch's types (HeadersInit, Response), which only the DOM lib declares.
+    const needsDom = (p: (typeof packages)[number]) => p.dir === 'ai-sdk' || p.dir === 'mcp';
+    const entriesOf = (list: typeof packages) =>
+      list.flatMap((p) => Object.keys(p.manifest['exports'] as object).filter((k) => k !== './package.json').map((k) => p.name + k.slice(1)));
+    const module = (entries: string[]) =>
+      `${entries.map((e, i) => `import * as entry${i} from '${e}';`).join('\n')}\nexport const all = [${entries.map((_, i) => `entry${i}`).join(', ')}];\n`;
     project.write({
-      'entries/every-entry.ts': `${entries.map((e, i) => `import * as entry${i} from '${e}';`).join('\n')}\nexport const all = [${entries.map((_, i) => `entry${i}`).join(', ')}];\n`,
+      'entries/every-entry.ts': module(entriesOf(packages.filter((p) => !needsDom(p)))),
+      'entries-dom/every-entry.ts': module(entriesOf(packages.filter(needsDom))),
     });
     for (const options of [NODENEXT, BUNDLER]) {
       const result = await project.tsc({ compilerOptions: { ...options, noEmit: true }, include: ['entries'] });
       expect(result.output).toBe('');
       expect(result.ok).toBe(true);
+      const dom = await project.tsc({ compilerOptions: { ...options, ...WITH_DOM, noEmit: true }, include: ['entries-dom'] });
+      expect(dom.output).toBe('');
+      expect(dom.ok).toBe(true);
     }
   });
 

@@ -87,9 +87,9 @@ export class RuleEvaluator {
       case 'has':
         return rule.field === undefined ? this.#has(rule.rule, rule.stopBy, node) : this.#hasField(rule.rule, rule.stopBy, this.#field(rule.field, node), node);
       case 'precedes':
-        return this.#along(rule.rule, rule.stopBy, node, (n) => n.nextSibling);
+        return this.#along(rule.rule, rule.stopBy, node.nextSibling, () => siblings(node, 'next'));
       case 'follows':
-        return this.#along(rule.rule, rule.stopBy, node, (n) => n.previousSibling);
+        return this.#along(rule.rule, rule.stopBy, node.previousSibling, () => siblings(node, 'previous'));
     }
   }
 
@@ -111,10 +111,14 @@ export class RuleEvaluator {
     return id;
   }
 
-  /** Walks a chain of nodes (ancestors, next or previous siblings) as ast-grep's `StopBy::find` does. */
-  #along(rule: RuleNode, stopBy: StopBy, node: Node, step: (n: Node) => Node | null, check?: (n: Node) => boolean): boolean {
-    for (let n = step(node); n; n = step(n)) {
-      const stop = stopBy === 'neighbor' || (stopBy !== 'end' && this.#test(stopBy, n));
+  /**
+   * Walks a chain of nodes as ast-grep's `StopBy::find` does: the first one alone for `neighbor` (the parent or the
+   * adjacent sibling), all of them for `end`, up to and including the first the stop rule matches otherwise.
+   */
+  #along(rule: RuleNode, stopBy: StopBy, first: Node | null, chain: () => Iterable<Node>, check?: (n: Node) => boolean): boolean {
+    if (stopBy === 'neighbor') return first !== null && (!check || check(first)) && this.#eval(rule, first);
+    for (const n of chain()) {
+      const stop = stopBy !== 'end' && this.#test(stopBy, n);
       if ((!check || check(n)) && this.#eval(rule, n)) return true;
       if (stop) return false;
     }
@@ -122,13 +126,13 @@ export class RuleEvaluator {
   }
 
   #inside(rule: RuleNode, stopBy: StopBy, node: Node): boolean {
-    return this.#along(rule, stopBy, node, (n) => n.parent);
+    return this.#along(rule, stopBy, node.parent, () => ancestors(node));
   }
 
   /** `inside` with `field`: each ancestor tried must hold the node it was reached from in that field. */
   #insideField(rule: RuleNode, stopBy: StopBy, field: number, node: Node): boolean {
     let last = node.id;
-    return this.#along(rule, stopBy, node, (n) => n.parent, (n) => {
+    return this.#along(rule, stopBy, node.parent, () => ancestors(node), (n) => {
       const expected = last;
       last = n.id;
       return n.childForFieldId(field)?.id === expected;
@@ -182,6 +186,30 @@ export class RuleEvaluator {
     const n = at - rule.offset;
     return Math.trunc(n / rule.step) >= 0 && n % rule.step === 0;
   }
+}
+
+/**
+ * The ancestors, nearest first, as ast-grep finds them: the chain of `childWithDescendant` from the root down
+ * (which differs from the parents where zero-width nodes sit side by side).
+ */
+function ancestors(node: Node): Node[] {
+  const chain: Node[] = [];
+  for (let at: Node | null = node.tree.rootNode; at && at.id !== node.id; at = at.childWithDescendant(node)) chain.push(at);
+  return chain.reverse();
+}
+
+/**
+ * The siblings after (or before) a node, as ast-grep's `next_all` / `prev_all` find them: a cursor on the parent
+ * moved to its first child ending after the node's start (`goto_first_child_for_byte`), then stepped along. For a
+ * zero-width node that first child is a later one, so the walk starts past it; ast-grep's behaviour, reproduced
+ * on the children's positions (web-tree-sitter's own cursor call answers otherwise for zero-width children).
+ */
+function* siblings(node: Node, direction: 'next' | 'previous'): Generator<Node> {
+  const children = (node.parent ?? node).children;
+  const at = children.findIndex((c) => c.endIndex > node.startIndex);
+  if (at < 0) return;
+  if (direction === 'next') for (let i = at + 1; i < children.length; i++) yield children[i] as Node;
+  else for (let i = at - 1; i >= 0; i--) yield children[i] as Node;
 }
 
 function firstPattern(rule: CompiledRule): (RuleNode & { type: 'pattern' })['pattern'] | undefined {

@@ -1,4 +1,6 @@
-import { applyFileChanges, type FileChangesOptions, resolveInside } from '@agent-tools/core';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { applyFileChanges, type FileChangesOptions, isAgentToolsError, resolveInside, specialFileKind } from '@agent-tools/core';
 import type { StagedFile } from './edit-store.js';
 
 /** How applying a staged edit went; files are named workspace-relative. */
@@ -23,8 +25,8 @@ export async function applyStaged(cwd: string, files: readonly StagedFile[], opt
       const inside = resolveInside(cwd, staged.file, { mustExist: true, kind: 'file' });
       changes.push({ path: inside.absolute, before: staged.original, after: staged.updated });
       byPath.set(inside.absolute, staged.file);
-    } catch {
-      gone.push(`${staged.file} (gone, or no longer inside the working directory)`);
+    } catch (error) {
+      gone.push(`${staged.file} (${whatItIsNow(cwd, staged.file, error)})`);
     }
   }
   if (gone.length > 0) return { ok: false, kind: 'changed', changed: gone };
@@ -36,4 +38,14 @@ export async function applyStaged(cwd: string, files: readonly StagedFile[], opt
     return { ok: false, kind: 'changed', changed: outcome.changed.map((c) => (c.now === 'modified' ? name(c.path) : `${name(c.path)} (gone)`)) };
   }
   return { ok: false, kind: 'write-failed', reason: outcome.reason, restored: outcome.restored.map(name) };
+}
+
+/** Why a staged file can no longer be written, in words: a FIFO is not "gone", and the model should know it is not. */
+function whatItIsNow(cwd: string, file: string, error: unknown): string {
+  if (isAgentToolsError(error, 'core', 'not_regular_file') || isAgentToolsError(error, 'core', 'invalid_path')) {
+    const stats = statSync(join(cwd, file), { throwIfNoEntry: false });
+    const kind = stats ? (stats.isDirectory() ? 'a directory' : specialFileKind(stats)) : undefined;
+    if (kind) return `now ${kind}, not a regular file`;
+  }
+  return 'gone, or no longer inside the working directory';
 }

@@ -244,6 +244,7 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
 /**
  * Each match with its transformed metavariables as captures: the text computed from the source capture, placed
  * where that capture is (so its indentation and comments are judged as the source's).
+ * @internal
  */
 export function withTransforms(results: readonly FileMatches[], transform: Parameters<typeof applyTransforms>[0]): FileMatches[] {
   return results.map((result) => ({

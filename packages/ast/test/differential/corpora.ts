@@ -15,6 +15,8 @@ export interface Corpus {
   readonly accept: (name: string) => boolean;
   /** The extension the copies get (bash completions have none). */
   readonly rename?: string;
+  /** Go packages keep their fixtures in `testdata` folders, which are skipped otherwise (HCL's are its only files). */
+  readonly testdata?: boolean;
   /**
    * Folders of tree-sitter test corpus files (`test/corpus/*.txt`) whose cases are written out one file each,
    * after the sources (Dart: no npm or Debian package ships much Dart code). Cases that expect a syntax error
@@ -53,6 +55,29 @@ export const CORPORA: readonly Corpus[] = [
     accept: ext('.dart'),
     cases: { dir: npm('tree-sitter-dart', 'test', 'corpus'), extension: 'dart' },
   },
+  {
+    language: 'css',
+    from: 'Debian libjs-jquery-ui (its themes)',
+    sources: ['/usr/share/javascript/jquery-ui/themes/base'],
+    accept: (name) => name.endsWith('.css') && !name.endsWith('.min.css'),
+  },
+  {
+    language: 'hcl',
+    from: 'Debian golang-github-hashicorp-hcl-v2-dev (the HCL files of its tests)',
+    sources: ['/usr/share/gocode/src/github.com/hashicorp/hcl/v2'],
+    accept: ext('.hcl'),
+    testdata: true,
+  },
+  { language: 'html', from: 'Debian swig4.0-examples (its example pages)', sources: ['/usr/share/doc/swig4.0-examples/Examples'], accept: ext('.html') },
+  { language: 'php', from: 'Debian swig4.0-examples (the PHP examples and test runners)', sources: ['/usr/share/doc/swig4.0-examples/Examples'], accept: ext('.php') },
+  {
+    language: 'markdown',
+    from: 'npm READMEs (zod, @openzeppelin/contracts, Capacitor plugins)',
+    sources: [npm('zod'), npm('@openzeppelin/contracts'), ...['@capacitor/geolocation', '@capacitor/local-notifications', '@capacitor/background-runner', '@capacitor/camera', '@capacitor/google-maps'].map((p) => npm(p))],
+    accept: ext('.md'),
+  },
+  { language: 'solidity', from: 'npm @openzeppelin/contracts', sources: [npm('@openzeppelin/contracts')], accept: ext('.sol') },
+  { language: 'yaml', from: "Debian ruby (the rbs gem's manifests and configuration)", sources: ['/usr/lib/ruby/gems/3.1.0/gems/rbs-2.1.0'], accept: ext('.yaml', '.yml') },
   { language: 'go', from: 'Debian golang-go (the standard library)', sources: ['/usr/lib/go/src/strings', '/usr/lib/go/src/bufio', '/usr/lib/go/src/net/url', '/usr/lib/go/src/encoding/json'], accept: ext('.go') },
   { language: 'java', from: 'npm @capacitor/android', sources: [npm('@capacitor/android')], accept: ext('.java') },
   { language: 'javascript', from: 'npm zod (its compiled JavaScript)', sources: [npm('zod', 'v4', 'classic')], accept: ext('.js') },
@@ -87,7 +112,13 @@ export function collectCorpus(corpus: Corpus, to: string, limit: number, { perSo
     const left = perSource ? limit : limit - files.length;
     if (left <= 0) break;
     const base = `s${files.length}-${source.split('/').filter(Boolean).pop() ?? 'src'}`;
-    files.push(...copyCorpus(source, join(to, base), corpus.accept, { limit: left, ...(corpus.rename ? { rename: corpus.rename } : {}) }));
+    files.push(
+      ...copyCorpus(source, join(to, base), corpus.accept, {
+        limit: left,
+        ...(corpus.rename ? { rename: corpus.rename } : {}),
+        ...(corpus.testdata ? { testdata: true } : {}),
+      }),
+    );
   }
   if (corpus.cases) files.push(...writeCases(corpus.cases.dir, join(to, 'cases'), corpus.cases.extension, perSource ? limit : limit - files.length));
   return files;

@@ -59,7 +59,8 @@ export async function oracleLocations(
 
 /** Applies `ast-grep run --pattern P --rewrite R --update-all` to every file of the language under `dir`. */
 export async function oracleRewrite(dir: string, language: string, pattern: string, rewrite: string): Promise<void> {
-  await cli(['run', '--pattern', pattern, '--rewrite', rewrite, '--lang', CLI_LANGUAGE[language] ?? language, '--update-all', '.'], dir);
+  // `--pattern=…`: a fragment starting with `-` (a Markdown list item) is not an option.
+  await cli(['run', `--pattern=${pattern}`, `--rewrite=${rewrite}`, '--lang', CLI_LANGUAGE[language] ?? language, '--update-all', '.'], dir);
 }
 
 /**

@@ -79,13 +79,13 @@ export async function selectForLaunch(
   const shown = displayPath(program, ctx.cwd);
   if (adapterId !== undefined) {
     const config = byId(adapters, adapterId);
-    const advice = kind === 'folder' ? folderAdvice(adapters, program, shown) : undefined;
+    const advice = kind === 'folder' ? folderAdvice(program, shown) : undefined;
     if (advice) throw new DebugError('invalid_argument', advice);
     const mismatch = wrongAdapter(adapters, config, program, shown, kind);
     if (mismatch) throw new DebugError('invalid_argument', mismatch);
     const root = findRoot(config.rootMarkers, from, ctx.cwd)?.dir ?? ctx.cwd;
     const located = await locateOrThrow(config, root, ctx);
-    checkProgram(config, program, root, shown, ctx);
+    checkProgram(config, program, root, shown);
     return { config, root, located };
   }
 
@@ -93,7 +93,7 @@ export async function selectForLaunch(
     kind === 'folder' ? a.folders : kind === 'executable' ? a.executables : a.extensions.includes(extname(program).toLowerCase()),
   );
   if (candidates.length === 0) throw new DebugError('no_adapter', noAdapterText(adapters, program, shown, kind));
-  const advice = kind === 'folder' ? folderAdvice(adapters, program, shown) : undefined;
+  const advice = kind === 'folder' ? folderAdvice(program, shown) : undefined;
   if (advice) throw new DebugError('invalid_argument', advice);
 
   const reasons: string[] = [];
@@ -107,7 +107,7 @@ export async function selectForLaunch(
     }
     const located = await config.locate({ root: root.dir, cwd: ctx.cwd, env: ctx.env, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (located.found) {
-      checkProgram(config, program, root.dir, shown, ctx);
+      checkProgram(config, program, root.dir, shown);
       return { config, root: root.dir, located };
     }
     reasons.push(`${config.id}: binary missing: ${clause(located.reason)}`);
@@ -184,10 +184,9 @@ function isNativeExecutable(path: string): boolean {
 }
 
 /** Refuses a program the adapter cannot run here (a TypeScript file with no runner), before anything starts. */
-function checkProgram(config: AdapterConfig, program: string, root: string, shown: string, ctx: SelectionContext): void {
+function checkProgram(config: AdapterConfig, program: string, root: string, shown: string): void {
   const problem = config.launchProblem?.({ program, root });
   if (problem) throw new DebugError('adapter_unusable', `The ${config.id} adapter cannot launch ${shown}: ${clause(problem)}.`);
-  void ctx;
 }
 
 /**
@@ -201,7 +200,7 @@ function wrongAdapter(adapters: readonly AdapterConfig[], config: AdapterConfig,
   const owners = adapters.filter((a) => (kind === 'folder' ? a.folders : kind === 'executable' ? a.executables : extension !== '' && a.extensions.includes(extension)));
   // An adapter of the harness's own may take anything: refuse only a program another adapter is known to run.
   if (owners.length === 0 && kind === 'file') return undefined;
-  if (kind === 'folder') return folderAdvice(adapters, program, shown) ?? `The ${config.id} adapter does not launch folders (${shown}); pass the program file.`;
+  if (kind === 'folder') return folderAdvice(program, shown) ?? `The ${config.id} adapter does not launch folders (${shown}); pass the program file.`;
   const by = owners.map((a) => a.id).join(' or ');
   const what = kind === 'executable' ? 'native executables' : `${extension} files`;
   return `The ${config.id} adapter cannot run ${shown}: it launches ${launchesText(config) || 'other programs'}. ${what} are launched by ${by}: leave adapter out, or pass adapter: "${owners[0]?.id}".`;
@@ -211,7 +210,7 @@ function wrongAdapter(adapters: readonly AdapterConfig[], config: AdapterConfig,
  * What to pass instead of a folder: debugpy runs a script, delve a package with `package main`, js-debug an entry
  * file; said before any adapter is tried, so the model is not told about root markers of the wrong language.
  */
-function folderAdvice(adapters: readonly AdapterConfig[], folder: string, shown: string): string | undefined {
+function folderAdvice(folder: string, shown: string): string | undefined {
   const names = safeList(folder);
   const has = (ext: string): boolean => names.some((n) => n.endsWith(ext));
   if (has('.go')) {
@@ -227,7 +226,6 @@ function folderAdvice(adapters: readonly AdapterConfig[], folder: string, shown:
     const entry = packageMain(folder);
     return `js-debug launches a .js or .ts file, not a folder: pass the program's entry file${entry ? ` (package.json names ${shown}/${entry})` : ''}.`;
   }
-  void adapters;
   return undefined;
 }
 
@@ -289,7 +287,7 @@ function noAdapterText(adapters: readonly AdapterConfig[], program: string, show
     return `${shown} is source code; lldb debugs the compiled executable. Build it with debug information (for C: gcc -g -O0 -o prog ${shown}) and launch the executable.`;
   }
   if (kind === 'folder') {
-    const advice = folderAdvice(adapters, program, shown);
+    const advice = folderAdvice(program, shown);
     if (advice) return advice;
     const goFiles = safeList(program).some((name) => name.endsWith('.go'));
     if (!goFiles) return `${shown} is a folder with no Go files; pass the program file to launch. Adapters: ${known}.`;

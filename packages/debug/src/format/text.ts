@@ -42,6 +42,7 @@ export function variableLines(view: VariablesView, reference: number, indent = '
 
 /** One frame per line, with its id. */
 export function frameLine(frame: FrameView, cwd: string): string {
+  if (frame.label) return `  ── async: ${frame.name} ──`;
   return `  frame ${frame.id}: ${frame.name} — ${location(frame, cwd)}`;
 }
 

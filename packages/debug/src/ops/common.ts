@@ -5,7 +5,7 @@ import { breakpointReport as formatBreakpoints, hitBreakpoint } from '../format/
 import { duration, frameLine, indent, location, showPath, sourceLines, variableLines } from '../format/text.js';
 import type { ConversationDebugger } from '../session/conversation.js';
 import { buildSnapshot } from '../session/inspect.js';
-import type { StopSnapshot } from '../session/views.js';
+import type { FrameView, StopSnapshot } from '../session/views.js';
 import type { DebugSession } from '../session/session.js';
 import type { EndInfo } from '../session/types.js';
 import type { DebugSupervisor } from '../supervisor.js';
@@ -187,7 +187,11 @@ export function formatSnapshot(s: StopSnapshot, cwd: string): string {
     if (head) lines.push(`Exception: ${head}`);
   }
   if (s.source) lines.push(sourceLines(s.source));
-  if (s.callers.length > 0) lines.push(`Called from: ${s.callers.map((f) => (f.noSource ? `${f.name} (no source)` : `${f.name} (${location(f, cwd)})`)).join(' ← ')}`);
+  if (s.callers.length > 0) {
+    // js-debug marks an async boundary with a label frame ("await"): it says where the chain crossed one.
+    const caller = (f: FrameView): string => (f.label ? `[async: ${f.name}]` : f.noSource ? `${f.name} (no source)` : `${f.name} (${location(f, cwd)})`);
+    lines.push(`Called from: ${s.callers.map(caller).join(' ← ')}`);
+  }
   if (s.frame) lines.push(`Frame id ${s.frame.id} (for scopes and evaluate).`);
   if (s.locals) {
     lines.push(`${s.locals.scope} (reference ${s.locals.reference}):`);

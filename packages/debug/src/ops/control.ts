@@ -110,11 +110,17 @@ export async function attach(op: OpContext, port: number, adapterId: string | un
     const probe = await probePort(port, ATTACH_LISTEN_MS);
     if (!probe.listening) throw nothingListens(port, probe.triedMs, probe.error, selected.config);
   }
-  const session = await op.conversation.start(
-    { selected, mode: 'attach', port, args: [], cwd: op.cwd, timeouts: op.supervisor.timeouts },
-    (s) => describeSession(s, op),
-    op.signal,
-  );
+  const started = Date.now();
+  const session = await op.conversation
+    .start({ selected, mode: 'attach', port, args: [], cwd: op.cwd, timeouts: op.supervisor.timeouts }, (s) => describeSession(s, op), op.signal)
+    .catch(async (error: unknown) => {
+      // An adapter that found the port closed (lldb-dap: "Failed to connect port" after 5 s) says nothing of what to
+      // start; once it has failed, one try of the port tells whether anything listens there at all.
+      if (!isDebugError(error) || selected.config.attach?.via !== 'adapter' || selected.config.attach.probe) throw error;
+      const probe = await probePort(port, 0);
+      if (probe.listening || probe.error !== 'ECONNREFUSED') throw error;
+      throw nothingListens(port, Date.now() - started, `ECONNREFUSED; the ${selected.config.id} adapter said: ${error.detail}`, selected.config);
+    });
   const lead = [`Attached ${selected.config.id} to the debuggee on 127.0.0.1:${port}.`, laterReport(op, session)];
   return settleAnswer(op, session, lead, Math.min(ATTACH_WAIT_MS, op.supervisor.waitMs));
 }

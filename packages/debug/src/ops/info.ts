@@ -30,6 +30,8 @@ export async function status(op: OpContext): Promise<ToolResult> {
   if (session) {
     const left = op.supervisor.ttlMs - (op.supervisor.clock.now() - session.spec.startedAt);
     lines.push(`Session: ${describeSession(session, op)}; ${duration(left)} left before it is terminated.`);
+    const children = session.childSessions;
+    if (children.length > 0) lines.push(`Processes and workers being debugged (one child session each): ${children.join(', ')}; threads lists their thread ids.`);
     const stop = session.stop;
     if (stop) lines.push(`Stopped in thread ${stop.threadId ?? '?'} (${stop.reason}${stop.description ? `: ${stop.description}` : ''}); call stack for the frames.`);
     else lines.push('The program is running; call pause to stop it, or continue to wait for a breakpoint.');

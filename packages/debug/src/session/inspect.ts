@@ -198,5 +198,6 @@ function frameView(frame: DebugProtocol.StackFrame): FrameView {
     ...(path ? { path } : frame.source?.name ? { path: frame.source.name } : {}),
     line: frame.line,
     ...(!path && !frame.source?.sourceReference ? { noSource: true } : {}),
+    ...(frame.presentationHint === 'label' ? { label: true } : {}),
   };
 }

@@ -10,10 +10,11 @@ import { type AdapterProcess, connectToServer, describeExit, startAdapter } from
 import { configureBreakpoints } from './configure.js';
 import { ATTACH_LISTEN_MS, nothingListens } from './nothing-listens.js';
 import { OutputBuffer } from './output-buffer.js';
+import { ChildSessions } from './child-sessions.js';
 import { type Target, TargetRouter } from './router.js';
 import { SourceFiles } from './source-files.js';
 import { describeStartFailure } from './start-failure.js';
-import type { ConfigurableSession, EndInfo, SessionSpec, SessionState, StopInfo } from './types.js';
+import type { EndInfo, SessionSpec, SessionState, StopInfo } from './types.js';
 
 const CONSOLE_LIMIT = 8000;
 /** Distinct warnings kept until an answer shows them; repeats of one are counted, not kept. */
@@ -41,8 +42,8 @@ export class DebugSession {
   #process: AdapterProcess | undefined;
   /** Set for an adapter with child sessions (js-debug): which DAP session each request goes to. */
   #router: TargetRouter | undefined;
-  /** Child sessions being opened, awaited before the session's end is reported. */
-  readonly #opening = new Set<Promise<void>>();
+  /** Opens the child sessions the adapter announces (set with #router). */
+  #children: ChildSessions | undefined;
   #state: SessionState = 'starting';
   #stop: StopInfo | undefined;
   #lastThreadId: number | undefined;
@@ -87,7 +88,10 @@ export class DebugSession {
       }
       const stderr = process?.stderrTail.trim();
       const { config, located, root } = this.spec.selected;
-      const described = describeStartFailure(detail, this.output, { buildDir: located.command.cwd ?? root, cwd: this.spec.cwd });
+      // A cancelled start is no failure of the program or the adapter: the abort reason is the caller's own words.
+      const described = signal?.aborted
+        ? `it was cancelled before the program stopped (${errorDetail(signal.reason).trim().replace(/\.$/, '') || 'no reason given'}); its processes were stopped.`
+        : describeStartFailure(detail, this.output, { buildDir: located.command.cwd ?? root, cwd: this.spec.cwd });
       await this.shutdown({ kind: 'failed', detail: described });
       if (signal?.aborted) throw signal.reason;
       throw new DebugError(
@@ -254,7 +258,7 @@ export class DebugSession {
           if (config.transport.kind === 'tcp' && config.transport.programOutput === false) this.#console = (this.#console + text).slice(-CONSOLE_LIMIT);
           else this.output.append(text, category);
         },
-        ...(config.childSessions ? { reverseRequest: (command: string, args: unknown) => this.#reverseRequest(command, args) } : {}),
+        ...(config.childSessions ? { reverseRequest: (command: string, args: unknown) => this.#children?.reverseRequest(command, args) } : {}),
         ...(signal ? { signal } : {}),
       });
     }
@@ -268,6 +272,15 @@ export class DebugSession {
       const router = new TargetRouter();
       const root = router.add(config.id, connection);
       this.#router = router;
+      this.#children = new ChildSessions(router, this.#process, {
+        spec: this.spec,
+        adapterId: config.id,
+        ending: () => this.#ending !== undefined,
+        initializeArguments: () => this.#initializeArguments(),
+        deliver: (event) => this.#onEvent(event),
+        warn: (text) => this.#warn(text),
+        ended: (target) => this.#childEnded(target),
+      });
       connection.onEvent((event) => this.#onEvent(router.translateEvent(root, event)));
     } else {
       connection.onEvent((event) => this.#onEvent(event));
@@ -311,94 +324,6 @@ export class DebugSession {
     }
     if (this.#state === 'starting') this.#state = 'running';
     this.#process.snapshotTree();
-  }
-
-  /** js-debug announces each debug target (a Node process, a worker thread) with `startDebugging`. */
-  #reverseRequest(command: string, args: unknown): Promise<unknown> | undefined {
-    if (command !== 'startDebugging' || !this.#router || this.#ending) return undefined;
-    const opening = this.#openChild(args as DebugProtocol.StartDebuggingRequestArguments).catch((error: unknown) => {
-      if (!this.#ending) this.#warn(`could not open the child session it announced: ${errorDetail(error)}`);
-    });
-    this.#opening.add(opening);
-    void opening.finally(() => this.#opening.delete(opening));
-    // Answered at once: the adapter waits for the new connection, not for this answer.
-    return Promise.resolve({});
-  }
-
-  /**
-   * Opens a child session on the same adapter: a connection of its own, configured like the first one (the
-   * breakpoints, the exception setting) before `configurationDone` lets its target run.
-   */
-  async #openChild(args: DebugProtocol.StartDebuggingRequestArguments): Promise<void> {
-    const router = this.#router as TargetRouter;
-    const process = this.#process as AdapterProcess;
-    const { config } = this.spec.selected;
-    const { timeouts } = this.spec;
-    const connection = await process.openConnection(
-      { name: config.id, requestTimeoutMs: timeouts.requestMs, reverseRequest: (command, a) => this.#reverseRequest(command, a) },
-      timeouts.startMs,
-    );
-    const name = String((args.configuration as { name?: unknown }).name ?? `session ${router.targets.length}`);
-    const target = router.add(name, connection);
-    if (this.#ending) {
-      connection.close({ kind: 'ended' });
-      return;
-    }
-    connection.onEvent((event) => this.#onChildEvent(target, event));
-    connection.onClose(() => this.#childEnded(target));
-    const initialized = new Promise<void>((resolve) => {
-      const off = connection.onEvent((event) => {
-        if (event.event !== 'initialized') return;
-        off();
-        resolve();
-      });
-    });
-    target.capabilities = (await connection.request('initialize', this.#initializeArguments())) ?? {};
-    const main = connection.request(args.request, args.configuration, { timeoutMs: timeouts.launchMs });
-    main.catch(() => undefined);
-    await Promise.race([initialized, main.then(() => delay(5000))]);
-    await configureBreakpoints(this.#childView(target));
-    if (target.capabilities.supportsConfigurationDoneRequest) await connection.request('configurationDone', {});
-    await main;
-  }
-
-  /** A child session as configure.ts sees a session: its own capabilities and requests, the shared breakpoints. */
-  #childView(target: Target): ConfigurableSession {
-    const router = this.#router as TargetRouter;
-    return {
-      adapterId: this.adapterId,
-      capabilities: target.capabilities,
-      spec: this.spec,
-      request: async (command, args, options = {}) => {
-        const timed = { timeoutMs: this.spec.timeouts.requestMs, ...options };
-        if (command !== 'setBreakpoints') return router.requestOn(target, command, args, timed);
-        const entries = this.spec.book.get((args as DebugProtocol.SetBreakpointsArguments).source.path ?? '');
-        const lines = (args as DebugProtocol.SetBreakpointsArguments).breakpoints ?? [];
-        // The same breakpoint in every process keeps the id it already has, so a stop or a binding in any names it.
-        const ids = lines.map((line) => entries.find((e) => e.line === line.line)?.id);
-        const body = await router.requestOn(target, command, args, timed, ids);
-        // A new process has not loaded the file yet: a breakpoint another session bound stays verified.
-        const answered = (body as DebugProtocol.SetBreakpointsResponse['body'] | undefined)?.breakpoints ?? [];
-        return {
-          breakpoints: lines.map((line, i) => {
-            const entry = entries.find((e) => e.line === line.line);
-            const bp = answered[i];
-            if (entry?.state === 'verified' && !bp?.verified) return { verified: true, ...(entry.id !== undefined ? { id: entry.id } : {}), line: entry.actualLine ?? entry.line };
-            return bp ?? { verified: false };
-          }),
-        } as typeof body;
-      },
-    };
-  }
-
-  #onChildEvent(target: Target, event: DapEvent): void {
-    const router = this.#router as TargetRouter;
-    if (event.event === 'initialized' || event.event === 'exited') return;
-    if (event.event === 'terminated') {
-      target.connection.close({ kind: 'ended' });
-      return;
-    }
-    this.#onEvent(router.translateEvent(target, event));
   }
 
   /** A child session ended (its process or worker is gone): a stop in it is over. */

@@ -30,6 +30,8 @@ export interface FrameView {
   readonly line: number;
   /** The adapter has no source for it (library code, generated code). */
   readonly noSource?: boolean;
+  /** Not a frame but a marker between frames: js-debug's async boundary ("await", "setTimeout"). */
+  readonly label?: boolean;
 }
 
 /** A window of source lines around a frame's line. */

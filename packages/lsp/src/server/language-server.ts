@@ -284,7 +284,7 @@ export class LanguageServer {
       this.#innerDied(dead);
       throw new LspError(
         'server_exited',
-        `${this.label} could not answer ${type.method}: ${dead}, so its answer would be empty whatever the code holds. The server is restarted on the next call; call again.`,
+        `${this.label} could not answer ${type.method}: ${dead}, so its answer would be empty whatever the code holds.`,
       );
     }
     return result;
@@ -462,7 +462,7 @@ export class LanguageServer {
   #innerDied(reason: string): void {
     if (this.#state !== 'running') return;
     this.#process.signal('SIGKILL');
-    this.#end('crashed', reason, `${this.label} stopped answering: ${reason}. It is restarted on the next call; call again.`, true);
+    this.#end('crashed', reason, `${this.label} stopped answering: ${reason}.`, true);
   }
 
   #onMalformed(reason: string): void {
