@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { resultText } from '@agent-tools/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTreeSitterLoader } from '../src/index.js';
@@ -42,5 +43,15 @@ describe('a fragment that parses only by error recovery is unparseable, with the
       expect(result.isError, `${language}: ${pattern}`).toBe(true);
       expect(resultText(result), language).toContain(`only appears inside a larger construct, and a pattern is one complete node: write the enclosing construct, e.g.\n${construct}`);
     }
+  });
+
+  it('javascript: `catch (e) {}` reads as a method named catch; the no-match answer says how to write the clause', async () => {
+    await using t = realWorkspace(loader, []);
+    writeFileSync(t.dir.join('a.js'), 'try { a(); } catch (e) {}\n');
+    const result = await t.call('ast_grep', { pattern: 'catch ($E) {}', path: 'a.js' });
+    expect(resultText(result)).toContain('whose root is method_definition');
+    expect(resultText(result)).toContain('If you meant the `catch` clause of a larger construct, a pattern is one complete node: write the construct, e.g. `try { $$$BODY } catch ($E) {}`');
+    const clause = await t.call('ast_grep', { pattern: 'try { $$$BODY } catch ($E) {}', path: 'a.js' });
+    expect(resultText(clause)).toMatch(/^1 match of/);
   });
 });

@@ -110,8 +110,8 @@ describe('a cherry-picked subset installed from the tarballs with npm', () => {
     expect(outcome.direct).toContain('console.log("hi " + name)');
     expect(outcome.loop).toBe('done');
     expect(outcome.toolResult).toMatchObject({ isError: false });
-    expect(outcome.planTools).toEqual(['ast_grep', 'ask_user']);
-    expect(outcome).toMatchObject({ anthropic: 2, openaiStrict: true, gemini: 2 });
+    expect(outcome.planTools).toEqual(['ast_grep', 'ast_tree', 'ask_user']);
+    expect(outcome).toMatchObject({ anthropic: 3, openaiStrict: true, gemini: 3 });
   });
 
   it('require()s every picked package from CommonJS', async () => {

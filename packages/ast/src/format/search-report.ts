@@ -1,5 +1,6 @@
 import { isRule } from '../rules/types.js';
 import type { CaptureRecord, MatchRecord } from '../match/find.js';
+import { enclosingConstruct } from '../pattern/enclosing.js';
 import type { SearchSummary } from '../workspace/search.js';
 
 /** One match as `ast_grep` returns it in `structured` (1-based lines and columns, end column exclusive). */
@@ -160,7 +161,13 @@ export function noMatchText(summary: SearchSummary): string {
     const skipped = summary.notRegular.length > 0 ? ` ${notRegularNote(summary)}` : '';
     return `No ${summary.spec.id} files (${exts}) under ${where}, so nothing was searched. Check \`path\` and \`language\` (hidden, node_modules and .gitignore'd files are skipped).${skipped}`;
   }
-  return `No match for \`${oneLine(pattern.source)}\` in ${scopeText(summary)}. The pattern was read as a ${pattern.context} whose root is ${kind}. The code is not there in this shape: try a looser pattern ($_ or $$$ for the parts that vary), or another path; ast_tree shows how the pattern and the code parse.`;
+  // A fragment that starts like a clause of a larger construct but parsed as something else (`catch (e) {}` is a
+  // JavaScript method named catch): say how to write the clause.
+  const clause = enclosingConstruct(summary.spec.id, pattern.source.trim());
+  const hint = clause
+    ? ` If you meant the \`${clause.clause}\` clause of a larger construct, a pattern is one complete node: write the construct, e.g. \`${oneLine(clause.suggestion)}\`.`
+    : '';
+  return `No match for \`${oneLine(pattern.source)}\` in ${scopeText(summary)}. The pattern was read as a ${pattern.context} whose root is ${kind}. The code is not there in this shape: try a looser pattern ($_ or $$$ for the parts that vary), or another path; ast_tree shows how the pattern and the code parse.${hint}`;
 }
 
 /** A pattern on one line, cut to 120 characters, for headlines. */
