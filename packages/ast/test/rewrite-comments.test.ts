@@ -43,4 +43,13 @@ describe('comments next to a metavariable travel with it (issue 21, item 3)', ()
     expect(result.structured.droppedComments).toContainEqual({ file: 'pngtest.c', line: 673, text: '/* after IDAT */' });
     expect(result.text.split('\n')[1]).toMatch(/^Loses: \d+ comments? inside the replaced code/);
   });
+
+  it('c (cgo gcc_libinit.c): a preprocessor line keeps its line break, and a comment never travels into a string', async () => {
+    await using t = realWorkspace(loader, ['/usr/lib/go/src/runtime/cgo/gcc_libinit.c']);
+    const same = await t.edit({ pattern: '#include $A', rewrite: '#include $A', path: 'gcc_libinit.c' });
+    expect(same.structured.editId).toBeUndefined();
+    const quoted = await t.edit({ pattern: '#include $A', rewrite: '#include "$A"', path: 'gcc_libinit.c' });
+    expect(quoted.structured.diff).toContain('+#include "<string.h>"\n+#include "<time.h>"\n');
+    expect(quoted.structured.droppedComments).toEqual([{ file: 'gcc_libinit.c', line: 12, text: '// strerror' }]);
+  });
 });

@@ -87,6 +87,16 @@ function lockCycle(wanted: readonly string[], outer: readonly Holding[]): CoreEr
   );
 }
 
+/**
+ * Resolves once no writer of this process holds or waits for any file, writers that came meanwhile included. A run
+ * that ends awaits it before the process exits, so a change to several files is never left half made.
+ */
+export async function fileWritesSettled(): Promise<void> {
+  for (let pending = [...new Set(tails.values())]; pending.length > 0; pending = [...new Set(tails.values())]) {
+    await Promise.all(pending.map((holding) => holding.done));
+  }
+}
+
 /** Whether some writer holds or waits for `path` (for tests and diagnostics). */
 export function fileLockBusy(path: string): boolean {
   return tails.has(canonicalPath(path));

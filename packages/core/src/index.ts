@@ -59,7 +59,7 @@ export {
   type FileChangesOptions,
   type FileChangesOutcome,
 } from './file-changes.js';
-export { fileLockBusy, withFileLock } from './file-lock.js';
+export { fileLockBusy, fileWritesSettled, withFileLock } from './file-lock.js';
 export { notRegularFile, readRegularFile, readRegularFileSync, specialFileKind } from './regular-file.js';
 export {
   type AnyToolFactory,

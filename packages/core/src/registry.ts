@@ -4,6 +4,7 @@ import { RunDiagnostics, type RunDiagnosticsOptions } from './diagnostics/run-di
 import { disposeValue } from './dispose.js';
 import { thrownResult } from './error-result.js';
 import { CoreError, errorSentence, messageOf } from './errors.js';
+import { fileWritesSettled } from './file-lock.js';
 import { type AnyToolFactory, type FactoryOutput, isPresent, type Resources } from './factory.js';
 import { afterDelay } from './long-timer.js';
 import { wellFormedResult } from './well-formed.js';
@@ -354,7 +355,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
       execution.then(
         (value) => resolve(checkResult(tool.name, value)),
         (error: unknown) => {
-          if (controller.signal.aborted) return resolve(errorResult(cancelledText(tool.name, this.#lifetime.signal)));
+          if (controller.signal.aborted) return resolve(errorResult(cancelledText(tool.name, this.#lifetime.signal, controller.signal.reason, tool.tier)));
           const thrown = thrownResult(tool.name, error);
           if (!thrown.expected) this.#options.onError?.(error, { tool: tool.name, phase: 'call' });
           resolve(thrown.result);
@@ -363,7 +364,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
       controller.signal.addEventListener(
         'abort',
         () => {
-          const cancelled = errorResult(cancelledText(tool.name, this.#lifetime.signal, controller.signal.reason));
+          const cancelled = errorResult(cancelledText(tool.name, this.#lifetime.signal, controller.signal.reason, tool.tier));
           const grace = tool.cancelGraceMs ?? 0;
           if (grace <= 0 || controller.signal.reason instanceof TimeoutMarker || this.#lifetime.signal.aborted) return resolve(cancelled);
           // A tool that can say what it did until the cancel gets a moment: its own answer (above) wins if it comes.
@@ -401,6 +402,17 @@ export class Registry implements ToolCaller, AsyncDisposable {
     this.diagnostics.dispose();
     this.notices.dispose();
     const timeout = this.#options.disposeTimeoutMs ?? 10_000;
+    // A tool cancelled in the middle of writing several files goes on until its change is whole (or undone): the
+    // process may exit right after this, and a rename left in half the files is worse than one that finished.
+    let cancelTimer = (): void => undefined;
+    const settled = await Promise.race([
+      fileWritesSettled().then(() => true),
+      new Promise<boolean>((resolve) => {
+        cancelTimer = afterDelay(timeout, () => resolve(false));
+      }),
+    ]);
+    cancelTimer();
+    if (!settled) this.#options.onError?.(new Error(`file writes still under way after ${timeout} ms`), { phase: 'dispose' });
     const targets: unknown[] = [...this.#outputs, ...Object.values(this.#resources)];
     const failures = await Promise.all(targets.map((target) => disposeValue(target, timeout)));
     for (const failure of failures) {
@@ -419,14 +431,17 @@ class TimeoutMarker {
   constructor(readonly timeoutMs: number) {}
 }
 
-function cancelledText(name: string, lifetime: AbortSignal, reason?: unknown): string {
+function cancelledText(name: string, lifetime: AbortSignal, reason?: unknown, tier?: string): string {
+  // A write does not stop halfway when its call is cancelled (a change to several files is finished or undone
+  // whole): the model must not take "cancelled" for "nothing was written".
+  const writes = tier === 'write' ? ' Files it had begun to write may have been written all the same: check them before calling it again.' : '';
   if (reason instanceof TimeoutMarker) {
     const ms = reason.timeoutMs;
     const limit = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
-    return `${name} did not finish within ${limit} and was cancelled. Try a smaller request, or check the tool's status before retrying.`;
+    return `${name} did not finish within ${limit} and was cancelled.${writes || ' Try a smaller request, or check the tool\'s status before retrying.'}`;
   }
-  if (lifetime.aborted) return `${name} was cancelled because the run ended.`;
-  return `${name} was cancelled before it finished.`;
+  if (lifetime.aborted) return `${name} was cancelled because the run ended.${writes}`;
+  return `${name} was cancelled before it finished.${writes}`;
 }
 
 /** What to use instead of a tool the surface hides: its visible siblings (`ast_grep` for `ast_edit`). */

@@ -84,8 +84,11 @@ function describeIssue(issue: z.core.$ZodIssue, input: Record<string, unknown>):
       if (received === undefined) return `${field} is required (expected ${expectedText(issue.expected)}).`;
       return `${field} must be ${article(expectedText(issue.expected))}, got ${describeValue(received)}.`;
     case 'too_small':
+      // A schema's own message (`.min(1, 'the brief is empty; ...')`) says it better than any general wording.
+      if (!isDefaultMessage(issue.message)) return custom(field, issue.message, received);
       return `${field} ${bound(issue.origin, 'least', issue.minimum, issue.inclusive)}${oneBased(issue.path, issue.minimum)}, got ${describeValue(received)}.`;
     case 'too_big':
+      if (!isDefaultMessage(issue.message)) return custom(field, issue.message, received);
       return `${field} ${bound(issue.origin, 'most', issue.maximum, issue.inclusive)}, got ${describeValue(received)}.`;
     case 'invalid_value':
       if (received === undefined) return `${field} is required (one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}).`;
@@ -93,7 +96,7 @@ function describeIssue(issue: z.core.$ZodIssue, input: Record<string, unknown>):
     case 'unrecognized_keys':
       return `${field} has unknown keys ${issue.keys.map((k) => `\`${k}\``).join(', ')}; remove them.`;
     default:
-      return `${field}: ${issue.message}${received === undefined ? '' : ` (got ${describeValue(received)})`}.`;
+      return custom(field, issue.message, received);
   }
 }
 
@@ -111,6 +114,15 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
     current = (current as Record<PropertyKey, unknown>)[key];
   }
   return current;
+}
+
+function custom(field: string, message: string, received: unknown): string {
+  return `${field}: ${message}${received === undefined ? '' : ` (got ${describeValue(received)})`}.`;
+}
+
+/** Whether zod wrote the message itself ("Too small: expected string to have >=1 characters"). */
+function isDefaultMessage(message: string): boolean {
+  return /^Too (small|big):/.test(message);
 }
 
 /** "must be 1 or more", "must not be empty", "must have at most 10 items", "must be at most 5,000 characters". */

@@ -54,6 +54,17 @@ describe('argument validation', () => {
     expect(text).toContain('- `text` must not be empty, got the string "".');
     expect(text).toContain('- `items` must have at most 2 items, got an array.');
     expect(text).toContain('- `limit` must be 500 or less, got number 501.');
+    // A schema's own message wins over the general wording.
+    const own = defineTool({
+      name: 'own',
+      tier: 'read',
+      description: 'Own message.',
+      parallelSafe: true,
+      parameters: z.object({ brief: z.string().min(1, 'the brief is empty; describe the task') }),
+      execute: () => textResult('ok'),
+    });
+    await using second = createRegistry({ tools: [own] });
+    expect(resultText(await second.call('own', { brief: '' }))).toContain('- `brief`: the brief is empty; describe the task (got the string "").');
   });
 
   it('says which fields are missing', async () => {

@@ -47,7 +47,8 @@ function added(after: readonly string[], before: readonly string[]): string[] {
 }
 
 async function renameEach(project: RealProject, module: string, functions: RegExp, extension: string, max: number, seed: number): Promise<void> {
-  await using run = startRun({}, { indexWaitMs: 300_000 });
+  // A generous budget: this is about what is new, not about time, and the machine may be loaded.
+  await using run = startRun({}, { indexWaitMs: 300_000 }, 60_000);
   project.prepare(run.dir.path);
   const files = listSourceFiles(run.dir.path, [extension], 2000).files;
   const source = readFileSync(join(run.dir.path, module), 'utf8').split('\n');

@@ -13,7 +13,10 @@ import { SAMPLE } from './run-cli.js';
 const env = { AGENT_TOOLS_VIBE: '1', AGENT_TOOLS_VIBE_COMMAND: 'sh vibe/worker.sh' };
 // The vibe plugin picks its demo when it loads: with vibe mode on, as the server below runs.
 Object.assign(process.env, env);
-const { plugins } = (await import('../dist/plugins/index.js')) as typeof import('../src/plugins/index.js');
+// The built plugins, as the server runs them; through a variable so typechecking (which may run before this package's
+// own build) does not need dist/.
+const builtPlugins = '../dist/plugins/index.js';
+const { plugins } = (await import(builtPlugins)) as typeof import('../src/plugins/index.js');
 
 describe('every tool through agent-tools mcp (stdio, real servers)', () => {
   it('runs each package demo step with the outcome the demo expects', { timeout: 300_000 }, async () => {

@@ -82,6 +82,25 @@ describe('agent-tools mcp over stdio (the SDK client spawning the real CLI)', ()
     expect(existsSync(dir.join('finished.txt'))).toBe(false);
   });
 
+  it('a cancelled debug launch leaves no process of the program, and no session', { timeout: 90_000 }, async () => {
+    await using dir = tempDir({ ...PROJECT, 'slow.py': 'import time\nprint("started", flush=True)\ntime.sleep(600)\n' }, 'agent-tools-mcp-');
+    const marker = envMarker();
+    await using link = await stdioClient(['--cwd', dir.path, '--approve', 'yes'], { env: marker.env });
+    const controller = new AbortController();
+    // Once started, the launch reports that it waits for a breakpoint that never comes; that report cancels it.
+    const launch = link.client.callTool({ name: 'debug', arguments: { action: 'launch', program: 'slow.py' } }, undefined, {
+      signal: controller.signal,
+      onprogress: (p) => {
+        if (/still running/.test(p.message ?? '')) controller.abort('enough');
+      },
+    });
+    await expect(launch).rejects.toThrow();
+    const program = () => markedProcesses(marker).filter((p) => p.command.endsWith('slow.py'));
+    expect(await waitUntil(() => program().length === 0, 10_000).then(() => [], () => program())).toEqual([]);
+    const status = await link.client.callTool({ name: 'debug', arguments: { action: 'status' } });
+    expect(textOf(status)).toMatch(/^No debug session is running/);
+  });
+
   it('answers a large result whole to a slow reader before exiting at end of input', async () => {
     await using dir = tempDir(PROJECT, 'agent-tools-mcp-');
     writeFileSync(dir.join('big.txt'), `${'x'.repeat(200)}\n`.repeat(5000));

@@ -76,8 +76,11 @@ export function renderReplacement(template: RewriteTemplate, match: MatchRecord,
       if (node?.items) last = dropEmptyRun(lines, text, index, last);
       continue;
     }
+    // Pasted as text (against identifier characters or quotes): it is not a node there, and a comment must not
+    // travel into a string.
+    const pasted = /[\p{L}\p{N}_'"`]/u.test(text[index - 1] ?? '') || /[\p{L}\p{N}_'"`]/u.test(text[last] ?? '');
     // The capture with the comments that belong to it (between it and the pattern's code next to it).
-    const capture = widened(node, regions.get(name));
+    const capture = pasted ? node : widened(node, regions.get(name));
     used.push({ start: capture.start, end: capture.end });
     const single = m[1] === undefined;
     const paren = single && wrap.captures?.has(name) === true;
@@ -110,8 +113,7 @@ export function renderReplacement(template: RewriteTemplate, match: MatchRecord,
     if (paren) current().text += ')';
     if (single) {
       // Pasted as text (against identifier characters or quotes), or carrying its comments: not checked as a node.
-      const glued =
-        capture !== node || /[\p{L}\p{N}_'"`]/u.test(text[index - 1] ?? '') || /[\p{L}\p{N}_'"`]/u.test(text[last] ?? '');
+      const glued = capture !== node || pasted;
       marks.push({ name, from, to: [lines.length - 1, current().text.length], glued });
     }
     const after = breakAfter(source, capture.end, match.end);
@@ -134,6 +136,9 @@ export function renderReplacement(template: RewriteTemplate, match: MatchRecord,
   const placed = marks.map((mark) => ({ name: mark.name, start: offsetOf(mark.from), end: offsetOf(mark.to), glued: mark.glued }));
   let out = finals.join('\n');
   if (wrap.whole) out = `(${out})`;
+  // A match that ends with its line break (a preprocessor line takes its newline) keeps it: a template written
+  // without one must not join the next line onto it (`#include $A` → `#include <a.h>#include <b.h>`).
+  if (match.text.endsWith('\n') && !out.endsWith('\n') && out !== '') out += '\n';
   // Keep the file's line endings.
   return { text: crlf ? out.replace(/\r?\n/g, '\r\n') : out, used, placed };
 }

@@ -9,6 +9,9 @@ export interface PickedLanguage {
   readonly inferred?: string;
 }
 
+/** Languages of documents rather than code: left out when a folder's language is inferred from its code. */
+const DOCUMENTS = new Set(['markdown', 'json', 'html', 'css']);
+
 /** Languages a file of the other may legitimately be searched as (C headers as C++, JSX in .js files...). */
 const COMPATIBLE: Readonly<Record<string, readonly string[]>> = {
   c: ['cpp'],
@@ -59,11 +62,13 @@ export async function pickLanguage(
   }
   const where = path === '.' || path === '' ? 'the working directory' : `${path}/`;
   const found = [...counts].sort((a, b) => b[1] - a[1]);
-  const only = found.length === 1 ? found[0] : undefined;
+  // Documents beside the code (a README.md, a package.json) do not make a folder of several languages.
+  const code = found.filter(([id]) => !DOCUMENTS.has(id));
+  const only = found.length === 1 ? found[0] : code.length === 1 ? code[0] : undefined;
   if (only) {
     return {
       spec: languageSpec(only[0]),
-      inferred: `Language inferred: ${only[0]}, the only language of the source files under ${where} (${only[1]} file${only[1] === 1 ? '' : 's'}).`,
+      inferred: `Language inferred: ${only[0]}, the only language of the source files under ${where} (${only[1]} file${only[1] === 1 ? '' : 's'}${code.length < found.length && found.length > 1 ? `; documents aside: ${found.filter(([id]) => DOCUMENTS.has(id)).map(([id, n]) => `${n} ${id}`).join(', ')}` : ''}).`,
     };
   }
   const held = found.length

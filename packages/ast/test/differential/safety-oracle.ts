@@ -56,13 +56,17 @@ function leaves(tree: Tree, from: number, to: number): Node[] {
   return out;
 }
 
-function tokenCounts(tree: Tree, text: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const leaf of leaves(tree, 0, text.length)) {
-    const t = text.slice(leaf.startIndex, leaf.endIndex);
-    counts.set(t, (counts.get(t) ?? 0) + 1);
-  }
-  return counts;
+/**
+ * A token's text with its whitespace collapsed: some grammars' tokens hold the indentation before them (bash's
+ * `    fi` in a string, `$(`), which a re-indented rewrite changes without losing the token.
+ */
+const norm = (t: string): string => t.replace(/\s+/g, ' ').trim();
+
+/** Non-overlapping occurrences of `t` in `text`. */
+function occurrences(text: string, t: string): number {
+  let n = 0;
+  for (let i = text.indexOf(t); i >= 0; i = text.indexOf(t, i + t.length)) n++;
+  return n;
 }
 
 function errorCount(tree: Tree): number {
@@ -119,23 +123,28 @@ export async function safetyOracle(
     try {
       // (1) Unnamed tokens of the replaced matches.
       const { kept } = outermost(found.matches);
-      const dropped = new Set(proposal.droppedComments.filter((c) => c.file === file.file).map((c) => c.text));
+      const dropped = new Set(proposal.droppedComments.filter((c) => c.file === file.file).map((c) => norm(c.text)));
       const need = new Map<string, number>();
       for (const match of kept) {
         const captured = [...Object.values(match.captures), ...match.anonymous].filter((c) => c.end > c.start);
         for (const leaf of leaves(before, match.start, match.end)) {
-          const t = file.original.slice(leaf.startIndex, leaf.endIndex);
+          const t = norm(file.original.slice(leaf.startIndex, leaf.endIndex));
           if (captured.some((c) => c.start <= leaf.startIndex && leaf.endIndex <= c.end)) continue;
           if (literal.texts.has(t) || (!leaf.isNamed && literal.kinds.has(leaf.typeId))) continue;
           if (templateWords.has(t) || dropped.has(t) || !t.trim()) continue;
           need.set(t, (need.get(t) ?? 0) + 1);
         }
       }
-      const was = tokenCounts(before, file.original);
-      const now = tokenCounts(after, file.updated);
+      // Counted as text, not as tokens: a context-sensitive lexer (bash) may split moved text into other tokens.
+      const flatBefore = norm(file.original);
+      const flatAfter = norm(file.updated);
+      const was = new Map([...need.keys()].map((t) => [t, occurrences(flatBefore, t)]));
+      const now = new Map([...need.keys()].map((t) => [t, occurrences(flatAfter, t)]));
       for (const [t, n] of need) {
         verdict.unnamedTokens += n;
-        if ((now.get(t) ?? 0) < (was.get(t) ?? 0)) verdict.lostTokens.push(`${file.file}: ${JSON.stringify(t)} (${was.get(t)} before, ${now.get(t) ?? 0} after)`);
+        if ((now.get(t) ?? 0) < (was.get(t) ?? 0)) {
+          verdict.lostTokens.push(`${JSON.stringify(pattern)} -> ${JSON.stringify(template)} in ${file.file}: ${JSON.stringify(t)} (${was.get(t)} before, ${now.get(t) ?? 0} after)`);
+        }
       }
       // (2) Error nodes.
       if (errorCount(after) > errorCount(before)) {

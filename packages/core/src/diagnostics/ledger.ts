@@ -75,12 +75,15 @@ export class DiagnosticsLedger {
   }
 
   /**
-   * Rewrites the messages of every remembered diagnostic (of every file), merging those that become the same.
+   * Rewrites the messages of every remembered diagnostic (of every file, or of `files`), merging those that become
+   * the same.
    * A rename changes the text of old messages that name the symbol; compared under their old text, they would
    * read as new.
    */
-  rewriteMessages(rewrite: (message: string) => string): void {
+  rewriteMessages(rewrite: (message: string) => string, files?: readonly string[]): void {
+    const only = files ? new Set(files) : undefined;
     for (const [file, entries] of this.#files) {
+      if (only && !only.has(file)) continue;
       const next = new Map<string, Entry>();
       for (const [key, entry] of entries) {
         const [severity, code, ...message] = key.split('\u0000');

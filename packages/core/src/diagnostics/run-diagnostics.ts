@@ -137,12 +137,13 @@ export class RunDiagnostics {
   /**
    * Tells the ledger that a symbol is being renamed from `from` to `to` (call it after {@link beforeWrite}, before
    * writing): messages already recorded that name it are compared under the new name, so an old problem whose
-   * message now says `to` is not reported as introduced by the rename.
+   * message now says `to` is not reported as introduced by the rename. With `files` (the files the rename edits),
+   * only their messages: elsewhere the same word is likely another symbol's.
    */
-  renamed(from: string, to: string): void {
+  renamed(from: string, to: string, files?: readonly string[]): void {
     if (!from || from === to) return;
     const word = new RegExp(`(?<![\\p{ID_Continue}$])${escapeRegExp(from)}(?![\\p{ID_Continue}$])`, 'gu');
-    this.#ledger.rewriteMessages((message) => message.replace(word, () => to));
+    this.#ledger.rewriteMessages((message) => message.replace(word, () => to), files);
   }
 
   /**

@@ -67,7 +67,11 @@ export async function launch(
     `Launched ${resolved.relative}${args.length ? ` ${JSON.stringify(args)}` : ''} with ${selected.config.id} (${selected.located.summary}), in ${selected.root === op.cwd ? 'the working directory' : showPath(selected.root, op.cwd)}.${runsUnder ? ` The program runs under ${runsUnder}.` : ''}`,
     laterReport(op, session),
   ];
-  return settleAnswer(op, session, lead);
+  const answer = await settleAnswer(op, session, lead);
+  // A cancelled launch answers nobody (an MCP client drops the result): a debuggee the model never learnt of must not
+  // keep running, so the session it started ends with the call.
+  if (op.signal.aborted && !session.ending) await session.shutdown({ kind: 'terminated' }, true);
+  return answer;
 }
 
 /** The `python` argument as an executable path: a path relative to the working directory, or a name on PATH. */

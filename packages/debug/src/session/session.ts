@@ -88,7 +88,10 @@ export class DebugSession {
       }
       const stderr = process?.stderrTail.trim();
       const { config, located, root } = this.spec.selected;
-      const described = describeStartFailure(detail, this.output, { buildDir: located.command.cwd ?? root, cwd: this.spec.cwd });
+      // A cancelled start is no failure of the program or the adapter: the abort reason is the caller's own words.
+      const described = signal?.aborted
+        ? `it was cancelled before the program stopped (${errorDetail(signal.reason).trim().replace(/\.$/, '') || 'no reason given'}); its processes were stopped.`
+        : describeStartFailure(detail, this.output, { buildDir: located.command.cwd ?? root, cwd: this.spec.cwd });
       await this.shutdown({ kind: 'failed', detail: described });
       if (signal?.aborted) throw signal.reason;
       throw new DebugError(

@@ -38,7 +38,9 @@ export async function checkFiles(
   // A baseline that misses its budget is dropped by core, and the file's old problems would then be reported as
   // introduced by the write: it may use part of the grace core allows beyond the budget (a cold server start).
   const deadline = Date.now() + options.budgetMs + (mode === 'baseline' ? Math.min(options.budgetMs, 1500) : 0);
-  const lateDeadline = Date.now() + Math.max(options.budgetMs, host.lateDiagnosticsMs);
+  // A baseline that misses its deadline is dropped, so its requests end there too (cancelled), instead of keeping
+  // the server busy while the write's own check waits behind them.
+  const lateDeadline = mode === 'baseline' ? deadline : Date.now() + Math.max(options.budgetMs, host.lateDiagnosticsMs);
   const outcomes = new Map<string, Promise<Outcome>>();
   const groups = new Map<string, { resolution: Extract<Resolution, { ok: true }>; files: string[] }>();
   const unchecked: FileCheck[] = [];

@@ -5,8 +5,8 @@ import { listSourceFiles } from '../discovery/root.js';
 import type { LanguageServer } from '../server/language-server.js';
 import type { CheckHost } from './check-files.js';
 
-/** The most source files of a root read to find the files that mention a written module. */
-const MAX_SCANNED = 3000;
+/** The most source files of a root read to find the files that mention a written module (on every write's baseline). */
+const MAX_SCANNED = 1000;
 
 /**
  * The files that depend on written ones. The server's own knowledge first (the configuration's `dependents`:
@@ -34,8 +34,9 @@ export async function findDependents(host: CheckHost, files: readonly string[], 
       if (list) hows.add(`the files that import it, per ${server.config.name}`);
     }
     if (!list) {
-      list = mentioning(server, file);
-      hows.add('the files of its project that name it');
+      const scan = mentioning(server, file);
+      list = scan.files;
+      hows.add(scan.cut ? `the files of its project that name it, among the first ${MAX_SCANNED}` : 'the files of its project that name it');
     }
     for (const path of list) if (!written.has(path)) found.add(path);
   }
@@ -48,14 +49,15 @@ function rank(host: CheckHost, path: string): number {
 }
 
 /** Files of the server's root that name the module, and for Go the other files of its package. */
-function mentioning(server: LanguageServer, file: string): string[] {
+function mentioning(server: LanguageServer, file: string): { files: string[]; cut: boolean } {
   const ext = extname(file);
   const stem = basename(file, ext);
   const name = stem === '__init__' || stem === 'index' || stem === 'mod' ? basename(dirname(file)) : stem;
   const word = new RegExp(`(?<![\\p{ID_Continue}$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{ID_Continue}$])`, 'u');
   const samePackage = ext === '.go' ? dirname(file) : undefined;
   const out: string[] = [];
-  for (const path of listSourceFiles(server.root, Object.keys(server.config.extensions), MAX_SCANNED).files) {
+  const listed = listSourceFiles(server.root, Object.keys(server.config.extensions), MAX_SCANNED);
+  for (const path of listed.files) {
     if (path === file) continue;
     if (samePackage !== undefined && dirname(path) === samePackage) {
       out.push(path);
@@ -64,7 +66,7 @@ function mentioning(server: LanguageServer, file: string): string[] {
     const text = server.documents.get(path)?.text ?? readSafely(path);
     if (text !== undefined && word.test(text)) out.push(path);
   }
-  return out;
+  return { files: out, cut: listed.seen > listed.files.length };
 }
 
 function readSafely(path: string): string | undefined {

@@ -23,7 +23,7 @@ export async function applyAndReport(
   if (ctx.diagnostics.enabled) {
     await ctx.diagnostics.beforeWrite(plan.changes.map((c) => c.path), ctx.signal);
     // Old messages that name the symbol now name it by its new name: compared under the old text they read as new.
-    if (rename) ctx.diagnostics.renamed(rename.from, rename.to);
+    if (rename) ctx.diagnostics.renamed(rename.from, rename.to, plan.changes.map((c) => c.path));
   }
   await applyEditPlan(plan, cwd);
   syncServer(server, plan);
