@@ -169,9 +169,6 @@ async function compileNode(ctx: Ctx, raw: unknown, path: string, relation: boole
   for (const key of RELATIONAL) {
     if (obj[key] !== undefined) parts.push(await compileRelation(ctx, key, obj[key], `${path}.${key}`));
   }
-  if (relation && obj['field'] !== undefined && parts.length === 0) {
-    // `field` alone is fine only with a positive rule beside it.
-  }
   if (parts.length === 0) {
     throw invalid(path, 'the rule object is empty: it needs at least one of pattern, kind, regex, nthChild, inside, has, precedes, follows, all, any, not, matches.');
   }
