@@ -388,6 +388,15 @@ export class Registry implements ToolCaller, AsyncDisposable {
     return new ProgressThrottle(listener, intervalMs, base, (error) => this.#options.onError?.(error, { tool: name, phase: 'call' }));
   }
 
+  /**
+   * What a call of a tool the surface does not see is answered (the surface's default when omitted): unknown, and
+   * for a tool that exists on other surfaces, why it is not here and what to use instead. For adapters that must
+   * refuse such a call in their own protocol (the MCP server's JSON-RPC error) with the same words.
+   */
+  unknownToolText(name: string, surface?: Surface | string): string {
+    return this.#unknownTool(name, this.surface(surface));
+  }
+
   #unknownTool(name: string, surface: Surface): string {
     const visible = this.tools(surface).map((t) => t.name);
     const list = visible.length ? `The tools available here are: ${visible.join(', ')}.` : 'No tools are available here.';

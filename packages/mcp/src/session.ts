@@ -127,8 +127,7 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
     const reg = await ready(extra.requestId);
     const { name, arguments: args } = request.params;
     if (!reg.disposed && !reg.has(name, options.surface)) {
-      const visible = reg.tools(options.surface).map((t) => t.name);
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}". The tools available here are: ${visible.join(', ') || 'none'}.`);
+      throw new McpError(ErrorCode.InvalidParams, reg.unknownToolText(name, options.surface));
     }
     const token = extra._meta?.progressToken;
     const result = await calls.run(extra.requestId, () =>

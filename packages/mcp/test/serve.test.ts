@@ -31,7 +31,11 @@ describe('tools/list', () => {
     const error = await link.client.callTool({ name: 'touch', arguments: { file: 'a' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
-    expect((error as McpError).message).toContain('Unknown tool "touch". The tools available here are: ask_user, echo, picture.');
+    // The registry's own words: why it is not here, and what is.
+    expect((error as McpError).message).toContain(
+      'Unknown tool "touch": it is not available on the "plan" surface, which admits read-tier tools only (touch is write-tier). Do not retry it here.',
+    );
+    expect((error as McpError).message).toContain('The tools available here are: ask_user, echo, picture.');
     expect(trace.touched).toEqual([]);
   });
 });
