@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { astTools, createTreeSitterLoader } from '@agent-tools/ast';
 import { createRegistry, type Registry } from '@agent-tools/core';
+import { buildCorpus } from './js-corpus.js';
 import { type Timing, timingTable } from './measure.js';
 
 /**
@@ -35,42 +36,6 @@ const RULES = {
   },
 } as const;
 
-function workspaceRoot(): string {
-  let dir = process.cwd();
-  while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('run the benchmark inside the agent-tools workspace');
-    dir = parent;
-  }
-  return dir;
-}
-
-/** The ast benchmark's corpus: up to `limit` JavaScript files of the installed npm packages, in a stable order. */
-function buildCorpus(to: string, limit: number): { files: number; bytes: number } {
-  const store = join(workspaceRoot(), 'node_modules', '.pnpm');
-  const found: string[] = [];
-  const visit = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const full = join(dir, entry.name);
-      if (entry.isDirectory() && !entry.name.startsWith('.')) visit(full);
-      else if (entry.isFile() && /\.(?:m|c)?js$/.test(entry.name) && !entry.name.endsWith('.min.js')) found.push(full);
-    }
-  };
-  visit(store);
-  let bytes = 0;
-  let files = 0;
-  for (const file of found) {
-    if (files >= limit) break;
-    const size = statSync(file).size;
-    if (size > 100 * 1024) continue;
-    const target = join(to, relative(store, file).replaceAll('node_modules', 'nm'));
-    mkdirSync(dirname(target), { recursive: true });
-    copyFileSync(file, target);
-    bytes += size;
-    files++;
-  }
-  return { files, bytes };
-}
 
 async function cli(dir: string, rule: object): Promise<number> {
   const config = JSON.stringify({ id: 'bench', language: 'javascript', rule });
