@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { astTools, createTreeSitterLoader } from '@agent-tools/ast';
 import { createRegistry, type Registry } from '@agent-tools/core';
 import { buildCorpus } from './js-corpus.js';
-import { type Timing, timingTable } from './measure.js';
+import { timed, timing, timingTable } from './measure.js';
 
 /**
  * ast rules: ast_grep with a rule of `inside` + `not has` against `ast-grep scan --inline-rules` on the corpus of
@@ -55,18 +55,7 @@ async function ours(registry: Registry, rule: object): Promise<number> {
   return (result.structured as { totalMatches: number }).totalMatches;
 }
 
-function timing(label: string, samples: readonly number[]): Timing {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-  return { label, runs: sorted.length, medianMs: median, minMs: sorted[0] as number, maxMs: sorted[sorted.length - 1] as number };
-}
 
-async function timed<T>(task: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const start = performance.now();
-  const value = await task();
-  return { ms: performance.now() - start, value };
-}
 
 const root = mkdtempSync(join(tmpdir(), 'agent-tools-ast-rule-bench-'));
 try {

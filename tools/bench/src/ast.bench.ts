@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { astTools, createTreeSitterLoader, type TreeSitterLoader } from '@agent-tools/ast';
 import { createRegistry, type Registry } from '@agent-tools/core';
 import { buildCorpus } from './js-corpus.js';
-import { type Timing, timingTable } from './measure.js';
+import { timed, timing, timingTable } from './measure.js';
 
 /**
  * ast: ast_grep against the ast-grep CLI (@ast-grep/cli) on the same real corpus, same patterns, in one run:
@@ -59,18 +59,7 @@ async function ours(registry: Registry, pattern: string): Promise<number> {
   return (result.structured as { totalMatches: number }).totalMatches;
 }
 
-function timing(label: string, samples: readonly number[]): Timing {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-  return { label, runs: sorted.length, medianMs: median, minMs: sorted[0] as number, maxMs: sorted[sorted.length - 1] as number };
-}
 
-async function timed<T>(task: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const start = performance.now();
-  const value = await task();
-  return { ms: performance.now() - start, value };
-}
 
 const root = mkdtempSync(join(tmpdir(), 'agent-tools-ast-bench-'));
 try {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approveAll, createRegistry, defineTool, type Registry, textResult } from '@agent-tools/core';
 import { createKernelFactory, evalParameters, evalTools, type KernelLanguage } from '@agent-tools/eval';
-import { measure, type Timing, timingTable } from './measure.js';
+import { measure, timing, type Timing, timingTable } from './measure.js';
 
 /**
  * eval: kernel start (cold: a new run's first cell, which also starts the local Jupyter server; warm: a kernel
@@ -90,12 +90,6 @@ async function coldStarts(runs: number): Promise<Timing[]> {
   ];
 }
 
-function timing(label: string, samples: number[]): Timing {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-  return { label, runs: sorted.length, medianMs: median, minMs: sorted[0] as number, maxMs: sorted[sorted.length - 1] as number };
-}
 
 /** `x + 1` on ipykernel through jupyter_client's blocking client: ZeroMQ only, timed in Python. */
 function directIpykernel(): Timing {

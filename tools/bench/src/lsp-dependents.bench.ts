@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRegistry, type Registry } from '@agent-tools/core';
 import { createLspSupervisor, lspTools } from '@agent-tools/lsp';
-import { type Timing, timingTable } from './measure.js';
+import { timing, timingTable } from './measure.js';
 
 /**
  * lsp, diagnostics of a write's dependents on rxjs 7 (from npm): what a write costs with the new diagnostics of the
@@ -49,12 +49,6 @@ async function write(registry: Registry, cwd: string, content: string): Promise<
   return { ms, text: report.text };
 }
 
-function timing(label: string, samples: number[]): Timing {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-  return { label, runs: sorted.length, medianMs: median, minMs: sorted[0] as number, maxMs: sorted[sorted.length - 1] as number };
-}
 
 const alone = project();
 const withDependents = project();

@@ -16,10 +16,22 @@ export async function measure(label: string, task: () => unknown, runs = 7, warm
     await task();
     samples.push(performance.now() - start);
   }
-  samples.sort((a, b) => a - b);
-  const mid = Math.floor(samples.length / 2);
-  const median = samples.length % 2 ? (samples[mid] as number) : ((samples[mid - 1] as number) + (samples[mid] as number)) / 2;
-  return { label, runs, medianMs: median, minMs: samples[0] as number, maxMs: samples[samples.length - 1] as number };
+  return timing(label, samples);
+}
+
+/** The median and spread of samples taken by hand (alternating runs of two things, say). */
+export function timing(label: string, samples: readonly number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return { label, runs: sorted.length, medianMs: median, minMs: sorted[0] as number, maxMs: sorted[sorted.length - 1] as number };
+}
+
+/** Runs `task` once and returns its wall time with its value. */
+export async function timed<T>(task: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await task();
+  return { ms: performance.now() - start, value };
 }
 
 /** A markdown table of timings, for the package READMEs. */
