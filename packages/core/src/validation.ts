@@ -128,15 +128,14 @@ function isDefaultMessage(message: string): boolean {
 /** "must be 1 or more", "must not be empty", "must have at most 10 items", "must be at most 5,000 characters". */
 function bound(origin: string, side: 'least' | 'most', limit: number | bigint, inclusive = true): string {
   const n = Number(limit);
+  const shown = n.toLocaleString('en-US');
   if (origin === 'number' || origin === 'int' || origin === 'bigint') {
-    const word = side === 'least' ? (inclusive ? 'or more' : 'exclusive minimum') : inclusive ? 'or less' : 'exclusive maximum';
-    if (inclusive) return `must be ${n.toLocaleString('en-US')} ${word}`;
-    return `must be ${side === 'least' ? 'more' : 'less'} than ${n.toLocaleString('en-US')}`;
+    if (!inclusive) return `must be ${side === 'least' ? 'more' : 'less'} than ${shown}`;
+    return `must be ${shown} ${side === 'least' ? 'or more' : 'or less'}`;
   }
-  const unit = origin === 'string' ? 'character' : origin === 'array' || origin === 'set' ? 'item' : 'entry';
-  if (side === 'least' && n === 1 && inclusive) return origin === 'string' ? 'must not be empty' : `must have at least one ${unit}`;
-  const count = `${n.toLocaleString('en-US')} ${unit}${n === 1 ? '' : unit === 'entry' ? 'ies' : 's'}`.replace('entryies', 'entries');
-  return `must have at ${side} ${count}`;
+  const [one, many] = origin === 'string' ? ['character', 'characters'] : origin === 'array' || origin === 'set' ? ['item', 'items'] : ['entry', 'entries'];
+  if (side === 'least' && n === 1 && inclusive) return origin === 'string' ? 'must not be empty' : `must have at least one ${one}`;
+  return `must have at ${side} ${shown} ${n === 1 ? one : many}`;
 }
 
 /** Names the convention when a position field is refused for being below 1. */
