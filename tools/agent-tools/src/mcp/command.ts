@@ -1,6 +1,6 @@
 import { UsageError } from '../args.js';
 import { surfaceNamed, workingDirectory } from '../run-options.js';
-import { type McpArgs, MCP_USAGE, parseMcpArgs } from './args.js';
+import { MCP_USAGE, type McpArgs, parseMcpArgs } from './args.js';
 
 /** `agent-tools mcp`: parses its options and serves until the client (stdio) or a signal (HTTP) ends it. */
 export async function runMcp(argv: readonly string[]): Promise<number> {
