@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRegistry } from '@agent-tools/core';
 import { createLspSupervisor, lspTools } from '@agent-tools/lsp';
-import { timed, type Timing, timing, timingTable } from './measure.js';
+import { type Timing, timed, timing, timingTable } from './measure.js';
 
 /**
  * Start-up: whole processes of `node tools/agent-tools/dist/cli.js`, from the spawn to the exit after the first
