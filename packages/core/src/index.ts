@@ -121,4 +121,5 @@ export {
   type ToolDefinition,
 } from './tool.js';
 export { wellFormedResult, wellFormedText } from './well-formed.js';
+export { countOfTotal, formatDuration, nounFor, plural, shownNote } from './wording.js';
 export { type WithDiagnostics, type WrapWriteOptions, wrapWrite } from './write-wrapper.js';

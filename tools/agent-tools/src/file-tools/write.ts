@@ -1,4 +1,4 @@
-import { defineTool, resolveInside, textResult, wrapWrite } from '@agent-tools/core';
+import { defineTool, plural, resolveInside, textResult, wrapWrite } from '@agent-tools/core';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
 import { textLines } from './read.js';
@@ -24,7 +24,7 @@ export function writeTool(cwd: string) {
         writeFileAtomic(target.absolute, content);
         const lines = textLines(content).length;
         const verb = target.exists ? 'Wrote' : 'Created';
-        return textResult(`${verb} ${target.relative} (${lines} line${lines === 1 ? '' : 's'}).`, { path: target.relative, created: !target.exists });
+        return textResult(`${verb} ${target.relative} (${plural(lines, 'line')}).`, { path: target.relative, created: !target.exists });
       },
     }),
   );
