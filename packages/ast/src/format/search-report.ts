@@ -70,7 +70,7 @@ export function shownText(match: MatchRecord): string[] {
   const lines = match.text.split('\n');
   const shown = lines.slice(0, MAX_MATCH_LINES).map((line, i) => {
     const body = i === 0 ? line : line.slice(Math.min(match.startColumn, /^[ \t]*/.exec(line)?.[0].length ?? 0));
-    return cut(body, MAX_LINE);
+    return capText(body, MAX_LINE);
   });
   if (lines.length > MAX_MATCH_LINES) shown.push(`… (${lines.length - MAX_MATCH_LINES} more lines)`);
   return shown;
