@@ -2,14 +2,13 @@
 
 Run by KEEPER_BOOTSTRAP (packages/core/src/process/keeper-script.ts), which reads this file's text from fd 3 up to
 a NUL and executes it with EARLY bound to what followed the NUL. What it does and why: see keeper-script.ts.
+
+Imported as a module (eval's kernel-group.py does, to end a kernel's process group), it runs nothing: its /proc
+reading and pidfd signalling (stat, send_signal, group, end_group) serve both.
 """
 import ctypes, errno, os, select, signal, sys, time
 
 CTL = 3
-GRACE = int(sys.argv[2]) / 1000.0
-LIFELINE_GRACE = min(GRACE, 2.0)
-LC_CTYPE = None if sys.argv[3] == "-" else sys.argv[3][1:]
-ARGV = sys.argv[4:]
 ME = os.getpid()
 
 
@@ -27,7 +26,8 @@ def stat(pid):
     except OSError:
         return None
     fields = text[text.rindex(")") + 2:].split(" ")
-    return fields[0], int(fields[1]), fields[19]
+    # state, parent, start time (what tells a reused pid apart), process group
+    return fields[0], int(fields[1]), fields[19], int(fields[2])
 
 
 def children(pid):
@@ -75,7 +75,12 @@ def tree():
     return found
 
 
-def send_signal(pid, start, signum):
+def send_signal(pid, start, signum, group=None):
+    """Signals pid if it is still the process that started at `start` (and, given `group`, still in that group)."""
+
+    def same(info):
+        return info is not None and info[2] == start and (group is None or info[3] == group)
+
     opener = getattr(os, "pidfd_open", None)
     if opener is not None:
         try:
@@ -83,16 +88,14 @@ def send_signal(pid, start, signum):
         except OSError:
             return
         try:
-            info = stat(pid)
-            if info is not None and info[2] == start:
+            if same(stat(pid)):
                 signal.pidfd_send_signal(fd, signum)
         except OSError:
             pass
         finally:
             os.close(fd)
         return
-    info = stat(pid)
-    if info is not None and info[2] == start:
+    if same(stat(pid)):
         try:
             os.kill(pid, signum)
         except OSError:
@@ -104,7 +107,32 @@ def sweep(signum):
         send_signal(pid, start, signum)
 
 
-def exec_command(err_w):
+def group(leader):
+    """The live members of process group `leader`, the leader left out."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) != leader:
+            info = stat(int(name))
+            if info is not None and info[3] == leader and info[0] not in "ZXx":
+                found.append((int(name), info[2]))
+    return found
+
+
+def end_group(leader, steps):
+    """Ends the other members of group `leader`: each (signal, grace seconds) step in turn, until none is left."""
+    for signum, grace in steps:
+        left = group(leader)
+        for pid, start in left:
+            send_signal(pid, start, signum, leader)
+        deadline = time.monotonic() + grace
+        while left and time.monotonic() < deadline:
+            time.sleep(0.02)
+            left = group(leader)
+        if not left:
+            return
+
+
+def exec_command(err_w, argv, lc_ctype):
     try:
         os.setsid()
         for signum in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE, signal.SIGXFSZ):
@@ -112,9 +140,9 @@ def exec_command(err_w):
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
         env = dict(os.environ)
         env.pop("LC_CTYPE", None)
-        if LC_CTYPE is not None:
-            env["LC_CTYPE"] = LC_CTYPE
-        os.execvpe(ARGV[0], ARGV, env)
+        if lc_ctype is not None:
+            env["LC_CTYPE"] = lc_ctype
+        os.execvpe(argv[0], argv, env)
     except OSError as error:
         os.write(err_w, errno.errorcode.get(error.errno, "EIO").encode())
     except BaseException:
@@ -123,6 +151,10 @@ def exec_command(err_w):
 
 
 def main():
+    grace = int(sys.argv[2]) / 1000.0
+    lifeline_grace = min(grace, 2.0)
+    lc_ctype = None if sys.argv[3] == "-" else sys.argv[3][1:]
+    argv = sys.argv[4:]
     os.set_inheritable(CTL, False)
     contained = False
     try:
@@ -141,7 +173,7 @@ def main():
     err_r, err_w = os.pipe()
     leader = os.fork()
     if leader == 0:
-        exec_command(err_w)
+        exec_command(err_w, argv, lc_ctype)
     os.close(err_w)
     failure = b""
     while True:
@@ -168,10 +200,10 @@ def main():
     poller.register(wake_r, select.POLLIN)
     poller.register(CTL, select.POLLIN)
 
-    def stop(grace):
+    def stop(within):
         nonlocal kill_at
         sweep(signal.SIGTERM)
-        deadline = time.monotonic() + grace
+        deadline = time.monotonic() + within
         kill_at = deadline if kill_at is None else min(kill_at, deadline)
 
     while True:
@@ -202,7 +234,7 @@ def main():
                     send("exit", "signal", signal.Signals(os.WTERMSIG(code)).name)
                 else:
                     send("exit", "code", os.WEXITSTATUS(code))
-                stop(GRACE)
+                stop(grace)
         if status is not None and (alone or not (contained or tree())):
             break
         now = time.monotonic()
@@ -224,7 +256,7 @@ def main():
                 except BlockingIOError:
                     signals = b""
                 if signal.SIGTERM in signals:
-                    stop(GRACE)
+                    stop(grace)
             elif fd == CTL:
                 try:
                     data = os.read(CTL, 65536)
@@ -232,7 +264,7 @@ def main():
                     data = b""
                 if not data:
                     poller.unregister(CTL)
-                    stop(LIFELINE_GRACE)
+                    stop(lifeline_grace)
                     continue
                 pending += data
     if os.WIFSIGNALED(status):
@@ -240,4 +272,5 @@ def main():
     os._exit(os.WEXITSTATUS(status))
 
 
-main()
+if __name__ == "__main__":
+    main()
