@@ -3,6 +3,7 @@
  * Resource packages depend on it; it depends on none of them.
  */
 export { type ApprovalCallback, type ApprovalDecision, type ApprovalRequest, approveAll } from './approval.js';
+export { writeFileAtomic } from './atomic-write.js';
 export { type Capped, capList, capText, capTextTail } from './caps.js';
 export type {
   CheckOptions,

@@ -1,6 +1,5 @@
-import { defineTool, plural, resolveInside, textResult, wrapWrite } from '@agent-tools/core';
+import { defineTool, plural, resolveInside, textResult, wrapWrite, writeFileAtomic } from '@agent-tools/core';
 import { z } from 'zod';
-import { writeFileAtomic } from './atomic-write.js';
 import { textLines } from './read.js';
 
 /** Arguments of the harness's `write` tool. */
