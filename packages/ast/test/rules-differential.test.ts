@@ -9,6 +9,7 @@ import { AST_GREP as AST_GREP_DEVIATIONS } from '../src/pattern/pattern-node.js'
 import { comparePattern, grammarDiffers, type PatternOutcome, REASONS, type Reason } from './differential/compare.js';
 import { CORPORA, collectCorpus } from './differential/corpora.js';
 import { explainRuleBySafety } from './differential/rewrites.js';
+import { doubledParentheses } from './differential/safety-oracle.js';
 import { type GeneratedRule, generateRules } from './differential/generate-rules.js';
 import { type OracleRule, oracleRuleLocations, oracleRuleRewrite } from './differential/oracle.js';
 
@@ -209,6 +210,9 @@ async function compareRuleRewrites(
       for (const file of filesUnder(dir)) {
         const a = readFileSync(join(theirs, file), 'utf8');
         const b = readFileSync(join(ours, file), 'utf8');
+        // Generated check: the rewrite never wraps anything in parentheses twice (`((2)).split(...)`).
+        const doubled = await doubledBy(loader, language, readFileSync(join(dir, file), 'utf8'), b);
+        if (doubled.length > 0) report.unexplained.push(`${label(g)} fix ${JSON.stringify(fix)} ${JSON.stringify(transform ?? {})} in ${file}: parentheses doubled: ${doubled.join(', ')}`);
         if (a === b) continue;
         same = false;
         if (a.replace(/\s+/g, '') === b.replace(/\s+/g, '')) {
@@ -235,6 +239,23 @@ async function compareRuleRewrites(
     }
   }
   return report;
+}
+
+/** Parentheses around parentheses that the rewrite added (none allowed). */
+async function doubledBy(loader: TreeSitterLoader, language: string, original: string, updated: string): Promise<string[]> {
+  const spec = findLanguage(language);
+  if (!spec || original === updated) return [];
+  const before = await loader.runtime.parse(spec, original);
+  const after = await loader.runtime.parse(spec, updated);
+  try {
+    if (!before || !after) return [];
+    const was = doubledParentheses(before, original).length;
+    const now = doubledParentheses(after, updated);
+    return now.length > was ? now.slice(0, 3) : [];
+  } finally {
+    before?.delete();
+    after?.delete();
+  }
 }
 
 function filesUnder(dir: string): string[] {
