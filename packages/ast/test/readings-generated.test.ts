@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import { tempDir } from '@agent-tools/test-utils';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTreeSitterLoader, findLanguage } from '../src/index.js';
+import { findMatches } from '../src/match/find.js';
+import { CORPORA, collectCorpus } from './differential/corpora.js';
+import { type Generated, generatePatterns } from './differential/generate.js';
+
+/**
+ * Every language, systematically: patterns made from random nodes of real files (fixed seed; the differential's
+ * generator) must match the very node they were made from. Where one does not but the node's own text, read as a
+ * pattern, does, the grammar read a metavariable's place another way than the code it replaced (a statement, an
+ * expression, a type, a declaration): the pattern's other readings (`LanguageSpec.readingProbes`) must cover it.
+ * A miss whose node's own text does not match there either is a context the fragment cannot carry alone (counted,
+ * not a reading of a metavariable).
+ */
+const PATTERNS = Number(process.env['AST_READINGS_PATTERNS'] ?? 60);
+const FILES = Number(process.env['AST_READINGS_FILES'] ?? 15);
+const SEED = Number(process.env['AST_DIFFERENTIAL_SEED'] ?? 20_251);
+const ONLY = process.env['AST_DIFFERENTIAL_LANGUAGES']?.split(',');
+
+const loader = createTreeSitterLoader({ workers: 0, cacheBytes: 128 * 1024 * 1024 });
+afterAll(() => loader.dispose());
+
+/** Whether a pattern matches exactly the span [start, end) of a file. */
+async function matchesAt(language: string, pattern: string, text: string, start: number, end: number): Promise<boolean | undefined> {
+  const spec = findLanguage(language);
+  if (!spec) return undefined;
+  const compiled = await loader.compile(spec, pattern).catch(() => undefined);
+  if (!compiled) return undefined;
+  const tree = await loader.runtime.parse(spec, text);
+  if (!tree) return undefined;
+  try {
+    return findMatches(tree, text, compiled).some((m) => m.start === start && m.end === end);
+  } finally {
+    tree.delete();
+  }
+}
+
+/** A generated pattern whose metavariables each replaced one piece of code (no name repeated: those need the same code). */
+function checkable(g: Generated): boolean {
+  const names = [...g.pattern.matchAll(/\$\$?\$?([A-Z_][A-Z0-9_]*)/g)].map((m) => m[1]).filter((n) => n !== '_');
+  return g.from !== undefined && new Set(names).size === names.length;
+}
+
+for (const corpus of CORPORA) {
+  if (ONLY && !ONLY.includes(corpus.language)) continue;
+  describe(`readings of generated patterns: ${corpus.language} (${corpus.from})`, () => {
+    const dir = tempDir();
+    afterAll(() => dir.remove());
+
+    it(`each of ${PATTERNS} generated patterns matches the node it was made from`, { timeout: 600_000 }, async () => {
+      const spec = findLanguage(corpus.language);
+      if (!spec) throw new Error(`no language ${corpus.language}`);
+      const files = collectCorpus(corpus, dir.path, FILES);
+      expect(files.length, `the ${corpus.language} corpus is installed`).toBeGreaterThan(0);
+      const texts = files.map((file) => ({ name: file.slice(dir.path.length + 1), text: readFileSync(file, 'utf8') }));
+      const byName = new Map(texts.map((t) => [t.name, t.text]));
+      const generated = (await generatePatterns(loader.runtime, spec, texts, PATTERNS, SEED)).filter(checkable);
+      let matched = 0;
+      let unparseable = 0;
+      const contextual: string[] = [];
+      const readings: string[] = [];
+      for (const g of generated) {
+        const from = g.from as NonNullable<Generated['from']>;
+        const text = byName.get(from.file) as string;
+        const hit = await matchesAt(corpus.language, g.pattern, text, from.start, from.end);
+        if (hit === undefined) unparseable++;
+        else if (hit) matched++;
+        else {
+          const own = await matchesAt(corpus.language, text.slice(from.start, from.end), text, from.start, from.end);
+          const line = `${JSON.stringify(g.pattern.slice(0, 120))} (${g.origin}, ${g.kind}; ${(g.replaced ?? []).map((r) => `${r.meta}=${JSON.stringify(r.text.slice(0, 30))}:${r.kind}`).join(' ')})`;
+          (own ? readings : contextual).push(line);
+        }
+      }
+      console.log(
+        `readings ${corpus.language}: ${generated.length} checkable patterns; ${matched} match their node; ${unparseable} unparseable; ` +
+          `${contextual.length} miss where the node's own text misses too (context); ${readings.length} miss at a metavariable's reading` +
+          [...readings, ...contextual.map((c) => `context: ${c}`)].map((r) => `\n  - ${r}`).join(''),
+      );
+      expect(readings).toEqual([]);
+    });
+  });
+}
