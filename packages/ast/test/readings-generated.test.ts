@@ -37,10 +37,22 @@ async function matchesAt(language: string, pattern: string, text: string, start:
   }
 }
 
-/** A generated pattern whose metavariables each replaced one piece of code (no name repeated: those need the same code). */
+/**
+ * A generated pattern whose metavariables each stand for a node of their own: no name repeated (those need the
+ * same code), none glued to other characters of a token (`foo$A`, `$A$B`, `'$A'`: one token there, not a
+ * metavariable), none inside a string or comment.
+ */
 function checkable(g: Generated): boolean {
-  const names = [...g.pattern.matchAll(/\$\$?\$?([A-Z_][A-Z0-9_]*)/g)].map((m) => m[1]).filter((n) => n !== '_');
-  return g.from !== undefined && new Set(names).size === names.length;
+  const metas = [...g.pattern.matchAll(/\$\$?\$?[A-Z_][A-Z0-9_]*|\$\$\$/g)];
+  const names = metas.map((m) => m[0].replace(/^\$+/, '')).filter((n) => n !== '_' && n !== '');
+  const glued = metas.some((m) => {
+    const before = g.pattern[(m.index ?? 0) - 1] ?? ' ';
+    const after = g.pattern[(m.index ?? 0) + m[0].length] ?? ' ';
+    // (A metavariable right after `)`, `]`, `?`, `>` or `.` stands for a suffix of the node before it: `f$A`.)
+    return /[\p{L}\p{N}_'"`$@#:\\)\]?>.]/u.test(before) || /[\p{L}\p{N}_'"`$\\]/u.test(after);
+  });
+  const textual = (g.replaced ?? []).some((r) => /string|char|escape|content|comment|heredoc|regex|word|redirect|expansion|variable_name/.test(r.kind));
+  return g.from !== undefined && new Set(names).size === names.length && !glued && !textual;
 }
 
 for (const corpus of CORPORA) {
