@@ -1,7 +1,7 @@
 import type { LanguageSpec } from '../languages.js';
 import type { CompiledPattern, PatternNode } from './pattern-node.js';
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -29,7 +29,7 @@ export async function withReadings(
   const seen = new Set([JSON.stringify(main.root)]);
   for (const name of main.singles) {
     for (const probe of spec.readingProbes ?? []) {
-      if (new RegExp(`(?<![\\p{L}\\p{N}_])${escape(probe.text)}(?![\\p{L}\\p{N}_])`, 'u').test(main.source)) continue;
+      if (new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(probe.text)}(?![\\p{L}\\p{N}_])`, 'u').test(main.source)) continue;
       const probed = main.source.replace(new RegExp(`\\$${name}(?![A-Z0-9_])`, 'g'), () => probe.text);
       const other = await compile(probed, { text: probe.text, name }).catch(() => undefined);
       // A reading is another shape of the same code: the metavariable must still be one node in it (a probe that

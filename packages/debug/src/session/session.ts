@@ -7,10 +7,10 @@ import type { DapConnection, RequestOptions } from '../dap/connection.js';
 import type { DapCommand, DapEvent, DapRequests, DebugProtocol } from '../dap/protocol.js';
 import { DebugError, isDebugError } from '../errors.js';
 import { type AdapterProcess, connectToServer, describeExit, startAdapter } from '../process/adapter-process.js';
+import { ChildSessions } from './child-sessions.js';
 import { configureBreakpoints } from './configure.js';
 import { ATTACH_LISTEN_MS, nothingListens } from './nothing-listens.js';
 import { OutputBuffer } from './output-buffer.js';
-import { ChildSessions } from './child-sessions.js';
 import { type Target, TargetRouter } from './router.js';
 import { SourceFiles } from './source-files.js';
 import { describeStartFailure } from './start-failure.js';
@@ -247,15 +247,17 @@ export class DebugSession {
         nothingListens(port, triedMs, error, config),
       );
     } else {
+      const transport = located.transport ?? config.transport;
       this.#process = await startAdapter({
         name: config.id,
         command: located.command,
         cwd: root,
-        transport: config.transport,
+        transport,
         requestTimeoutMs: timeouts.requestMs,
         startTimeoutMs: timeouts.startMs,
+        socketDir: this.#tempDir,
         onProcessOutput: (category, text) => {
-          if (config.transport.kind === 'tcp' && config.transport.programOutput === false) this.#console = (this.#console + text).slice(-CONSOLE_LIMIT);
+          if (transport.kind !== 'stdio' && transport.programOutput === false) this.#console = (this.#console + text).slice(-CONSOLE_LIMIT);
           else this.output.append(text, category);
         },
         ...(config.childSessions ? { reverseRequest: (command: string, args: unknown) => this.#children?.reverseRequest(command, args) } : {}),

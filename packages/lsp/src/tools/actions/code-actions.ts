@@ -1,4 +1,5 @@
 import type { ToolResult } from '@agent-tools/core';
+import { capList } from '@agent-tools/core';
 import {
   type CodeAction,
   CodeActionRequest,
@@ -7,7 +8,6 @@ import {
   type Diagnostic as LspDiagnostic,
   type WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
-import { capList } from '@agent-tools/core';
 import { fromLspDiagnostic } from '../../diagnostics/convert.js';
 import { editedPaths, textEdits } from '../../edits/edit-files.js';
 import { LineReader } from '../../format/line-reader.js';
