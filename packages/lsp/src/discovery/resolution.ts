@@ -31,11 +31,13 @@ export interface ResolutionContext {
  */
 export function resolveServer(path: string, context: ResolutionContext): Resolution {
   const ext = extname(path).toLowerCase();
-  const candidates = context.servers.filter((config) => ext in config.extensions);
+  // Additional servers (ESLint, Biome) never answer navigation; they join a file's primary server for diagnostics.
+  const primaries = context.servers.filter((config) => config.role !== 'additional');
+  const candidates = primaries.filter((config) => ext in config.extensions);
   const rel = displayPath(path, context.cwd);
   if (candidates.length === 0) {
     const shown = extname(path) || 'files without an extension';
-    const known = [...new Set(context.servers.flatMap((c) => Object.keys(c.extensions)))].join(' ');
+    const known = [...new Set(primaries.flatMap((c) => Object.keys(c.extensions)))].join(' ');
     return { ok: false, code: 'no_server', reason: `No language server is configured for ${shown} files (${rel}). Servers exist for: ${known}.` };
   }
   const failures: Array<Extract<Resolution, { ok: false }>> = [];

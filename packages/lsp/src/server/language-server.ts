@@ -36,6 +36,7 @@ import { PublishedDiagnostics } from './published-diagnostics.js';
 import { PositionMapper } from '../position/position-mapper.js';
 import { type ApplyEditHandler, answerServerRequest } from './server-requests.js';
 import { ServerDiagnostics } from './server-diagnostics.js';
+import { ServerEvents, type ServerLogLine } from './server-events.js';
 import { InnerProcessWatch } from './inner-process.js';
 import { WorkProgress } from './work-progress.js';
 import { withWorkDoneToken } from './work-done-token.js';
@@ -66,11 +67,7 @@ export interface LanguageServerOptions {
   readonly onCrash?: (server: LanguageServer, reason: string) => void;
 }
 
-/** A line of the server's own log (window/logMessage, window/showMessage), kept for status. */
-export interface ServerLogLine {
-  readonly type: number;
-  readonly message: string;
-}
+export type { ServerLogLine } from './server-events.js';
 
 /**
  * One running language server for one root: its process, its connection, the documents it has open and the
@@ -98,6 +95,8 @@ export class LanguageServer {
   readonly #connection: RpcConnection;
   readonly #registrations = new Map<string, { method: string; options: unknown }>();
   readonly #log: ServerLogLine[] = [];
+  /** Notifications and requests of the server's own protocol (`eslint/status`), for its configuration's problem reader. */
+  readonly events = new ServerEvents();
   readonly #malformed: number[] = [];
   #capabilities: ServerCapabilities = {};
   #firstOpenAt: number | undefined;
@@ -430,11 +429,13 @@ export class LanguageServer {
         this.work.record(params);
         return;
       default:
+        if (!isLspMethod(method)) this.events.record(method, params);
         return;
     }
   }
 
   #onRequest(method: string, params: unknown): unknown {
+    if (!isLspMethod(method)) this.events.record(method, params);
     return answerServerRequest(method, params, {
       root: this.root,
       settings: () => this.config.settings?.(this.#context()) ?? {},
@@ -503,4 +504,9 @@ export class LanguageServer {
     this.published.poke();
     if (crash) this.#options.onCrash?.(this, this.#endReason);
   }
+}
+
+/** Whether a method belongs to LSP itself rather than to a server's own protocol (`eslint/noLibrary`). */
+function isLspMethod(method: string): boolean {
+  return /^(?:\$|window|workspace|textDocument|client|telemetry|notebookDocument)\//.test(method);
 }
