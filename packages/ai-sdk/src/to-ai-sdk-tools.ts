@@ -8,8 +8,8 @@ import {
   type ToolSchema,
   toStrictSchema,
 } from '@agent-tools/core';
-import * as ai from 'ai';
 import type { JSONSchema7, Tool, ToolSet } from 'ai';
+import * as ai from 'ai';
 import { type ImageSpelling, modelOutput } from './model-output.js';
 
 /** The part of a registry the adapter uses: the schemas a surface sees, and calls. */

@@ -8,8 +8,8 @@ import {
   type Registry,
   textResult,
 } from '@agent-tools/core';
-import { type TempDir, tempDir } from '@agent-tools/test-utils';
 import { createKernelFactory, evalTools } from '@agent-tools/eval';
+import { type TempDir, tempDir } from '@agent-tools/test-utils';
 import { vibeTools, WorkerList } from '@agent-tools/vibe';
 import { z } from 'zod';
 

@@ -27,8 +27,8 @@ export {
 } from './card.js';
 export { type AskCardOptions, type AskOutcome, askCard, isTimeout } from './desk.js';
 export { AskError, type AskErrorCode } from './errors.js';
-export { checkOutcome } from './outcome-check.js';
 export { type AskToolsOptions, askTools, createAskTools, DEFAULT_QUESTION_TIMEOUT_MS } from './factory.js';
+export { checkOutcome } from './outcome-check.js';
 export {
   PERMISSION_LABELS,
   type PermissionApprovalOptions,

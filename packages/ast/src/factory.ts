@@ -3,8 +3,8 @@ import type { TreeSitterLoader } from './loader.js';
 import { EditStore } from './staging/edit-store.js';
 import { createAstEditTool } from './tools/ast-edit.js';
 import { createAstGrepTool } from './tools/ast-grep.js';
-import { createResolveTool } from './tools/resolve.js';
 import { createAstTreeTool } from './tools/ast-tree.js';
+import { createResolveTool } from './tools/resolve.js';
 
 declare module '@agent-tools/core' {
   interface Resources {

@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { FileSearcher, type FileOutcome } from './engine/file-search.js';
+import type { Node } from 'web-tree-sitter';
+import { type FileOutcome, FileSearcher } from './engine/file-search.js';
 import type { WorkerStats } from './engine/protocol.js';
 import { TreeSitterRuntime } from './engine/runtime.js';
 import { TREE_BYTES_PER_CHAR, TreeCache } from './engine/tree-cache.js';
@@ -12,7 +13,6 @@ import { type CompileOptions, compilePattern } from './pattern/compile.js';
 import type { CompiledPattern } from './pattern/pattern-node.js';
 import { compileRule, type RuleInput } from './rules/compile.js';
 import type { CompiledRule, Query } from './rules/types.js';
-import type { Node } from 'web-tree-sitter';
 
 /** How a {@link TreeSitterLoader} runs. */
 export interface TreeSitterLoaderOptions {

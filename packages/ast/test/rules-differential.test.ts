@@ -8,9 +8,9 @@ import { astTools, createTreeSitterLoader, findLanguage, type TreeSitterLoader }
 import { AST_GREP as AST_GREP_DEVIATIONS } from '../src/pattern/pattern-node.js';
 import { comparePattern, grammarDiffers, type PatternOutcome, REASONS, type Reason } from './differential/compare.js';
 import { CORPORA, collectCorpus } from './differential/corpora.js';
-import { explainRuleBySafety } from './differential/rewrites.js';
 import { type GeneratedRule, generateRules } from './differential/generate-rules.js';
 import { type OracleRule, oracleRuleLocations, oracleRuleRewrite } from './differential/oracle.js';
+import { explainRuleBySafety } from './differential/rewrites.js';
 
 /**
  * The generated differential of rules against `ast-grep scan --inline-rules` 0.51: for every language both

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
-import type { Node } from 'web-tree-sitter';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Node } from 'web-tree-sitter';
 import { findLanguage } from '../src/index.js';
 import { searchWorkspace } from '../src/workspace/search.js';
 import { AST_GREP } from './corpus.js';

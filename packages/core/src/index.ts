@@ -4,15 +4,12 @@
  */
 export { type ApprovalCallback, type ApprovalDecision, type ApprovalRequest, approveAll } from './approval.js';
 export { type Capped, capList, capText, capTextTail } from './caps.js';
-export { afterDelay, MAX_TIMER_MS } from './long-timer.js';
-export { wellFormedResult, wellFormedText } from './well-formed.js';
-export { collapseCarriageReturns, stripTerminalCodes } from './terminal-text.js';
 export type {
   CheckOptions,
+  Dependents,
   Diagnostic,
   DiagnosticSeverity,
   DiagnosticsSource,
-  Dependents,
   FileCheck,
 } from './diagnostics/diagnostic.js';
 export { formatDiagnostic } from './diagnostics/format.js';
@@ -29,10 +26,10 @@ export {
   type BinaryLookup,
   type BinarySearch,
   type BinarySource,
+  type FoundRoot,
   findBinary,
   findExecutable,
   findRoot,
-  type FoundRoot,
   IGNORED_DIRS,
   isExecutable,
   PROJECT_BIN_DIRS,
@@ -53,15 +50,6 @@ export {
   messageOf,
 } from './errors.js';
 export {
-  applyFileChanges,
-  type ChangedFile,
-  type FileChange,
-  type FileChangesOptions,
-  type FileChangesOutcome,
-} from './file-changes.js';
-export { fileLockBusy, fileWritesSettled, outsideFileLocks, withFileLock } from './file-lock.js';
-export { notRegularFile, readRegularFile, readRegularFileSync, specialFileKind } from './regular-file.js';
-export {
   type AnyToolFactory,
   defineFactory,
   type FactoryOutput,
@@ -71,28 +59,15 @@ export {
   type ResourcesWith,
   type ToolFactory,
 } from './factory.js';
-export { type Notice, type NoticeLimits, RunNotices } from './notices.js';
 export {
-  displayPath,
-  type DisplayPathOptions,
-  isWithin,
-  type ResolvedPath,
-  type ResolveOptions,
-  resolveInside,
-} from './paths.js';
-export { formatProgress, type ProgressEvent, type ProgressListener, type ToolProgress } from './progress.js';
-export { createRegistry, type FactoryStatus, Registry, type RegistryOptions } from './registry.js';
-export {
-  appendText,
-  type ContentPart,
-  errorResult,
-  type ImagePart,
-  imagePart,
-  resultText,
-  type TextPart,
-  textResult,
-  type ToolResult,
-} from './result.js';
+  applyFileChanges,
+  type ChangedFile,
+  type FileChange,
+  type FileChangesOptions,
+  type FileChangesOutcome,
+} from './file-changes.js';
+export { fileLockBusy, fileWritesSettled, outsideFileLocks, withFileLock } from './file-lock.js';
+export { afterDelay, MAX_TIMER_MS } from './long-timer.js';
 export { type AnthropicInputSchema, type AnthropicTool, toAnthropicTools } from './model-apis/anthropic.js';
 export { type GeminiFunctionDeclaration, type GeminiTool, toGeminiTools } from './model-apis/gemini.js';
 export {
@@ -102,6 +77,29 @@ export {
   toOpenAITools,
 } from './model-apis/openai.js';
 export { toStrictSchema } from './model-apis/strict-schema.js';
+export { type Notice, type NoticeLimits, RunNotices } from './notices.js';
+export {
+  type DisplayPathOptions,
+  displayPath,
+  isWithin,
+  type ResolvedPath,
+  type ResolveOptions,
+  resolveInside,
+} from './paths.js';
+export { formatProgress, type ProgressEvent, type ProgressListener, type ToolProgress } from './progress.js';
+export { createRegistry, type FactoryStatus, Registry, type RegistryOptions } from './registry.js';
+export { notRegularFile, readRegularFile, readRegularFileSync, specialFileKind } from './regular-file.js';
+export {
+  appendText,
+  type ContentPart,
+  errorResult,
+  type ImagePart,
+  imagePart,
+  resultText,
+  type TextPart,
+  type ToolResult,
+  textResult,
+} from './result.js';
 export { type JsonSchema, type ToolSchema, toolSchema } from './schema.js';
 export {
   admits,
@@ -112,6 +110,7 @@ export {
   type Surface,
   subagentSurface,
 } from './surface.js';
+export { collapseCarriageReturns, stripTerminalCodes } from './terminal-text.js';
 export { needsApproval, TIERS, type Tier } from './tier.js';
 export {
   type AnyToolDefinition,
@@ -121,4 +120,5 @@ export {
   type ToolContext,
   type ToolDefinition,
 } from './tool.js';
+export { wellFormedResult, wellFormedText } from './well-formed.js';
 export { type WithDiagnostics, type WrapWriteOptions, wrapWrite } from './write-wrapper.js';

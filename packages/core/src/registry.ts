@@ -4,11 +4,10 @@ import { RunDiagnostics, type RunDiagnosticsOptions } from './diagnostics/run-di
 import { disposeValue } from './dispose.js';
 import { thrownResult } from './error-result.js';
 import { CoreError, errorSentence, messageOf } from './errors.js';
-import { fileWritesSettled } from './file-lock.js';
 import { type AnyToolFactory, type FactoryOutput, isPresent, type Resources } from './factory.js';
-import { afterDelay } from './long-timer.js';
-import { wellFormedResult } from './well-formed.js';
+import { fileWritesSettled } from './file-lock.js';
 import { KeyedLock } from './keyed-lock.js';
+import { afterDelay } from './long-timer.js';
 import { type NoticeLimits, RunNotices } from './notices.js';
 import { DEFAULT_PROGRESS_INTERVAL_MS, type ProgressListener, ProgressThrottle } from './progress.js';
 import { appendText, errorResult, type ToolResult } from './result.js';
@@ -18,6 +17,7 @@ import { admits, builtinSurfaces, defaultSurface, type Surface } from './surface
 import { needsApproval } from './tier.js';
 import type { AnyToolDefinition, CallOptions, ToolCaller, ToolContext } from './tool.js';
 import { validateArguments } from './validation.js';
+import { wellFormedResult } from './well-formed.js';
 
 /** How a registry is assembled. */
 export interface RegistryOptions {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Diagnostic, DiagnosticsSource, FileCheck } from '../src/index.js';
-import { defineTool, textResult, type Tier } from '../src/index.js';
+import { defineTool, type Tier, textResult } from '../src/index.js';
 
 /** A temporary directory removed by `using`. */
 export function scratch(): { path: string; [Symbol.dispose](): void } {

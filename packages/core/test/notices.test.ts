@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createRegistry, defineFactory, defineTool, resultText, RunNotices, textResult } from '../src/index.js';
+import { createRegistry, defineFactory, defineTool, RunNotices, resultText, textResult } from '../src/index.js';
 import { echoTool } from './helpers.js';
 
 /** A background job that posts to the board its factory was given when it is told to end. */

@@ -1,9 +1,9 @@
 import { chmodSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
+import { DEBUGPY_ADAPTER_MAIN } from '../src/adapters/debugpy-launcher.js';
 import { dartAdapter, debugpyAdapter, delveAdapter, lldbAdapter } from '../src/index.js';
 import { debugRig, fakeAdapter } from './helpers.js';
-import { DEBUGPY_ADAPTER_MAIN } from '../src/adapters/debugpy-launcher.js';
 
 /** A folder of fake executables (shell scripts) to put on PATH. */
 function binDir(scripts: Record<string, string>) {

@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { ContentLengthReader, encodeContentLength } from '@agent-tools/core/process';
 import { describe, expect, it } from 'vitest';
-import { DapConnection, isDebugError } from '../src/index.js';
 import { type CloseReason, describeAdapterClose, describeClose } from '../src/dap/close-reason.js';
+import { DapConnection, isDebugError } from '../src/index.js';
 
 /** A connection wired to a scripted adapter on the other end of two pipes. */
 function pair(requestTimeoutMs = 1000) {

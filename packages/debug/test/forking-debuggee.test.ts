@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { waitForNoProcesses } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
-import { debugRig } from './helpers.js';
 import { C_FORKER, pythonForker } from './forkers.js';
+import { debugRig } from './helpers.js';
 import { C_CMAKE } from './programs.js';
 
 // Issue #13 item 4: a debuggee that forks a helper and exits. The helper leaves the session (`setsid`) and outlives

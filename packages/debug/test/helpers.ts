@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { approveAll, createRegistry, type Registry, resultText } from '@agent-tools/core';
 import { isLive, readProcess } from '@agent-tools/core/process';
-import { descendantsOf, type ProcessInfo, tempDir, type TempDir } from '@agent-tools/test-utils';
+import { descendantsOf, type ProcessInfo, type TempDir, tempDir } from '@agent-tools/test-utils';
 import { type AdapterConfig, type Clock, createDebugSupervisor, type DebugSupervisor, type DebugSupervisorOptions, debugTools } from '../src/index.js';
 
 /** What one debug call answered. */

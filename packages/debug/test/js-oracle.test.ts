@@ -1,9 +1,9 @@
 import { join } from 'node:path';
+import { capText } from '@agent-tools/core';
 import { waitForNoProcesses } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
-import { capText } from '@agent-tools/core';
-import { type DirectRun, driveDirectly } from './js-direct.js';
 import { type Answer, debugRig } from './helpers.js';
+import { type DirectRun, driveDirectly } from './js-direct.js';
 import { copyPackage, lineIn, linkPackage, packageFolder } from './js-helpers.js';
 import { FORKER_JS, TS_CART } from './js-programs.js';
 import { lineOf } from './programs.js';

@@ -1,13 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
-import { BreakpointBook } from '../src/session/breakpoints.js';
-import { outputView } from '../src/format/output.js';
-import { OutputBuffer } from '../src/session/output-buffer.js';
-import { SourceFiles } from '../src/session/source-files.js';
-import { chooseFilters } from '../src/session/configure.js';
-import { parseExitStatus } from '../src/session/session.js';
 import { systemClock } from '../src/clock.js';
+import { outputView } from '../src/format/output.js';
+import { BreakpointBook } from '../src/session/breakpoints.js';
+import { chooseFilters } from '../src/session/configure.js';
+import { OutputBuffer } from '../src/session/output-buffer.js';
+import { parseExitStatus } from '../src/session/session.js';
+import { SourceFiles } from '../src/session/source-files.js';
 
 describe('OutputBuffer', () => {
   it('keeps the newest characters, counts what was cut, and reads from a position', () => {

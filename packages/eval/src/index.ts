@@ -15,7 +15,7 @@ export {
 export type { CellOutput, ExecuteHandlers, ExecuteReply, KernelSession, MimeBundle } from './jupyter/kernel-session.js';
 export { installKernelSpecs, KERNEL_SPEC_NAMES, type KernelSpecOptions } from './jupyter/kernel-specs.js';
 export { type KernelLanguage, LANGUAGES } from './language.js';
-export { rewritePython, type Rewrite, SUPPORTED_IDIOMS } from './python/magics.js';
+export { type Rewrite, rewritePython, SUPPORTED_IDIOMS } from './python/magics.js';
 export { CAPS, type CellEnd, type EvalStructured } from './render/cell-result.js';
 export { htmlTableToMarkdown, type TableCaps } from './render/html-table.js';
 export { DEFAULT_IDLE_SECONDS, evalParameters, evalTool } from './tools/eval.js';

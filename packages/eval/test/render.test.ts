@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { PNG } from 'pngjs';
 import { collapseCarriageReturns } from '@agent-tools/core';
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { CAPS, htmlTableToMarkdown } from '../src/index.js';
 import type { CellOutput } from '../src/jupyter/kernel-session.js';

@@ -1,7 +1,7 @@
 import { defineFactory } from '@agent-tools/core';
 import type { LspSupervisor } from './supervisor.js';
-import { lspTool } from './tools/lsp.js';
 import { CodeActionListings } from './tools/code-action-listings.js';
+import { lspTool } from './tools/lsp.js';
 import { lspFixTool } from './tools/lsp-fix.js';
 import { lspRenameTool } from './tools/lsp-rename.js';
 

@@ -22,11 +22,11 @@ export type { LanguageServer, ServerState } from './server/language-server.js';
 export {
   createLspSupervisor,
   type InstanceStatus,
-  type LspSupervisorOptions,
   LspSupervisor,
+  type LspSupervisorOptions,
   type ReloadOutcome,
   type ServerStatus,
 } from './supervisor.js';
-export { LSP_ACTIONS, type LspParams, lspParameters } from './tools/lsp-parameters.js';
 export { lspFixParameters } from './tools/lsp-fix.js';
+export { LSP_ACTIONS, type LspParams, lspParameters } from './tools/lsp-parameters.js';
 export { lspRenameParameters } from './tools/lsp-rename.js';

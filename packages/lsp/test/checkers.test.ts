@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
+import { builtinServers, createLspSupervisor } from '../src/index.js';
 import { parseDartMachine } from '../src/project-check/checkers/dart-analyze.js';
 import { parseTscOutput } from '../src/project-check/checkers/tsc.js';
 import { checkProject } from '../src/project-check/project-check.js';
-import { builtinServers, createLspSupervisor } from '../src/index.js';
 
 describe('project checkers', () => {
   it('tsc output: located, continued and global messages; a crash is a failure, not clean', () => {

@@ -1,8 +1,8 @@
 import { isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seededRandom, tempDir } from '@agent-tools/test-utils';
-import type { Hover, Location, LocationLink } from 'vscode-languageserver-protocol';
 import { describe, expect, it } from 'vitest';
+import type { Hover, Location, LocationLink } from 'vscode-languageserver-protocol';
 import { hoverData, relativeLinks } from '../src/format/hover.js';
 import { pathLabel } from '../src/format/outside-label.js';
 import { DirectClient } from './differential/direct-client.js';

@@ -9,8 +9,8 @@ import {
   type RunDiagnosticsOptions,
   resolveInside,
   resultText,
-  textResult,
   type ToolResult,
+  textResult,
   wrapWrite,
 } from '@agent-tools/core';
 import { type TempDir, tempDir } from '@agent-tools/test-utils';

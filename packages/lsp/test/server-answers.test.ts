@@ -1,8 +1,8 @@
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@agent-tools/test-utils';
-import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
 import { describe, expect, it } from 'vitest';
+import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
 import { DirectClient } from './differential/direct-client.js';
 import { requests } from './differential/projects.js';
 import { startRun, text } from './helpers.js';

@@ -1,8 +1,8 @@
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '@agent-tools/test-utils';
-import type { SymbolInformation } from 'vscode-languageserver-protocol';
 import { describe, expect, it } from 'vitest';
+import type { SymbolInformation } from 'vscode-languageserver-protocol';
 import { nameMatches } from '../src/format/symbols.js';
 import { DirectClient } from './differential/direct-client.js';
 import { rxjs } from './differential/projects.js';

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { tempDir } from '@agent-tools/test-utils';
-import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { describe, expect, it } from 'vitest';
+import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { applyTextEdits } from '../src/edits/text-edits.js';
 import { applyEditPlan, planWorkspaceEdit } from '../src/edits/workspace-edit.js';
 import { LspError } from '../src/errors.js';

@@ -13,8 +13,8 @@ import {
   type Root,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type ApprovalMode, approvalFor } from './approval-mode.js';
-import { CallScopes } from './call-scope.js';
 import { callResult } from './call-result.js';
+import { CallScopes } from './call-scope.js';
 import { ElicitationPort } from './elicitation-port.js';
 import { progressSender } from './progress.js';
 import { mcpTool } from './tool-list.js';

@@ -1,7 +1,7 @@
 import { capTextTail } from '@agent-tools/core';
+import { plainOutput } from './plain-output.js';
 import { admitsEverything, surfacePhrase } from './surface-policy.js';
 import type { WorkerSnapshot } from './worker-state.js';
-import { plainOutput } from './plain-output.js';
 
 /** A duration as a person reads it: "450 ms", "12 s", "3 min 5 s", "1 h 2 min". */
 export function formatElapsed(ms: number): string {

@@ -1,7 +1,7 @@
 import type { Notice } from '@agent-tools/core';
 import { statusPhrase, workerName } from './format.js';
-import type { WorkerSnapshot } from './worker-state.js';
 import { plainOutput } from './plain-output.js';
+import type { WorkerSnapshot } from './worker-state.js';
 
 /** Who posts the vibe notices on a run's board. */
 export const NOTICE_SOURCE = '@agent-tools/vibe';

@@ -3,16 +3,16 @@ import { randomUUID } from 'node:crypto';
 import type { Registry, Surface } from '@agent-tools/core';
 import { harnessApproval } from './approval.js';
 import { type CliArgs, parseArgs, parseCallArguments, USAGE, UsageError } from './args.js';
-import { assumedWithoutAsking } from './assumed.js';
 import { assemble } from './assemble.js';
+import { assumedWithoutAsking } from './assumed.js';
 import { runMcp } from './mcp/command.js';
 import { formatList, formatResult, listJson, resultJson } from './output.js';
 import type { Terminal } from './plugin.js';
-import { type StatusLine, statusLine } from './status-line.js';
 import { surfaceNamed, workingDirectory } from './run-options.js';
+import { type StatusLine, statusLine } from './status-line.js';
 import { exitFlushed, writeWhole } from './stdout.js';
-import { replAnswer } from './transcript.js';
 import { type StreamTerminal, streamTerminal } from './terminal.js';
+import { replAnswer } from './transcript.js';
 
 /** Runs the harness and returns its exit status: 0 success, 1 error result, 2 usage error. */
 export async function main(argv: readonly string[]): Promise<number> {

@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import { CLI } from './run-cli.js';

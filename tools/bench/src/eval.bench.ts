@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approveAll, createRegistry, defineTool, type Registry, textResult } from '@agent-tools/core';
 import { createKernelFactory, evalParameters, evalTools, type KernelLanguage } from '@agent-tools/eval';
-import { measure, timing, type Timing, timingTable } from './measure.js';
+import { measure, type Timing, timing, timingTable } from './measure.js';
 
 /**
  * eval: kernel start (cold: a new run's first cell, which also starts the local Jupyter server; warm: a kernel

@@ -1,4 +1,4 @@
-import { defineTool, errorResult, textResult, type ToolResult } from '@agent-tools/core';
+import { defineTool, errorResult, type ToolResult, textResult } from '@agent-tools/core';
 import { type Assumption, recordAssumptions, type UnansweredReason } from '../assumptions.js';
 import { type CardQuestion, cardQuestions, type QuestionPort, type TargetSpace } from '../card.js';
 import { type AskOutcome, askCard } from '../desk.js';

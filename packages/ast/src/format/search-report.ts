@@ -1,6 +1,6 @@
-import { isRule } from '../rules/types.js';
 import type { CaptureRecord, MatchRecord } from '../match/find.js';
 import { enclosingConstruct } from '../pattern/enclosing.js';
+import { isRule } from '../rules/types.js';
 import type { SearchSummary } from '../workspace/search.js';
 
 /** One match as `ast_grep` returns it in `structured` (1-based lines and columns, end column exclusive). */

@@ -1,8 +1,8 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { type CompiledPattern, ERROR_KIND_ID } from '../pattern/pattern-node.js';
+import type { UnnamedCode } from './code-span.js';
 import { type Bindings, Matcher, textOf } from './matcher.js';
 import { type CommentRecord, commentsIn } from './regions.js';
-import type { UnnamedCode } from './code-span.js';
 import { unnamedParts } from './unnamed.js';
 
 export type { UnnamedCode } from './code-span.js';

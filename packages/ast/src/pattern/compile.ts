@@ -4,9 +4,9 @@ import { AstError } from '../errors.js';
 import type { LanguageSpec, PatternContext } from '../languages.js';
 import { ownText } from '../match/same-code.js';
 import { enclosingConstruct } from './enclosing.js';
-import { withReadings } from './readings.js';
 import { metaVarOf, preprocessPattern } from './metavars.js';
-import { type CompiledPattern, type Deviations, ERROR_KIND_ID, isEllipsis, isTrivial, PRODUCT, type PatternNode } from './pattern-node.js';
+import { type CompiledPattern, type Deviations, ERROR_KIND_ID, isEllipsis, isTrivial, type PatternNode, PRODUCT } from './pattern-node.js';
+import { withReadings } from './readings.js';
 import { withStatementSemicolons } from './semicolons.js';
 
 /** How a pattern is compiled: the product's context ladder, or exactly as ast-grep reads it (for the differential). */

@@ -4,7 +4,7 @@ import type { LanguageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';
 import type { MatchRecord } from '../match/find.js';
 import { indentUnit } from '../rewrite/indent.js';
-import { type Rendered, type RenderContext, renderReplacement, type Wrapping } from '../rewrite/render.js';
+import { type RenderContext, type Rendered, renderReplacement, type Wrapping } from '../rewrite/render.js';
 import { checkStructure, isParenthesized } from '../rewrite/structure.js';
 import type { RewriteTemplate } from '../rewrite/template.js';
 import { lostCode, namedPart } from '../rewrite/unnamed-code.js';

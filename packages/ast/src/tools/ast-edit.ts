@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { caveats, list, noMatchText, oneLine, plural } from '../format/search-report.js';
 import type { TreeSitterLoader } from '../loader.js';
 import { unifiedDiff } from '../rewrite/diff.js';
-import { prepareRewrite, type RewriteTemplate } from '../rewrite/template.js';
-import type { EditStore } from '../staging/edit-store.js';
 import { changedRanges } from '../rewrite/ranges.js';
-import { type Parenthesized, type Proposal, propose, type UnsafeReplacement, type UntouchedMatch } from '../staging/propose.js';
-import { searchWorkspace } from '../workspace/search.js';
+import { prepareRewrite, type RewriteTemplate } from '../rewrite/template.js';
 import { applyTransforms } from '../rules/transform.js';
 import { isRule, type Query } from '../rules/types.js';
+import type { EditStore } from '../staging/edit-store.js';
+import { type Parenthesized, type Proposal, propose, type UnsafeReplacement, type UntouchedMatch } from '../staging/propose.js';
 import type { FileMatches } from '../workspace/search.js';
+import { searchWorkspace } from '../workspace/search.js';
 import {
   constraintsParameter,
   languageParameter,

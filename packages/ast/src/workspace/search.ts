@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
 import { displayPath, resolveInside, specialFileKind, type ToolProgress } from '@agent-tools/core';
+import { AstError as RuleError } from '../errors.js';
 import { hasExtensionOf, type LanguageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';
 import type { MatchRecord } from '../match/find.js';
 import type { CompileOptions } from '../pattern/compile.js';
 import type { Query } from '../rules/types.js';
-import { AstError as RuleError } from '../errors.js';
 import { pickLanguage } from './language-pick.js';
 import { walkFiles } from './walk.js';
 

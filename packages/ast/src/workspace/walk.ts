@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { readRegularFile } from '@agent-tools/core';
 import { join, relative, sep } from 'node:path';
+import { readRegularFile } from '@agent-tools/core';
 import ignore, { type Ignore } from 'ignore';
 
 /** What a walk found, and what it left out on purpose. */

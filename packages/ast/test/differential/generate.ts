@@ -1,7 +1,7 @@
 import { seededRandom } from '@agent-tools/test-utils';
 import type { Node } from 'web-tree-sitter';
-import type { LanguageSpec } from '../../src/languages.js';
 import type { TreeSitterRuntime } from '../../src/engine/runtime.js';
+import type { LanguageSpec } from '../../src/languages.js';
 
 /** A generated pattern: where it came from and how it was made. */
 export interface Generated {

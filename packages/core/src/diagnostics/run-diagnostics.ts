@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { errorSentence } from '../errors.js';
 import { RunNotices } from '../notices.js';
+import { displayPath } from '../paths.js';
 import { asSentence } from '../sentence.js';
 import type { Dependents, Diagnostic, DiagnosticSeverity, DiagnosticsSource, FileCheck } from './diagnostic.js';
-import { displayPath } from '../paths.js';
 import { formatNewDiagnostics } from './format.js';
 import { DiagnosticsLedger, type LedgerLimits } from './ledger.js';
 

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
-import { KEEPER_BOOTSTRAP, keeperScript } from './keeper-script.js';
 import { keeperStatus } from './keeper.js';
+import { KEEPER_BOOTSTRAP, keeperScript } from './keeper-script.js';
 import { type ExitKillable, registerLive, unregisterLive } from './live-trees.js';
+import { preflight } from './preflight.js';
 import {
   childrenOf,
   descendantsOf,
@@ -14,7 +15,6 @@ import {
   readProcess,
   signalProcess,
 } from './proc-table.js';
-import { preflight } from './preflight.js';
 import { TextTail } from './text-tail.js';
 import { TrackedProcesses } from './tracked-processes.js';
 

@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AdapterConfig } from './adapter.js';
 import { searchPath } from '@agent-tools/core';
 import type { HitCondition, HitConditionTranslation } from '../session/hit-condition.js';
+import type { AdapterConfig } from './adapter.js';
 import { findMatching } from './locate.js';
 
 /** lldb-dap and its older name lldb-vscode, unversioned or with Debian's version suffix. */

@@ -1,8 +1,8 @@
 import { closeSync, constants, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
+import { displayPath, findRoot, readRegularFileSync } from '@agent-tools/core';
 import { DebugError } from '../errors.js';
 import type { AdapterConfig, LocateResult } from './adapter.js';
-import { displayPath, findRoot, readRegularFileSync } from '@agent-tools/core';
 import { markersBelow } from './roots.js';
 
 /** What `adapters` says about one adapter. */

@@ -1,13 +1,13 @@
-import { capText, capTextTail, errorResult, textResult, type ToolProgress, type ToolResult } from '@agent-tools/core';
+import { capText, capTextTail, errorResult, type ToolProgress, type ToolResult, textResult } from '@agent-tools/core';
 import { DebugError } from '../errors.js';
-import { outputView } from '../format/output.js';
 import { breakpointReport as formatBreakpoints, hitBreakpoint } from '../format/breakpoints.js';
+import { outputView } from '../format/output.js';
 import { duration, frameLine, indent, location, showPath, sourceLines, variableLines } from '../format/text.js';
 import type { ConversationDebugger } from '../session/conversation.js';
 import { buildSnapshot } from '../session/inspect.js';
-import type { FrameView, StopSnapshot } from '../session/views.js';
 import type { DebugSession } from '../session/session.js';
 import type { EndInfo } from '../session/types.js';
+import type { FrameView, StopSnapshot } from '../session/views.js';
 import type { DebugSupervisor } from '../supervisor.js';
 
 /** What every op receives. */

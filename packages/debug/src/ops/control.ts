@@ -7,16 +7,16 @@ import {
   resolveInside,
   searchPath,
   specialFileKind,
-  textResult,
   type ToolResult,
+  textResult,
 } from '@agent-tools/core';
 import type { AdapterConfig } from '../adapters/adapter.js';
 import { selectForAttach, selectForLaunch } from '../adapters/select.js';
 import { DebugError, isDebugError } from '../errors.js';
 import { showPath } from '../format/text.js';
 import { probePort } from '../process/port-probe.js';
-import { ATTACH_LISTEN_MS, nothingListens } from '../session/nothing-listens.js';
 import { fetchThreads } from '../session/inspect.js';
+import { ATTACH_LISTEN_MS, nothingListens } from '../session/nothing-listens.js';
 import type { DebugSession } from '../session/session.js';
 import {
   breakpointReport,

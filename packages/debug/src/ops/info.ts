@@ -1,4 +1,4 @@
-import { resolveInside, textResult, type ToolResult } from '@agent-tools/core';
+import { resolveInside, type ToolResult, textResult } from '@agent-tools/core';
 import { describeAdapters } from '../adapters/select.js';
 import { DebugError } from '../errors.js';
 import { breakpointLine, exceptionLine, functionBreakpointLine } from '../format/breakpoints.js';
@@ -6,7 +6,7 @@ import { outputView } from '../format/output.js';
 import { duration, showPath } from '../format/text.js';
 import type { ExceptionRequest, FunctionRequest, LineRequest } from '../session/breakpoints.js';
 import { sendExceptionBreakpoints, sendFunctionBreakpoints, sendLineBreakpoints } from '../session/configure.js';
-import { breakpointReport, describeSession, endSentence, OUTPUT_CAPS, type OpContext } from './common.js';
+import { breakpointReport, describeSession, endSentence, type OpContext, OUTPUT_CAPS } from './common.js';
 
 /** `adapters`: each adapter, usable or not, and why. */
 export async function adapters(op: OpContext): Promise<ToolResult> {

@@ -1,4 +1,4 @@
-import { capList, capText, textResult, type ToolResult } from '@agent-tools/core';
+import { capList, capText, type ToolResult, textResult } from '@agent-tools/core';
 import { DebugError, isDebugError } from '../errors.js';
 import { frameLine, variableLine, variableLines } from '../format/text.js';
 import { CAPS, fetchScopes, fetchStack, fetchThreads, fetchVariables, variableView } from '../session/inspect.js';

@@ -1,11 +1,11 @@
 import { connect, type Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { isLive, isStillRunning, readProcess, type SupervisedProcess, spawnSupervised, TrackedProcesses } from '@agent-tools/core/process';
 import { errorDetail } from '@agent-tools/core';
+import { isLive, isStillRunning, readProcess, type SupervisedProcess, spawnSupervised, TrackedProcesses } from '@agent-tools/core/process';
+import type { AdapterCommand, AdapterTransport } from '../adapters/adapter.js';
 import { DapConnection, type DapConnectionOptions } from '../dap/connection.js';
 import { DebugError } from '../errors.js';
-import type { AdapterCommand, AdapterTransport } from '../adapters/adapter.js';
 
 /** How a process ended. */
 export interface ExitInfo {

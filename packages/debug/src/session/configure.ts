@@ -1,6 +1,6 @@
+import { errorDetail } from '@agent-tools/core';
 import type { RequestOptions } from '../dap/connection.js';
 import type { DebugProtocol } from '../dap/protocol.js';
-import { errorDetail } from '@agent-tools/core';
 import { isDebugError } from '../errors.js';
 import type { BreakpointConditions, BreakpointEntry, ExceptionRequest, FunctionBreakpointEntry } from './breakpoints.js';
 import { type HitConditionTranslation, parseHitCondition, plainHitCondition } from './hit-condition.js';

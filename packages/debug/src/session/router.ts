@@ -1,5 +1,4 @@
-import type { RequestOptions } from '../dap/connection.js';
-import type { DapConnection } from '../dap/connection.js';
+import type { DapConnection, RequestOptions } from '../dap/connection.js';
 import type { DapCommand, DapEvent, DapRequests, DebugProtocol } from '../dap/protocol.js';
 import { DebugError } from '../errors.js';
 

@@ -1,4 +1,4 @@
-import { collapseCarriageReturns, type ContentPart, imagePart, stripTerminalCodes, type ToolResult } from '@agent-tools/core';
+import { type ContentPart, collapseCarriageReturns, imagePart, stripTerminalCodes, type ToolResult } from '@agent-tools/core';
 import type { CellOutput, MimeBundle } from '../jupyter/kernel-session.js';
 import type { KernelLanguage } from '../language.js';
 import { htmlTableToMarkdown } from './html-table.js';

@@ -1,4 +1,4 @@
-import { defineTool, errorResult, errorSentence, textResult, type ToolResult } from '@agent-tools/core';
+import { defineTool, errorResult, errorSentence, type ToolResult, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import type { AcquiredKernel, KernelFactory } from '../jupyter/kernel-factory.js';
 import { LANGUAGES } from '../language.js';

@@ -1,7 +1,7 @@
-import type { InnerProcessSpec } from '../server/inner-process.js';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
 import type { ResolvedCommand } from '../discovery/binary.js';
 import type { ProjectChecker } from '../project-check/checker.js';
+import type { InnerProcessSpec } from '../server/inner-process.js';
 import type { ServerEvent, ServerLogLine } from '../server/server-events.js';
 
 /** What a configuration hook learns about the server it configures. */

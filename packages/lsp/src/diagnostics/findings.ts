@@ -1,6 +1,6 @@
 import type { Diagnostic } from '@agent-tools/core';
-import type { LanguageServer } from '../server/language-server.js';
 import type { OpenDocument } from '../server/documents.js';
+import type { LanguageServer } from '../server/language-server.js';
 import { fromLspDiagnostic } from './convert.js';
 
 /** One server's findings on a document: its diagnostics, and why it did not diagnose it when it could not. */

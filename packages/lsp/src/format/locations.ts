@@ -1,8 +1,8 @@
 import type { Location, LocationLink, Range } from 'vscode-languageserver-protocol';
 import { fromUri, isInside } from '../util/paths.js';
-import { pathLabel } from './outside-label.js';
 import { showLine } from '../util/text.js';
 import type { LineReader } from './line-reader.js';
+import { pathLabel } from './outside-label.js';
 import { countByFile, cutLines, type FileCount, pageOf } from './paging.js';
 
 /** A location of a result, absolute and 0-based as LSP has it. */

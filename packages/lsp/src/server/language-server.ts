@@ -22,24 +22,24 @@ import {
 import type { ServerConfig, ServerContext } from '../config/server-config.js';
 import type { ResolvedCommand } from '../discovery/binary.js';
 import { isLspError, LspError } from '../errors.js';
+import { PositionMapper } from '../position/position-mapper.js';
 import {
-  type NotificationTypeLike,
-  RpcConnection,
-  type RequestTypeLike,
   type FramingLimits,
+  type NotificationTypeLike,
+  type RequestTypeLike,
+  RpcConnection,
 } from '../rpc/connection.js';
 import { displayPath, fromUri, toUri } from '../util/paths.js';
 import { CLIENT_CAPABILITIES } from './client-capabilities.js';
 import { DocumentSync, type OpenDocument } from './documents.js';
+import { InnerProcessWatch } from './inner-process.js';
 import { describeExit, type ExitInfo, ServerProcess } from './process.js';
 import { PublishedDiagnostics } from './published-diagnostics.js';
-import { PositionMapper } from '../position/position-mapper.js';
-import { type ApplyEditHandler, answerServerRequest } from './server-requests.js';
 import { ServerDiagnostics } from './server-diagnostics.js';
 import { ServerEvents, type ServerLogLine } from './server-events.js';
-import { InnerProcessWatch } from './inner-process.js';
-import { WorkProgress } from './work-progress.js';
+import { type ApplyEditHandler, answerServerRequest } from './server-requests.js';
 import { withWorkDoneToken } from './work-done-token.js';
+import { WorkProgress } from './work-progress.js';
 
 /** Where a server is in its life. */
 export type ServerState = 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed';

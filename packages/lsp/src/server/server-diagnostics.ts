@@ -1,6 +1,6 @@
 import {
-  DocumentDiagnosticRequest,
   type DocumentDiagnosticReport,
+  DocumentDiagnosticRequest,
   type Diagnostic as LspDiagnostic,
   type ServerCapabilities,
   WorkspaceDiagnosticRequest,
@@ -8,9 +8,9 @@ import {
 } from 'vscode-languageserver-protocol';
 import type { ServerConfig } from '../config/server-config.js';
 import { LspError } from '../errors.js';
+import type { PositionMapper } from '../position/position-mapper.js';
 import type { RequestTypeLike } from '../rpc/connection.js';
 import { displayPath, fromUri } from '../util/paths.js';
-import type { PositionMapper } from '../position/position-mapper.js';
 import type { OpenDocument } from './documents.js';
 import type { PublishedDiagnostics } from './published-diagnostics.js';
 

@@ -1,12 +1,12 @@
 import { AgentToolsError, errorResult, messageOf, resolveInside, type ToolProgress, type ToolResult, textResult, toolErrorResult } from '@agent-tools/core';
-import { LspError } from '../errors.js';
 import type { Position, ServerCapabilities } from 'vscode-languageserver-protocol';
+import { LspError } from '../errors.js';
+import { locateSymbol, type SymbolPosition } from '../position/locate-symbol.js';
 import type { OpenDocument } from '../server/documents.js';
 import type { LanguageServer } from '../server/language-server.js';
+import { awaitComplete, type Completeness } from '../server/readiness.js';
 import type { LspSupervisor } from '../supervisor.js';
 import type { CodeActionListings } from './code-action-listings.js';
-import { locateSymbol, type SymbolPosition } from '../position/locate-symbol.js';
-import { awaitComplete, type Completeness } from '../server/readiness.js';
 
 /** What the tools share: the supervisor, the working directory, and the code actions last listed per file. */
 export interface ToolEnv {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Registry } from '@agent-tools/core';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpSessionContext, ServeOptions } from '../session.js';
 import { type McpSession, serveRegistry } from '../session.js';
-import type { Registry } from '@agent-tools/core';
 import { isLoopback, LOOPBACK_HOSTS, refusal } from './request-guard.js';
 
 /** How the Streamable HTTP server runs. */

@@ -2,10 +2,10 @@ import { capTextTail, defineTool, type ToolResult, textResult } from '@agent-too
 import { z } from 'zod';
 import { formatElapsed, statusPhrase, workerName } from '../format.js';
 import { noticeKey } from '../notice.js';
+import { plainOutput } from '../plain-output.js';
 import type { WorkerList } from '../worker-list.js';
 import type { WorkerSnapshot } from '../worker-state.js';
 import { workerIdParameter } from './shared.js';
-import { plainOutput } from '../plain-output.js';
 
 /** The parameters of `vibe_kill`. */
 export const vibeKillParameters = z.object({ worker_id: workerIdParameter });

@@ -1,10 +1,10 @@
-import { capTextTail, defineTool, errorResult, textResult, type ToolContext } from '@agent-tools/core';
+import { capTextTail, defineTool, errorResult, type ToolContext, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import { formatElapsed, statusPhrase, workerName } from '../format.js';
 import { noticeKey } from '../notice.js';
+import { plainOutput } from '../plain-output.js';
 import type { WorkerList } from '../worker-list.js';
 import { workerIdParameter } from './shared.js';
-import { plainOutput } from '../plain-output.js';
 
 /** The longest a single vibe_wait may block. */
 export const MAX_WAIT_SECONDS = 1800;

@@ -1,6 +1,6 @@
 import { UsageError } from '../args.js';
 import { surfaceNamed, workingDirectory } from '../run-options.js';
-import { type McpArgs, MCP_USAGE, parseMcpArgs } from './args.js';
+import { MCP_USAGE, type McpArgs, parseMcpArgs } from './args.js';
 import { serveHttpCommand } from './http.js';
 import { serveStdio } from './stdio.js';
 

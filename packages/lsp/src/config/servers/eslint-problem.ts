@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { ProblemReader, ServerReport } from '../server-config.js';
 import { toUri } from '../../util/paths.js';
+import type { ProblemReader, ServerReport } from '../server-config.js';
 import { ESLINT_CONFIGS } from './eslint-configs.js';
 
 /** `eslint/status` states of vscode-eslint's protocol. */

@@ -3,8 +3,8 @@ import { eslintChecker } from '../../project-check/checkers/eslint-check.js';
 import { toUri } from '../../util/paths.js';
 import { bundledNodeBin } from '../bundled.js';
 import { defineServer } from '../server-config.js';
-import { eslintProblem } from './eslint-problem.js';
 import { ESLINT_CONFIGS } from './eslint-configs.js';
+import { eslintProblem } from './eslint-problem.js';
 import { projectPackage } from './project-package.js';
 
 /**

@@ -11,14 +11,14 @@ import {
 import { isLspError, LspError } from '../../errors.js';
 import { LineReader } from '../../format/line-reader.js';
 import { fileCount, type RawLocation, renderLocations } from '../../format/locations.js';
+import { callWith } from '../../format/paging.js';
 import { kindName } from '../../format/symbols.js';
 import type { LanguageServer } from '../../server/language-server.js';
 import { fromUri } from '../../util/paths.js';
 import { plural } from '../../util/text.js';
-import { callWith } from '../../format/paging.js';
+import type { LspParams } from '../lsp-parameters.js';
 import { pageData } from '../page-data.js';
 import { pathFilter } from '../path-filter.js';
-import type { LspParams } from '../lsp-parameters.js';
 import { askWhenComplete, leadOf, ok, openTarget, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
 
 /** The two directions of the call hierarchy. */

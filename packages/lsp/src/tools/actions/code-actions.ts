@@ -1,4 +1,5 @@
 import type { ToolResult } from '@agent-tools/core';
+import { capList } from '@agent-tools/core';
 import {
   type CodeAction,
   CodeActionRequest,
@@ -7,15 +8,14 @@ import {
   type Diagnostic as LspDiagnostic,
   type WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
-import { capList } from '@agent-tools/core';
 import { fromLspDiagnostic } from '../../diagnostics/convert.js';
 import { editedPaths, textEdits } from '../../edits/edit-files.js';
 import { LineReader } from '../../format/line-reader.js';
+import type { OpenDocument } from '../../server/documents.js';
+import type { LanguageServer } from '../../server/language-server.js';
 import { displayPath, fromUri } from '../../util/paths.js';
 import { textInRange } from '../../util/text.js';
 import type { LspParams } from '../lsp-parameters.js';
-import type { OpenDocument } from '../../server/documents.js';
-import type { LanguageServer } from '../../server/language-server.js';
 import { maybeStale, openAll, snapshotTexts } from '../server-view.js';
 import { ok, openTarget, requireCapability, type ToolEnv } from '../shared.js';
 

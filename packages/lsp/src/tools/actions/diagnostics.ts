@@ -1,13 +1,13 @@
 import { type Diagnostic, errorResult, type ToolProgress, type ToolResult } from '@agent-tools/core';
 import { countText, renderDiagnostics } from '../../format/diagnostics.js';
 import { LineReader } from '../../format/line-reader.js';
+import { callWith } from '../../format/paging.js';
 import { checkProject } from '../../project-check/project-check.js';
 import type { LspParams } from '../lsp-parameters.js';
-import { ok, resolveFile, type ToolEnv } from '../shared.js';
-import { mergedFindings } from './file-diagnostics.js';
-import { callWith } from '../../format/paging.js';
 import { pageData } from '../page-data.js';
 import { pathFilter } from '../path-filter.js';
+import { ok, resolveFile, type ToolEnv } from '../shared.js';
+import { mergedFindings } from './file-diagnostics.js';
 
 const FILE_CAP = 100;
 const PROJECT_CAP = 100;

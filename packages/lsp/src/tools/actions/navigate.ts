@@ -8,14 +8,14 @@ import {
   TypeDefinitionRequest,
 } from 'vscode-languageserver-protocol';
 import { LineReader } from '../../format/line-reader.js';
-import { pathLabel } from '../../format/outside-label.js';
 import { fileCount, renderLocations, toRawLocations } from '../../format/locations.js';
-import { plural } from '../../util/text.js';
+import { pathLabel } from '../../format/outside-label.js';
 import { callWith } from '../../format/paging.js';
+import { plural } from '../../util/text.js';
+import type { LspParams } from '../lsp-parameters.js';
 import { pageData } from '../page-data.js';
 import { pathFilter } from '../path-filter.js';
 import { askWhenComplete, leadOf, ok, openTarget, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
-import type { LspParams } from '../lsp-parameters.js';
 
 /** The navigation actions and what they ask. */
 export type NavigationAction = 'definition' | 'type_definition' | 'implementation' | 'references';

@@ -1,16 +1,16 @@
+import { join } from 'node:path';
 import { errorDetail, errorResult, type ToolResult } from '@agent-tools/core';
 import { DocumentSymbolRequest, WorkspaceSymbolRequest } from 'vscode-languageserver-protocol';
 import { findBinary } from '../../discovery/binary.js';
 import { discoverRoots, listSourceFiles } from '../../discovery/root.js';
-import { documentOutline, nameMatches, renderOutline, renderWorkspaceSymbols, type SymbolData, workspaceSymbols } from '../../format/symbols.js';
 import { callWith } from '../../format/paging.js';
-import { pageData } from '../page-data.js';
-import { pathFilter } from '../path-filter.js';
-import { join } from 'node:path';
+import { documentOutline, nameMatches, renderOutline, renderWorkspaceSymbols, type SymbolData, workspaceSymbols } from '../../format/symbols.js';
 import type { LanguageServer } from '../../server/language-server.js';
 import { displayPath } from '../../util/paths.js';
 import { plural } from '../../util/text.js';
 import type { LspParams } from '../lsp-parameters.js';
+import { pageData } from '../page-data.js';
+import { pathFilter } from '../path-filter.js';
 import { askWhenComplete, incompleteLine, ok, openFile, type Reporter, requireCapability, type ToolEnv } from '../shared.js';
 
 const OUTLINE_CAP = 200;
