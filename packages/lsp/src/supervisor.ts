@@ -1,6 +1,6 @@
-import { extname } from 'node:path';
 import { type CheckOptions, type Dependents, type DiagnosticsSource, errorDetail, type FileCheck, outsideFileLocks } from '@agent-tools/core';
 import { builtinServers } from './config/builtin-servers.js';
+import { handlesFile } from './config/file-match.js';
 import type { ServerConfig } from './config/server-config.js';
 import { type CheckHost, checkFiles } from './diagnostics/check-files.js';
 import { findDependents } from './diagnostics/dependents.js';
@@ -95,6 +95,8 @@ export interface ServerStatus {
   readonly missing: ReadonlyArray<'root marker' | 'binary'>;
   /** `primary` answers navigation for its files; `additional` adds diagnostics and code actions to theirs. */
   readonly role: 'primary' | 'additional';
+  /** Programs it runs for part of its work (shellcheck), and where each was found on the search path. */
+  readonly companions?: ReadonlyArray<{ readonly binary: string; readonly gives: string; readonly install: string; readonly found?: string }>;
   /** What it needs in the project and did not find there (ESLint: the project's eslint package), per root. */
   readonly unmet?: ReadonlyArray<{ readonly root: string; readonly reason: string }>;
 }
@@ -185,8 +187,7 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
 
   /** The configurations that handle a file's extension, in order of preference. */
   configsFor(path: string): ServerConfig[] {
-    const ext = extname(path).toLowerCase();
-    return this.servers.filter((config) => ext in config.extensions);
+    return this.servers.filter((config) => handlesFile(config, path));
   }
 
   /**
@@ -357,8 +358,13 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
             return reason ? [{ root: displayPath(root, this.cwd), reason }] : [];
           })
         : [];
+      const companions = (config.companions ?? []).map((c) => {
+        const found = findBinary({ names: [c.binary], root: this.cwd, cwd: this.cwd, path: this.env['PATH'] }).found;
+        return { ...c, ...(found ? { found: found.display } : {}) };
+      });
       return {
         role: config.role ?? 'primary',
+        ...(companions.length ? { companions } : {}),
         ...(unmet.length ? { unmet } : {}),
         id: config.id,
         name: config.name,

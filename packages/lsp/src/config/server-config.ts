@@ -73,6 +73,8 @@ export interface ServerConfig {
   readonly languages: string;
   /** File extensions with their LSP language ids: `{ '.ts': 'typescript' }`. */
   readonly extensions: Readonly<Record<string, string>>;
+  /** Exact file names with their language ids, for files without an extension: `{ Dockerfile: 'dockerfile' }`. */
+  readonly filenames?: Readonly<Record<string, string>>;
   /** Files or folders whose presence marks a project root; the nearest one above a file wins. */
   readonly rootMarkers: readonly string[];
   /** Binary names (or absolute paths) to look for, in order: `['clangd', 'clangd-19', ...]`. */
@@ -88,6 +90,11 @@ export interface ServerConfig {
    * saying what is missing, or undefined when the project has it. A server whose need is not met does not start.
    */
   readonly requires?: (context: { readonly root: string; readonly cwd: string }) => string | undefined;
+  /**
+   * Programs the server runs for part of its work when it finds them on the search path (bash-language-server:
+   * shellcheck, for all of its lint findings); status says whether each was found, and what is missing without it.
+   */
+  readonly companions?: ReadonlyArray<{ readonly binary: string; readonly gives: string; readonly install: string }>;
   /** Reads why the server did not diagnose a document (a configuration that does not load) from what it reported. */
   readonly problem?: ProblemReader;
   /** Arguments after the binary (`['--stdio']`). */
@@ -170,6 +177,6 @@ export function defineServer(config: ServerConfig): ServerConfig {
   for (const [ext, language] of Object.entries(config.extensions)) {
     extensions[ext.startsWith('.') ? ext.toLowerCase() : `.${ext.toLowerCase()}`] = language;
   }
-  if (Object.keys(extensions).length === 0) throw new TypeError(`[agent-tools/lsp] server "${config.id}" handles no extension.`);
+  if (Object.keys(extensions).length === 0 && Object.keys(config.filenames ?? {}).length === 0) throw new TypeError(`[agent-tools/lsp] server "${config.id}" handles no extension.`);
   return Object.freeze({ ...config, extensions: Object.freeze(extensions) });
 }

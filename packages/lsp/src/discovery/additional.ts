@@ -1,5 +1,6 @@
-import { dirname, extname } from 'node:path';
+import { dirname } from 'node:path';
 import { findRoot } from '@agent-tools/core';
+import { handlesFile } from '../config/file-match.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { findBinary, type ResolvedCommand } from './binary.js';
 import type { ResolutionContext } from './resolution.js';
@@ -17,10 +18,9 @@ export type AdditionalResolution =
  * package), comes back with the reason.
  */
 export function resolveAdditional(path: string, context: ResolutionContext): AdditionalResolution[] {
-  const ext = extname(path).toLowerCase();
   const out: AdditionalResolution[] = [];
   for (const config of context.servers) {
-    if (config.role !== 'additional' || !(ext in config.extensions)) continue;
+    if (config.role !== 'additional' || !handlesFile(config, path)) continue;
     const root = findRoot(config.rootMarkers, dirname(path), context.cwd)?.dir;
     if (!root) continue;
     const known = context.known(config, root);

@@ -9,6 +9,9 @@ export function renderStatus(cwd: string, servers: readonly ServerStatus[]): str
     lines.push(`${server.name} (${server.languages}; ${exts}${role})`);
     for (const instance of server.instances) lines.push(`  ${instanceLine(instance)}`);
     for (const unmet of server.unmet ?? []) lines.push(`  cannot start for ${unmet.root}: ${unmet.reason}`);
+    for (const c of server.companions ?? []) {
+      lines.push(c.found ? `  runs ${c.found} for its ${c.gives}` : `  ${c.binary} was not found on the search path: no ${c.gives} (${c.install})`);
+    }
     const active = server.instances.some((i) => i.state === 'running' || i.state === 'starting');
     const binary = server.binary ? `binary ${server.binary.path}` : undefined;
     if (server.missing.length === 0) {

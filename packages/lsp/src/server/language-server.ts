@@ -19,6 +19,7 @@ import {
   ShutdownRequest,
   type TextDocumentSyncOptions,
 } from 'vscode-languageserver-protocol';
+import { languageOf } from '../config/file-match.js';
 import type { ServerConfig, ServerContext } from '../config/server-config.js';
 import type { ResolvedCommand } from '../discovery/binary.js';
 import { isLspError, LspError } from '../errors.js';
@@ -159,7 +160,7 @@ export class LanguageServer {
         watched: (changes) => this.notify(DidChangeWatchedFilesNotification.type, { changes: [...changes] }),
         seq: () => this.published.seq,
       },
-      (path) => options.config.extensions[extname(path).toLowerCase()] ?? Object.values(options.config.extensions)[0] ?? 'plaintext',
+      (path) => languageOf(options.config, path) ?? Object.values(options.config.extensions)[0] ?? 'plaintext',
       options.limits.maxOpenDocuments,
       options.config.reopenAfterOtherChanges === true,
     );
@@ -301,7 +302,7 @@ export class LanguageServer {
 
   /** Whether the server handles this file's extension. */
   handles(path: string): boolean {
-    return extname(path).toLowerCase() in this.config.extensions;
+    return languageOf(this.config, path) !== undefined;
   }
 
   /**

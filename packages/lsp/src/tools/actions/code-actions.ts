@@ -46,7 +46,10 @@ export async function codeActions(env: ToolEnv, params: LspParams, signal: Abort
   const others = await additionalServers(env, path, signal);
   const askable = [server, ...others].filter((s) => s.capabilities.codeActionProvider);
   if (askable.length === 0) requireCapability(server, 'codeActionProvider', 'code actions', 'Read the diagnostics and make the fix with your edit tool.');
-  const answers = await Promise.all(askable.map((s) => offered(s, s === server ? doc : s.open(path), position, signal)));
+  // An additional server is asked about the whole line: its actions fix the problems on it (Biome offers a fix only
+  // for a range that covers the problem, which the symbol's own range need not).
+  const lineWide = { line: position.line, character: 0, length: position.lineText.length };
+  const answers = await Promise.all(askable.map((s) => offered(s, s === server ? doc : s.open(path), s === server ? position : lineWide, signal)));
   const items = answers.flatMap((a) => a.items.map((item) => ({ item, server: a.server })));
   const lineDiagnostics = answers.flatMap((a) => a.lineDiagnostics.map((d) => ({ d, server: a.server })));
   const listed = capList(items, MAX_ACTIONS);
