@@ -1,4 +1,4 @@
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
 import { errorDetail } from '@agent-tools/core';
 import {
   DidChangeConfigurationNotification,
