@@ -22,6 +22,8 @@ export interface SafetyVerdict {
   /** Sites that are not the template's shape: listed by the proposal as unsafe, or not. */
   notShapedListed: number;
   notShapedUnlisted: string[];
+  /** Files where the rewrite wrapped something in parentheses twice (`((2)).split`): never allowed. */
+  doubled: string[];
   /** The first case of each listed kind, for the report. */
   examples: string[];
 }
@@ -38,6 +40,7 @@ export function emptyVerdict(): SafetyVerdict {
     templateShaped: 0,
     notShapedListed: 0,
     notShapedUnlisted: [],
+    doubled: [],
     examples: [],
   };
 }
@@ -112,6 +115,10 @@ export async function safetyOracle(
   const literal = compiled ? patternTokens(compiled.root) : { texts: new Set<string>(), kinds: new Set<number>() };
   const templateWords = new Set(template.replace(METAVAR, ' ').match(/[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]+/gu) ?? []);
   const templatePattern = await loader.compile(spec, template).catch(() => undefined);
+  // A metavariable named twice by the pattern (`($A, $A, $B)`) names its second copy too: the template decides
+  // how many copies stay, so their tokens need not survive.
+  const named = [...pattern.matchAll(METAVAR)].map((m) => m[1] ?? m[2] ?? '');
+  const repeated = new Set(named.filter((n, i) => n !== '_' && named.indexOf(n) !== i));
   for (const file of proposal.files) {
     const found = matches.get(file.file);
     if (!found) continue;
@@ -127,9 +134,14 @@ export async function safetyOracle(
       const need = new Map<string, number>();
       for (const match of kept) {
         const captured = [...Object.values(match.captures), ...match.anonymous].filter((c) => c.end > c.start);
+        const copies = new Set(
+          Object.entries(match.captures)
+            .filter(([name, c]) => repeated.has(name) && c.end > c.start)
+            .flatMap(([, c]) => leaves(before, c.start, c.end).map((l) => norm(file.original.slice(l.startIndex, l.endIndex)))),
+        );
         for (const leaf of leaves(before, match.start, match.end)) {
           const t = norm(file.original.slice(leaf.startIndex, leaf.endIndex));
-          if (captured.some((c) => c.start <= leaf.startIndex && leaf.endIndex <= c.end)) continue;
+          if (captured.some((c) => c.start <= leaf.startIndex && leaf.endIndex <= c.end) || copies.has(t)) continue;
           if (literal.texts.has(t) || (!leaf.isNamed && literal.kinds.has(leaf.typeId))) continue;
           if (templateWords.has(t) || dropped.has(t) || !t.trim()) continue;
           need.set(t, (need.get(t) ?? 0) + 1);
@@ -146,6 +158,9 @@ export async function safetyOracle(
           verdict.lostTokens.push(`${JSON.stringify(pattern)} -> ${JSON.stringify(template)} in ${file.file}: ${JSON.stringify(t)} (${was.get(t)} before, ${now.get(t) ?? 0} after)`);
         }
       }
+      // (4) No parentheses doubled by the rewrite.
+      const doubled = doubledParentheses(after, file.updated).length - doubledParentheses(before, file.original).length;
+      if (doubled > 0) verdict.doubled.push(`${JSON.stringify(pattern)} -> ${JSON.stringify(template)} in ${file.file}: ${doubledParentheses(after, file.updated).slice(0, 3).join(', ')}`);
       // (2) Error nodes.
       if (errorCount(after) > errorCount(before)) {
         if (proposal.breaks.some((b) => b.file === file.file)) verdict.moreErrorsNamed++;
@@ -171,6 +186,26 @@ export async function safetyOracle(
       after.delete();
     }
   }
+}
+
+/**
+ * Parentheses directly around a parenthesized node (`((2))`), as texts: the rewrite's parenthesize step must never
+ * add a second pair. Every grammar here names its parenthesized nodes `parenthesized…`.
+ */
+export function doubledParentheses(tree: Tree, text: string): string[] {
+  const out: string[] = [];
+  const visit = (node: Node): void => {
+    if (/parenthesized/.test(node.type)) {
+      const inner = node.namedChildren.filter((c): c is Node => c !== null && !c.isExtra);
+      const only = inner.length === 1 ? inner[0] : undefined;
+      if (only && /parenthesized/.test(only.type) && only.startIndex - node.startIndex <= 1 && node.endIndex - only.endIndex <= 1) {
+        out.push(text.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 60)));
+      }
+    }
+    for (const child of node.children) if (child) visit(child);
+  };
+  visit(tree.rootNode);
+  return out;
 }
 
 async function templateMatches(
