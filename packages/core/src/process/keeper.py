@@ -6,8 +6,11 @@ a NUL and executes it with EARLY bound to what followed the NUL. What it does an
 Imported as a module (eval's kernel-group.py does, to end a kernel's process group), it runs nothing: its /proc
 reading and pidfd signalling (stat, send_signal, group, end_group) serve both.
 """
-import ctypes, errno, os, select, signal, socket, sys, time
+# _socket, not socket: socket.py imports selectors and collections (half of the zygote's start).
+import _socket, ctypes, errno, os, select, signal, sys, time
 
+# os.execvpe imports warnings to read PATH from a bytes environment: imported once here, not in every fork.
+__import__("warnings")
 REQUESTS = 0
 CHANNEL = int(os.environ.get("NODE_CHANNEL_FD", "-1"))
 LIBC = ctypes.CDLL(None, use_errno=True)
@@ -311,7 +314,8 @@ def tell(message, fd=None):
             CHANNEL_SOCKET.sendall(message.encode() + b"\n")
         else:
             wrapped = '{"cmd":"NODE_HANDLE","type":"net.Socket","msg":%s}\n' % message
-            socket.send_fds(CHANNEL_SOCKET, [wrapped.encode()], [fd])
+            rights = [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fd.to_bytes(4, sys.byteorder, signed=True))]
+            CHANNEL_SOCKET.sendmsg([wrapped.encode()], rights)
     except OSError:
         pass
 
@@ -326,13 +330,13 @@ def fork_tree(request, null):
     try:
         for mode in modes:
             if mode == ord("p"):
-                here, there = socket.socketpair()
+                here, there = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM)
                 ours.append(here)
                 theirs.append(there.detach())
             else:
                 ours.append(None)
                 theirs.append(null)
-        control, kept = socket.socketpair()
+        control, kept = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM)
         keeper = os.fork()
     except OSError as error:
         for sock in ours:
@@ -433,6 +437,6 @@ def zygote():
 
 if __name__ == "__main__":
     os.set_blocking(CHANNEL, True)
-    CHANNEL_SOCKET = socket.socket(fileno=os.dup(CHANNEL))
+    CHANNEL_SOCKET = _socket.socket(fileno=os.dup(CHANNEL))
     WAKE = os.pipe()
     zygote()
