@@ -1,11 +1,15 @@
 import type { Diagnostic } from './diagnostic.js';
 
-/** One diagnostic as an indented line: `12:5 error TS2322: message`. */
+/**
+ * One diagnostic as an indented line, labelled with who reported it at the end of its first line:
+ * `12:5 error TS2322: message [typescript]`, `3:1 warning curly: message [eslint]`.
+ */
 export function formatDiagnostic(diagnostic: Diagnostic): string {
   const where = diagnostic.column ? `${diagnostic.line}:${diagnostic.column}` : `${diagnostic.line}`;
   const code = diagnostic.code === undefined || diagnostic.code === '' ? '' : ` ${diagnostic.code}`;
-  const message = diagnostic.message.trim().split('\n').join('\n      ');
-  return `  ${where} ${diagnostic.severity}${code}: ${message}`;
+  const [first = '', ...rest] = diagnostic.message.trim().split('\n');
+  const label = diagnostic.source ? ` [${diagnostic.source}]` : '';
+  return `  ${where} ${diagnostic.severity}${code}: ${[`${first}${label}`, ...rest].join('\n      ')}`;
 }
 
 /** A file's new diagnostics as a block, capped at `max` lines with the cut stated. */

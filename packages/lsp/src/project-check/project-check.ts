@@ -40,6 +40,7 @@ export async function checkProject(
 ): Promise<ProjectCheckPart[]> {
   const targets: { config: ServerConfig; root: string }[] = [];
   for (const config of supervisor.servers) {
+    if (config.projectWide === false) continue;
     const roots = new Set(discoverRoots(supervisor.cwd, config.rootMarkers));
     for (const server of supervisor.running()) {
       if (server.config.id === config.id && isInside(supervisor.cwd, server.root)) roots.add(server.root);
@@ -73,6 +74,9 @@ function reportChecking(report: ((progress: ToolProgress) => void) | undefined, 
 
 async function checkRoot(supervisor: LspSupervisor, config: ServerConfig, root: string, signal?: AbortSignal): Promise<ProjectCheckPart> {
   const base = { server: config.name, languages: config.languages, root: displayPath(root, supervisor.cwd) };
+  // A server that cannot lint without the project's own package (ESLint) would answer every file with nothing.
+  const unmet = config.requires?.({ root, cwd: supervisor.cwd });
+  if (unmet) return { ...base, method: 'none', verified: false, reason: unmet, diagnostics: [] };
   const running = supervisor.running().find((s) => s.config.id === config.id && s.root === root && s.state === 'running');
   if (running?.diagnostics.workspace) return viaWorkspaceDiagnostics(running, base, supervisor, signal);
 

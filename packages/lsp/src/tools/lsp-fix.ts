@@ -66,7 +66,8 @@ async function applyFix(env: ToolEnv, params: z.output<typeof lspFixParameters>,
     const names = moved.map((p) => displayPath(p, env.cwd)).join(', ');
     return errorResult(`${names}, which action ${params.number} edits, changed since the code actions were listed, so its edit may no longer fit; nothing was changed. Call lsp code_actions again and pick from the new list.`);
   }
-  const { server } = listing;
+  // The action is applied by the server that offered it (ESLint runs its own fix command).
+  const server = listing.servers?.[params.number - 1] ?? listing.server;
   if (server.state !== 'running') {
     return errorResult(`The server that listed these actions is no longer running; nothing was changed. Call lsp code_actions again.`);
   }
