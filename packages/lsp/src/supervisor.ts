@@ -299,6 +299,11 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
         });
       }
       entries = [this.#entries.get(key) as Entry];
+      // The file's additional servers that have run (ESLint after its configuration was fixed) restart with it.
+      for (const extra of this.additionalFor(path)) {
+        const running = extra.ok ? this.#entries.get(entryKey(extra.config, extra.root)) : undefined;
+        if (running?.server) entries.push(running);
+      }
     } else {
       entries = [...this.#entries.values()].filter((e) => e.server !== undefined);
     }

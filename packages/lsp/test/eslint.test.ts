@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Run, startRun, text } from './helpers.js';
 import { ESLINT_CONFIG, ESLINT_PACKAGES, linkPackages } from './lint-project.js';
@@ -80,6 +80,8 @@ describe('ESLint beside tsserver (vscode-eslint-language-server, real flat confi
     const body = text(await run.lsp({ action: 'status' }));
     expect(body).toContain('eslint (JavaScript/TypeScript lint; .js .jsx .mjs .cjs .ts .tsx …; additional: diagnostics and code actions beside the primary server)');
     expect(body).toMatch(/\n {2}running for \.: pid \d+, .*binary vscode-eslint-language-server from vscode-langservers-extracted 4\.10\.0/);
+    const forFile = text(await run.lsp({ action: 'status', file: 'src/clean.ts' }));
+    expect(forFile).toContain('For src/clean.ts: typescript-language-server answers, with root ..\n  eslint adds its diagnostics and code actions, with root ..');
   });
 });
 
@@ -108,6 +110,16 @@ describe('an ESLint configuration that throws never blocks tsserver', () => {
     expect(text(result)).toContain('(checked by typescript-language-server, eslint)');
     expect(text(await run.lsp({ action: 'status' }))).toContain('NOT CHECKING the last file asked about: could not load eslint.config.mjs: this configuration refuses to load');
   });
+
+  it('checks the file once the configuration is fixed and the servers of the file are reloaded', async () => {
+    writeFileSync(run.dir.join('eslint.config.mjs'), ESLINT_CONFIG);
+    const reloaded = text(await run.lsp({ action: 'reload', file: 'src/clean.ts' }));
+    expect(reloaded).toContain('eslint (root .)');
+    writeFileSync(run.dir.join('src/clean.ts'), 'export function f(n: number): number {\n  if (n == 0) return 1;\n  return n;\n}\n');
+    const result = text(await run.lsp({ action: 'diagnostics', file: 'src/clean.ts' }));
+    expect(result).toContain("2:9 warning eqeqeq: Expected '===' and instead saw '=='. [eslint]");
+    expect(result).not.toContain('INCOMPLETE');
+  });
 });
 
 describe('an ESLint configuration without the project\'s eslint package', () => {
@@ -115,6 +127,7 @@ describe('an ESLint configuration without the project\'s eslint package', () => 
     await using run = startRun(files, {}, 20_000);
     const status = text(await run.lsp({ action: 'status' }));
     expect(status).toContain("cannot start for .: the project's own eslint package was not found (node_modules/eslint in . or a folder above it); install it in the project (npm i -D eslint)");
+    expect(text(await run.lsp({ action: 'status', file: 'src/clean.ts' }))).toContain("\n  eslint cannot add its diagnostics (root .): the project's own eslint package was not found");
     const result = await run.lsp({ action: 'diagnostics', file: 'src/clean.ts' });
     expect(text(result).split('\n')[0]).toBe("INCOMPLETE: eslint: cannot start: the project's own eslint package was not found (node_modules/eslint in . or a folder above it); install it in the project (npm i -D eslint)");
     expect(text(result)).toContain('No errors or warnings in src/clean.ts (checked by typescript-language-server).');
