@@ -3,8 +3,11 @@
 Run by KEEPER_BOOTSTRAP (packages/core/src/process/keeper-script.ts), which reads this file's text from fd 0 up to
 a NUL and executes it with EARLY bound to what followed the NUL. What it does and why: see keeper-script.ts.
 """
-import ctypes, errno, os, select, signal, socket, sys, time
+# _socket, not socket: socket.py imports selectors and collections (half of the zygote's start).
+import _socket, ctypes, errno, os, select, signal, sys, time
 
+# os.execvpe imports warnings to read PATH from a bytes environment: imported once here, not in every fork.
+__import__("warnings")
 REQUESTS = 0
 CHANNEL = int(os.environ.get("NODE_CHANNEL_FD", "-1"))
 LIBC = ctypes.CDLL(None, use_errno=True)
@@ -279,7 +282,8 @@ def tell(message, fd=None):
             CHANNEL_SOCKET.sendall(message.encode() + b"\n")
         else:
             wrapped = '{"cmd":"NODE_HANDLE","type":"net.Socket","msg":%s}\n' % message
-            socket.send_fds(CHANNEL_SOCKET, [wrapped.encode()], [fd])
+            rights = [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fd.to_bytes(4, sys.byteorder, signed=True))]
+            CHANNEL_SOCKET.sendmsg([wrapped.encode()], rights)
     except OSError:
         pass
 
@@ -294,13 +298,13 @@ def fork_tree(request, null):
     try:
         for mode in modes:
             if mode == ord("p"):
-                here, there = socket.socketpair()
+                here, there = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM)
                 ours.append(here)
                 theirs.append(there.detach())
             else:
                 ours.append(None)
                 theirs.append(null)
-        control, kept = socket.socketpair()
+        control, kept = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM)
         keeper = os.fork()
     except OSError as error:
         for sock in ours:
@@ -400,6 +404,6 @@ def zygote():
 
 
 os.set_blocking(CHANNEL, True)
-CHANNEL_SOCKET = socket.socket(fileno=os.dup(CHANNEL))
+CHANNEL_SOCKET = _socket.socket(fileno=os.dup(CHANNEL))
 WAKE = os.pipe()
 zygote()
