@@ -132,9 +132,10 @@ function syncAll(knownFiles: Set<string>, server: LanguageServer, files: readonl
   return files.map((file) => {
     const created = mode === 'check' && !knownFiles.has(file) && !server.documents.get(file);
     if (existsSync(file)) knownFiles.add(file);
-    // A check after a write refreshes files the write did not change (its dependents): their diagnostics from
-    // before it would otherwise count as the answer.
-    return server.documents.sync(file, { created, refresh: mode === 'check' }).doc;
+    // A check after a write refreshes files the write did not change (its dependents) on a server that publishes:
+    // their publication from before it would otherwise count as the answer. Pulled diagnostics are asked fresh.
+    const refresh = mode === 'check' && !server.config.pullDiagnostics && !server.diagnostics.pulls;
+    return server.documents.sync(file, { created, refresh }).doc;
   });
 }
 
