@@ -2,9 +2,15 @@
 
 Run by KEEPER_BOOTSTRAP (packages/core/src/process/keeper-script.ts), which reads this file's text from fd 0 up to
 a NUL and executes it with EARLY bound to what followed the NUL. What it does and why: see keeper-script.ts.
-"""
-import ctypes, errno, os, select, signal, socket, sys, time
 
+Imported as a module (eval's kernel-group.py does, to end a kernel's process group), it runs nothing: its /proc
+reading and pidfd signalling (stat, send_signal, group, end_group) serve both.
+"""
+# _socket, not socket: socket.py imports selectors and collections (half of the zygote's start).
+import _socket, ctypes, errno, os, select, signal, sys, time
+
+# os.execvpe imports warnings to read PATH from a bytes environment: imported once here, not in every fork.
+__import__("warnings")
 REQUESTS = 0
 CHANNEL = int(os.environ.get("NODE_CHANNEL_FD", "-1"))
 LIBC = ctypes.CDLL(None, use_errno=True)
@@ -18,7 +24,8 @@ def stat(pid):
     except OSError:
         return None
     fields = text[text.rindex(")") + 2:].split(" ")
-    return fields[0], int(fields[1]), fields[19]
+    # state, parent, start time (what tells a reused pid apart), process group
+    return fields[0], int(fields[1]), fields[19], int(fields[2])
 
 
 def children(pid):
@@ -63,7 +70,12 @@ def tree(me, children_files):
     return found
 
 
-def send_signal(pid, start, signum):
+def send_signal(pid, start, signum, group=None):
+    """Signals pid if it is still the process that started at `start` (and, given `group`, still in that group)."""
+
+    def same(info):
+        return info is not None and info[2] == start and (group is None or info[3] == group)
+
     opener = getattr(os, "pidfd_open", None)
     if opener is not None:
         try:
@@ -71,20 +83,43 @@ def send_signal(pid, start, signum):
         except OSError:
             return
         try:
-            info = stat(pid)
-            if info is not None and info[2] == start:
+            if same(stat(pid)):
                 signal.pidfd_send_signal(fd, signum)
         except OSError:
             pass
         finally:
             os.close(fd)
         return
-    info = stat(pid)
-    if info is not None and info[2] == start:
+    if same(stat(pid)):
         try:
             os.kill(pid, signum)
         except OSError:
             pass
+
+
+def group(leader):
+    """The live members of process group `leader`, the leader left out."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) != leader:
+            info = stat(int(name))
+            if info is not None and info[3] == leader and info[0] not in "ZXx":
+                found.append((int(name), info[2]))
+    return found
+
+
+def end_group(leader, steps):
+    """Ends the other members of group `leader`: each (signal, grace seconds) step in turn, until none is left."""
+    for signum, grace in steps:
+        left = group(leader)
+        for pid, start in left:
+            send_signal(pid, start, signum, leader)
+        deadline = time.monotonic() + grace
+        while left and time.monotonic() < deadline:
+            time.sleep(0.02)
+            left = group(leader)
+        if not left:
+            return
 
 
 def retitle(grace, argv, env):
@@ -279,7 +314,8 @@ def tell(message, fd=None):
             CHANNEL_SOCKET.sendall(message.encode() + b"\n")
         else:
             wrapped = '{"cmd":"NODE_HANDLE","type":"net.Socket","msg":%s}\n' % message
-            socket.send_fds(CHANNEL_SOCKET, [wrapped.encode()], [fd])
+            rights = [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fd.to_bytes(4, sys.byteorder, signed=True))]
+            CHANNEL_SOCKET.sendmsg([wrapped.encode()], rights)
     except OSError:
         pass
 
@@ -294,13 +330,13 @@ def fork_tree(request, null):
     try:
         for mode in modes:
             if mode == ord("p"):
-                here, there = socket.socketpair()
+                here, there = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM)
                 ours.append(here)
                 theirs.append(there.detach())
             else:
                 ours.append(None)
                 theirs.append(null)
-        control, kept = socket.socketpair()
+        control, kept = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM)
         keeper = os.fork()
     except OSError as error:
         for sock in ours:
@@ -399,7 +435,8 @@ def zygote():
             # On the channel: Node's acknowledgements of the sockets it took, which need no answer.
 
 
-os.set_blocking(CHANNEL, True)
-CHANNEL_SOCKET = socket.socket(fileno=os.dup(CHANNEL))
-WAKE = os.pipe()
-zygote()
+if __name__ == "__main__":
+    os.set_blocking(CHANNEL, True)
+    CHANNEL_SOCKET = _socket.socket(fileno=os.dup(CHANNEL))
+    WAKE = os.pipe()
+    zygote()
