@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { errorDetail, errorResult, type ToolResult } from '@agent-tools/core';
+import { errorDetail, errorResult, plural, type ToolResult } from '@agent-tools/core';
 import { DocumentSymbolRequest, WorkspaceSymbolRequest } from 'vscode-languageserver-protocol';
 import { findBinary } from '../../discovery/binary.js';
 import { discoverRoots, listSourceFiles } from '../../discovery/root.js';
@@ -7,7 +7,6 @@ import { callWith, cutInHead } from '../../format/paging.js';
 import { documentOutline, nameMatches, renderOutline, renderWorkspaceSymbols, type SymbolData, workspaceSymbols } from '../../format/symbols.js';
 import type { LanguageServer } from '../../server/language-server.js';
 import { displayPath } from '../../util/paths.js';
-import { plural } from '../../util/text.js';
 import type { LspParams } from '../lsp-parameters.js';
 import { pageData } from '../page-data.js';
 import { pathFilter } from '../path-filter.js';
