@@ -50,6 +50,30 @@ describe('worker threads', () => {
     expect(second.reduce((n, s) => n + s.trees, 0)).toBe(40);
   });
 
+  it('give every new big file to the first worker, up to its share of the bytes, so only one wasm memory grows to hold big trees', async () => {
+    const big = (n: number) => `def g${n}(x):\n${'    y = target(x) + 1\n'.repeat(3500)}    return y\n`;
+    // Spread over the sorted list so that, handed out in order, they would fall to both workers.
+    const bigOnes = ['a.py', 's20b.py', 's40b.py'];
+    const files: Record<string, string> = Object.fromEntries(bigOnes.map((name, n) => [name, big(n)]));
+    for (let i = 0; i < 60; i++) files[`s${String(i).padStart(2, '0')}.py`] = `def f${i}(x):\n${'    y = x + 1\n'.repeat(400)}    return target(x)\n`;
+    using mixed = tempDir(files);
+    expect(Buffer.byteLength(big(1))).toBeGreaterThan(64 * 1024);
+    await using loader = createTreeSitterLoader({ workers: 2 });
+    const first = await searchWorkspace(loader, mixed.path, { pattern: 'target($X)', language: 'python' });
+    expect(first.totalMatches).toBe(3 * 3500 + 60);
+    // Only the big files again: all are the first worker's, whatever the race for the small ones did.
+    for (const file of bigOnes) await searchWorkspace(loader, mixed.path, { pattern: 'target($X)', language: 'python', path: file });
+    const [one, two] = await loader.cacheStats();
+    const before = { one: one?.hits ?? 0, two: two?.hits ?? 0 };
+    for (const file of bigOnes) await searchWorkspace(loader, mixed.path, { pattern: 'target($X)', language: 'python', path: file });
+    const [oneAfter, twoAfter] = await loader.cacheStats();
+    expect((oneAfter?.hits ?? 0) - before.one).toBe(3);
+    expect((twoAfter?.hits ?? 0) - before.two).toBe(0);
+    // Both workers took part in the first search all the same.
+    expect(one?.trees).toBeGreaterThan(3);
+    expect(two?.trees).toBeGreaterThan(0);
+  });
+
   it('stop when the search is cancelled', async () => {
     await using loader = createTreeSitterLoader({ workers: 2 });
     const controller = new AbortController();

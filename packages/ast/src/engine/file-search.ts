@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { readRegularFileSync } from '@agent-tools/core';
+import { type ReadScratch, readRegularFileIntoSync } from '@agent-tools/core/regular-file';
 import type { Node, Tree } from 'web-tree-sitter';
 import { type LanguageSpec, languageSpec } from '../languages.js';
 import { findMatches, type MatchRecord } from '../match/find.js';
@@ -43,7 +43,7 @@ export interface SearchRequest {
   readonly parseTimeoutMs: number;
 }
 
-/** Characters looked at for a NUL to call a file binary (git's heuristic looks at 8000 bytes). */
+/** Bytes looked at for a NUL to call a file binary (as git's heuristic does). */
 const SNIFF_BYTES = 8000;
 
 /**
@@ -54,6 +54,8 @@ const SNIFF_BYTES = 8000;
 export class FileSearcher {
   readonly #runtime: TreeSitterRuntime;
   readonly #cache: TreeCache;
+  /** One read buffer for every file this thread reads (no buffer per file for the garbage collector). */
+  readonly #scratch: ReadScratch = { buffer: Buffer.allocUnsafeSlow(64 * 1024) };
 
   constructor(runtime: TreeSitterRuntime, cache: TreeCache) {
     this.#runtime = runtime;
@@ -101,14 +103,20 @@ export class FileSearcher {
     const cached = this.#cache.get(key, size, mtimeMs);
     let text = cached?.text;
     if (text === undefined) {
+      let bytes: Buffer;
       try {
-        text = readRegularFileSync(file).toString('utf8');
+        bytes = readRegularFileIntoSync(file, this.#scratch);
       } catch (error) {
         return { file, status: 'unreadable', matches: [], reason: reasonOf(error) };
       }
-      // A NUL byte decodes to U+0000: its position tells a binary file as git does.
-      const nul = text.indexOf('\u0000');
-      if (nul >= 0 && nul < SNIFF_BYTES) return { file, status: 'binary', matches: [] };
+      // A NUL byte in the first ones tells a binary file, as git does.
+      if (bytes.subarray(0, SNIFF_BYTES).includes(0)) return { file, status: 'binary', matches: [] };
+      // Literals are looked for in the bytes (UTF-8 both), so a file that lacks one is never decoded, unless its
+      // text is to be cached for later searches.
+      if (!request.cache && !pattern.literals.every((literal) => bytes.includes(literal))) {
+        return { file, status: 'searched', matches: [], prefiltered: true };
+      }
+      text = bytes.toString('utf8');
     }
     const source = text;
     if (!pattern.literals.every((literal) => source.includes(literal))) {
