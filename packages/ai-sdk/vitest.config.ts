@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { packageTests } from '../../vitest.shared.js';
 
 /** The same suite against each supported `ai` major: `ai` (and `ai/test`) resolve to that major's package. */
 function major(name: string, pkg: string | undefined) {
@@ -9,10 +9,7 @@ function major(name: string, pkg: string | undefined) {
   };
 }
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    projects: [major('ai 5', 'ai-v5'), major('ai 6', undefined), major('ai 7', 'ai-v7')],
-  },
+export default packageTests({
+  testTimeout: 30_000,
+  projects: [major('ai 5', 'ai-v5'), major('ai 6', undefined), major('ai 7', 'ai-v7')],
 });

@@ -1,8 +1,3 @@
-import { defineConfig } from 'vitest/config';
+import { packageTests } from '../../vitest.shared.js';
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 20_000,
-  },
-});
+export default packageTests();

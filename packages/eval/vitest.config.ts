@@ -1,11 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { packageTests } from '../../vitest.shared.js';
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    // Real Jupyter servers and kernels: one test file at a time keeps a shared 2-core machine responsive.
-    fileParallelism: false,
-  },
-});
+// Real Jupyter servers and kernels: one test file at a time keeps a shared 2-core machine responsive.
+export default packageTests({ testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false });

@@ -1,11 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { packageTests } from '../../vitest.shared.js';
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    // Real language servers start in seconds, and the machine is shared: one file at a time, generous limits.
-    fileParallelism: false,
-    testTimeout: 90_000,
-    hookTimeout: 60_000,
-  },
-});
+// Real language servers start in seconds, and the machine is shared: one file at a time, generous limits.
+export default packageTests({ fileParallelism: false, testTimeout: 90_000, hookTimeout: 60_000 });

@@ -1,10 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { packageTests } from '../../vitest.shared.js';
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    // npm installs from the registry (a fresh machine has an empty cache) and whole-project typechecks.
-    testTimeout: 300_000,
-    hookTimeout: 300_000,
-  },
-});
+// npm installs from the registry (a fresh machine has an empty cache) and whole-project typechecks.
+export default packageTests({ testTimeout: 300_000, hookTimeout: 300_000 });

@@ -6,7 +6,7 @@ import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { astTools, createTreeSitterLoader, findLanguage, type TreeSitterLoader } from '../src/index.js';
 import { AST_GREP as AST_GREP_DEVIATIONS } from '../src/pattern/pattern-node.js';
-import { comparePattern, grammarDiffers, type PatternOutcome, REASONS, type Reason } from './differential/compare.js';
+import { cliReadsWithError, comparePattern, grammarDiffers, type PatternOutcome, REASONS, type Reason } from './differential/compare.js';
 import { CORPORA, collectCorpus } from './differential/corpora.js';
 import { type GeneratedRule, generateRules } from './differential/generate-rules.js';
 import { type OracleRule, oracleRuleLocations, oracleRuleRewrite } from './differential/oracle.js';
@@ -72,13 +72,18 @@ for (const corpus of CORPORA) {
       }
       const grammar: string[] = [];
       const refusedByUs: string[] = [];
+      const refusedBroken: string[] = [];
       for (const [i, g] of generated.entries()) {
         const cli = found.get(i);
         if (!cli) continue;
         const params = { rule: g.rule, ...(g.constraints ? { constraints: g.constraints } : {}) };
         const outcome = await comparePattern(loader, dir.path, corpus.language, { pattern: label(g), origin: g.origin, params }, cli);
         if (outcome.unparseable) {
-          refusedByUs.push(`${label(g)} (${cli.length} CLI matches)`);
+          // Refusing is better than ast-grep's silence only where ast-grep reads a pattern of the rule with a
+          // syntax error and finds nothing with it.
+          const broken = cli.length === 0 ? await somePattern(g, (p) => cliReadsWithError(corpus.language, p)) : undefined;
+          if (broken) refusedBroken.push(`${JSON.stringify(broken)}`);
+          else refusedByUs.push(`${label(g)} (${cli.length} CLI matches)`);
           continue;
         }
         if (outcome.mirrorDiff) {
@@ -92,7 +97,7 @@ for (const corpus of CORPORA) {
         outcomes.push({ ...outcome, shape: g.shape });
       }
       const rewrites = await compareRuleRewrites(loader, dir.path, corpus.language, generated, outcomes);
-      const report = summarize(corpus.language, corpus.from, files.length, generated.length, refused.size, outcomes, grammar, refusedByUs, rewrites, refusedByBoth, refusedByCliOnly, refusedExplained);
+      const report = summarize(corpus.language, corpus.from, files.length, generated.length, refused.size, outcomes, grammar, refusedByUs, rewrites, refusedByBoth, refusedByCliOnly, refusedExplained, refusedBroken);
       console.log(report.text);
       if (REPORT) appendFileSync(REPORT, `${report.text}\n`);
 
@@ -107,6 +112,12 @@ for (const corpus of CORPORA) {
       expect(outcomes.filter((o) => o.cli > 0).length).toBeGreaterThan(0);
     });
   });
+}
+
+/** The first string pattern of a rule for which `test` holds. */
+async function somePattern(g: GeneratedRule, test: (pattern: string) => Promise<boolean>): Promise<string | undefined> {
+  for (const pattern of valuesOf(g.rule, 'pattern')) if (typeof pattern === 'string' && (await test(pattern))) return pattern;
+  return undefined;
 }
 
 /** Every value of a key anywhere in a rule (kinds, patterns), in order. */
@@ -272,6 +283,7 @@ function summarize(
   refusedByBoth: readonly string[],
   refusedByCliOnly: readonly string[],
   refusedExplained: readonly string[],
+  refusedBroken: readonly string[],
 ): { text: string; unexplained: string[] } {
   const agreed = outcomes.filter((o) => o.extra.length === 0 && o.missing.length === 0);
   const byReason = new Map<string, { rules: number; example: string }>();
@@ -300,6 +312,9 @@ function summarize(
     ...(grammar.length ? [`- ${grammar.length} rule(s) set aside, ast-grep's grammar build differs (checked): ${grammar.map((g) => g.slice(0, 240)).join('; ')}`] : []),
     ...(refusedByUs.length ? [`- REFUSED BY US ONLY: ${refusedByUs.join('; ')}`] : []),
     ...(refusedByBoth.length ? [`- refused by both: ${refusedByBoth.join('; ')}`] : []),
+    ...(refusedBroken.length
+      ? [`- ${refusedBroken.length} refused by us alone, each checked: ast-grep reads the pattern with a syntax error (its --debug-query=cst) and finds nothing with it: ${[...new Set(refusedBroken)].join(', ')}`]
+      : []),
     ...(refusedExplained.length ? [`- ${refusedExplained.length} refused by ast-grep alone, each checked: ${[...new Set(refusedExplained)].join('; ')}`] : []),
     ...(refusedByCliOnly.length ? [`- REFUSED BY AST-GREP ONLY: ${refusedByCliOnly.join('; ')}`] : []),
     `Rewrites with rules (scan -U): ${rewrites.compared} compared, ${rewrites.identical} with identical files${rewrites.explained.length ? `; ${rewrites.explained.length} file(s) differ, each explained: ${[...new Set(rewrites.explained)].join('; ')}` : ''}.`,

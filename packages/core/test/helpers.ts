@@ -47,7 +47,7 @@ export class ScriptedSource implements DiagnosticsSource {
   readonly checks: string[][] = [];
   readonly baselines: string[][] = [];
   readonly #next = new Map<string, Script>();
-  readonly #baseline = new Map<string, readonly Diagnostic[]>();
+  readonly #baseline = new Map<string, readonly Diagnostic[] | 'never'>();
   delayMs = 0;
 
   /** What the next check of `file` answers. */
@@ -56,8 +56,8 @@ export class ScriptedSource implements DiagnosticsSource {
     return this;
   }
 
-  /** Enables `baseline` and sets what it answers for `file`. */
-  baselineOf(file: string, diagnostics: readonly Diagnostic[]): this {
+  /** Enables `baseline` and sets what it answers for `file` (`'never'`: a baseline that does not arrive). */
+  baselineOf(file: string, diagnostics: readonly Diagnostic[] | 'never'): this {
     this.#baseline.set(file, diagnostics);
     return this;
   }
@@ -77,7 +77,10 @@ export class ScriptedSource implements DiagnosticsSource {
     if (this.#baseline.size === 0) return undefined;
     return async (files) => {
       this.baselines.push([...files]);
-      return files.map((file) => ({ file, state: 'checked' as const, diagnostics: this.#baseline.get(file) ?? [] }));
+      return files.map((file): FileCheck => {
+        const diagnostics = this.#baseline.get(file) ?? [];
+        return diagnostics === 'never' ? { file, state: 'pending', settled: new Promise(() => {}) } : { file, state: 'checked', diagnostics };
+      });
     };
   }
 }

@@ -221,6 +221,21 @@ describe('the write wrapper', () => {
     expect(s.source.baselines).toHaveLength(1);
   });
 
+  it('a baseline that does not arrive in time calls nothing new: the file\'s diagnostics are listed as such, and the next write compares', async () => {
+    await using s = setup();
+    writeFileSync(s.file, 'old content with an old problem');
+    s.source.baselineOf(s.file, 'never');
+    const old = diag(s.file, 1, 'old problem');
+    s.source.next(s.file, [old]);
+    const first = await s.write();
+    expect(resultText(first)).toBe(
+      "Wrote a.ts.\nDiagnostics of a.ts from before the write were not known in time, so which are new cannot be told; it has 1 now:\n  1:1 error E1: old problem",
+    );
+    expect(first.structured).toMatchObject({ diagnostics: [{ file: 'a.ts', state: 'checked', newDiagnostics: [], unknownBefore: [{ message: 'old problem' }] }] });
+    s.source.next(s.file, [old, diag(s.file, 2, 'new problem')]);
+    expect(resultText(await s.write())).toBe('Wrote a.ts.\nNew diagnostics in a.ts (1):\n  2:1 error E1: new problem');
+  });
+
   it('leaves failed writes and runs without a source alone', async () => {
     const failing = wrapWrite(
       defineTool({

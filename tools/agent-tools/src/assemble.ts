@@ -3,7 +3,7 @@ import type { QuestionPort, TargetSpace } from '@agent-tools/ask';
 import { type ApprovalCallback, createRegistry, type Registry, type Resources, type Surface } from '@agent-tools/core';
 import { fileTools } from './file-tools/index.js';
 import type { HarnessEnv, HarnessPlugin, Terminal } from './plugin.js';
-import { plugins as allPlugins } from './plugins/index.js';
+import { isStandalone, loadPlugins } from './plugins/catalog.js';
 
 /** What the harness assembles a run from. */
 export interface AssembleOptions {
@@ -12,7 +12,13 @@ export interface AssembleOptions {
   readonly terminal?: Terminal;
   readonly surface?: Surface;
   readonly conversationId?: string;
+  /** The packages to assemble (default: every package, loaded when the run is assembled). */
   readonly plugins?: readonly HarnessPlugin[];
+  /**
+   * The one tool the run will call, when known (`agent-tools call`): a run that needs no other package loads only
+   * the package that has it. Its answer is the same as with every package loaded.
+   */
+  readonly only?: string;
   readonly timeoutMs?: number;
   /** Where ask_user's cards go when not to the terminal (an MCP session's elicitation port), and their space. */
   readonly questions?: { readonly port: QuestionPort; readonly target: TargetSpace };
@@ -31,7 +37,17 @@ export async function assemble(options: AssembleOptions): Promise<Registry> {
     terminal: options.terminal,
     ...(options.questions ? { questions: options.questions } : {}),
   };
-  const plugins = options.plugins ?? allPlugins;
+  if (options.plugins) return build(options, env, options.plugins);
+  const only = options.only !== undefined && isStandalone(options.only) ? options.only : undefined;
+  const registry = await build(options, env, await loadPlugins(only));
+  // A tool the partial run does not show (a surface hides it, its package lacks a resource) is answered as by the
+  // whole run, whose answer names every other tool.
+  if (only === undefined || registry.has(only)) return registry;
+  await registry.dispose();
+  return build(options, env, await loadPlugins());
+}
+
+async function build(options: AssembleOptions, env: HarnessEnv, plugins: readonly HarnessPlugin[]): Promise<Registry> {
   const resources: Resources = { cwd: env.cwd, conversationId: env.conversationId };
   for (const plugin of plugins) Object.assign(resources, await plugin.resources(env));
   return createRegistry({

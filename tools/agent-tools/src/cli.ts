@@ -5,7 +5,6 @@ import { harnessApproval } from './approval.js';
 import { type CliArgs, parseArgs, parseCallArguments, USAGE, UsageError } from './args.js';
 import { assemble } from './assemble.js';
 import { assumedWithoutAsking } from './assumed.js';
-import { runMcp } from './mcp/command.js';
 import { formatList, formatResult, listJson, resultJson } from './output.js';
 import type { Terminal } from './plugin.js';
 import { surfaceNamed, workingDirectory } from './run-options.js';
@@ -16,7 +15,8 @@ import { replAnswer } from './transcript.js';
 
 /** Runs the harness and returns its exit status: 0 success, 1 error result, 2 usage error. */
 export async function main(argv: readonly string[]): Promise<number> {
-  if (argv[0] === 'mcp') return runMcp(argv.slice(1));
+  // The MCP server's modules (its SDK, the HTTP stack) load only for `mcp`.
+  if (argv[0] === 'mcp') return (await import('./mcp/command.js')).runMcp(argv.slice(1));
   let args: CliArgs;
   let cwd: string;
   let surface: Surface;
@@ -63,6 +63,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     surface,
     terminal: human,
     approve: harnessApproval({ yes: args.yes, terminal: human }),
+    ...(args.command === 'call' ? { only: args.tool as string } : {}),
     ...(args.timeoutSeconds ? { timeoutMs: args.timeoutSeconds * 1000 } : {}),
   });
   const stop = (): void => {

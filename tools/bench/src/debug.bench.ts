@@ -9,9 +9,11 @@ import { type Timing, timingTable } from './measure.js';
 /**
  * debug: the time from `launch` to the answer at the first breakpoint (adapter start, configuration, run to the
  * breakpoint, snapshot), and of a `step_over` round trip (step plus the snapshot: stack, scopes, locals, source),
- * for debugpy on Python and lldb-dap on C built with gcc -g. The reference row under each step is the bare DAP
- * round trip on the same session (`next`, then the `stopped` event; no snapshot), measured side by side: each run
- * does one of each, so both see the same machine load. Last, the harness's CPU time for a debuggee printing
+ * for debugpy on Python, lldb-dap on C built with gcc -g and js-debug on Node.js. The reference rows under each step
+ * are the bare DAP round trip on the same session and transport (`next`, then the `stopped` event; no snapshot), and
+ * that round trip followed by the requests a snapshot needs (stackTrace, scopes, variables) sent bare, one after the
+ * other: the cost of the answer's information without this package's work. Each run does one of each, side by side,
+ * so all see the same machine load. Last, the harness's CPU time for a debuggee printing
  * 32 MiB with `\r` line endings against the same bytes with `\n`: output handling must be linear whatever the
  * line endings.
  */

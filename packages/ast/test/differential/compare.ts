@@ -122,6 +122,18 @@ export async function comparePattern(
   };
 }
 
+/**
+ * Whether ast-grep's own build reads a pattern into a tree with a syntax error (an ERROR or MISSING node; its
+ * `--debug-query=cst` of the text it parses, its expando in place of `$`): such a pattern finds nothing there,
+ * where we refuse it as unparseable and say why.
+ */
+export async function cliReadsWithError(language: string, pattern: string): Promise<boolean> {
+  const spec = findLanguage(language);
+  if (!spec) return false;
+  const text = preprocessPattern(pattern, { ...spec, quoteMetavariables: false, expando: spec.astGrepExpando ?? spec.expando });
+  return (await oracleTree(language, text)).some((line) => line.kind === 'ERROR' || line.kind.startsWith('MISSING'));
+}
+
 /** Largest text handed to ast-grep as a pattern (one command-line argument holds at most 128 KiB). */
 const MAX_TREE_TEXT = 120 * 1024;
 

@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { copyCorpus } from '../corpus.js';
+import { unpackArchive } from './unpack.js';
 
 const require = createRequire(import.meta.url);
 const npm = (name: string, ...sub: string[]): string => join(dirname(require.resolve(`${name}/package.json`)), ...sub);
@@ -12,6 +13,8 @@ export interface Corpus {
   /** What ships it, for the report. */
   readonly from: string;
   readonly sources: readonly string[];
+  /** Zip archives (jars) whose files are taken, after the sources, as if they were folders. */
+  readonly archives?: readonly string[];
   readonly accept: (name: string) => boolean;
   /** The extension the copies get (bash completions have none). */
   readonly rename?: string;
@@ -19,8 +22,8 @@ export interface Corpus {
   readonly testdata?: boolean;
   /**
    * Folders of tree-sitter test corpus files (`test/corpus/*.txt`) whose cases are written out one file each,
-   * after the sources (Dart: no npm or Debian package ships much Dart code). Cases that expect a syntax error
-   * are left out.
+   * after the sources (Dart, Elixir, Nix: no npm or Debian package here ships much of their code), subfolders
+   * included. Cases that expect a syntax error are left out.
    */
   readonly cases?: { readonly dir: string; readonly extension: string };
 }
@@ -54,6 +57,33 @@ export const CORPORA: readonly Corpus[] = [
     sources: [npm('flutter-skill', 'dart'), npm('tree-sitter-dart')],
     accept: ext('.dart'),
     cases: { dir: npm('tree-sitter-dart', 'test', 'corpus'), extension: 'dart' },
+  },
+  {
+    language: 'elixir',
+    from: "npm tree-sitter-elixir 0.1.1 (its highlight and tags examples, then its test corpus's cases)",
+    sources: [npm('tree-sitter-elixir-corpus', 'test')],
+    accept: ext('.ex', '.exs'),
+    cases: { dir: npm('tree-sitter-elixir-corpus', 'test', 'corpus'), extension: 'ex' },
+  },
+  {
+    language: 'haskell',
+    from: "Debian hugs's bundled libraries (parsec, mtl, fgl, QuickCheck, base)",
+    sources: ['parsec', 'mtl', 'fgl', 'QuickCheck', 'base'].map((p) => `/usr/lib/hugs/packages/${p}`),
+    accept: ext('.hs'),
+  },
+  {
+    language: 'nix',
+    from: "npm nijs (NiJS's Nix expressions), then tree-sitter-nix 0.0.2 (its highlight example, then its test corpus's cases)",
+    sources: [npm('nijs'), npm('tree-sitter-nix', 'test')],
+    accept: ext('.nix'),
+    cases: { dir: npm('tree-sitter-nix', 'corpus'), extension: 'nix' },
+  },
+  {
+    language: 'scala',
+    from: "Debian plm (the Scala lessons inside its jar), npm tree-sitter-scala 0.19.0's examples (from scalac)",
+    sources: [npm('tree-sitter-scala-examples', 'examples')],
+    archives: ['/usr/share/java/plm.jar'],
+    accept: ext('.scala'),
   },
   {
     language: 'css',
@@ -120,6 +150,17 @@ export function collectCorpus(corpus: Corpus, to: string, limit: number, { perSo
       }),
     );
   }
+  for (const archive of corpus.archives ?? []) {
+    const left = perSource ? limit : limit - files.length;
+    if (left <= 0) break;
+    const unpacked = unpackArchive(archive);
+    try {
+      const base = `a${files.length}-${archive.split('/').pop() ?? 'archive'}`;
+      files.push(...copyCorpus(unpacked, join(to, base), corpus.accept, { limit: left }));
+    } finally {
+      rmSync(unpacked, { recursive: true, force: true });
+    }
+  }
   if (corpus.cases) files.push(...writeCases(corpus.cases.dir, join(to, 'cases'), corpus.cases.extension, perSource ? limit : limit - files.length));
   return files;
 }
@@ -130,7 +171,8 @@ const DIVIDER = /^-{3,}\s*$/;
 /** Writes each case of a folder of tree-sitter corpus files (`== name ==`, code, `---`, expected tree) as a file. */
 function writeCases(dir: string, to: string, extension: string, limit: number): string[] {
   const out: string[] = [];
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.txt')).sort()) {
+  const names = (readdirSync(dir, { recursive: true }) as string[]).filter((n) => n.endsWith('.txt')).sort();
+  for (const name of names) {
     const lines = readFileSync(join(dir, name), 'utf8').split('\n');
     for (let i = 0; i < lines.length && out.length < limit; i++) {
       if (!RULE.test(lines[i] as string)) continue;
@@ -146,7 +188,7 @@ function writeCases(dir: string, to: string, extension: string, limit: number): 
       i = end - 1;
       if (title.includes(':error') || /\b(ERROR|MISSING)\b/.test(expected) || !code.join('').trim()) continue;
       mkdirSync(to, { recursive: true });
-      const file = join(to, `${name.replace(/\.txt$/, '')}-${out.length}.${extension}`);
+      const file = join(to, `${name.replace(/\.txt$/, '').replaceAll('/', '-')}-${out.length}.${extension}`);
       writeFileSync(file, `${code.join('\n').trim()}\n`);
       out.push(file);
     }

@@ -112,6 +112,10 @@ export async function safetyOracle(
   const literal = compiled ? patternTokens(compiled.root) : { texts: new Set<string>(), kinds: new Set<number>() };
   const templateWords = new Set(template.replace(METAVAR, ' ').match(/[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]+/gu) ?? []);
   const templatePattern = await loader.compile(spec, template).catch(() => undefined);
+  // A metavariable named twice by the pattern (`($A, $A, $B)`) names its second copy too: the template decides
+  // how many copies stay, so their tokens need not survive.
+  const named = [...pattern.matchAll(METAVAR)].map((m) => m[1] ?? m[2] ?? '');
+  const repeated = new Set(named.filter((n, i) => n !== '_' && named.indexOf(n) !== i));
   for (const file of proposal.files) {
     const found = matches.get(file.file);
     if (!found) continue;
@@ -127,9 +131,14 @@ export async function safetyOracle(
       const need = new Map<string, number>();
       for (const match of kept) {
         const captured = [...Object.values(match.captures), ...match.anonymous].filter((c) => c.end > c.start);
+        const copies = new Set(
+          Object.entries(match.captures)
+            .filter(([name, c]) => repeated.has(name) && c.end > c.start)
+            .flatMap(([, c]) => leaves(before, c.start, c.end).map((l) => norm(file.original.slice(l.startIndex, l.endIndex)))),
+        );
         for (const leaf of leaves(before, match.start, match.end)) {
           const t = norm(file.original.slice(leaf.startIndex, leaf.endIndex));
-          if (captured.some((c) => c.start <= leaf.startIndex && leaf.endIndex <= c.end)) continue;
+          if (captured.some((c) => c.start <= leaf.startIndex && leaf.endIndex <= c.end) || copies.has(t)) continue;
           if (literal.texts.has(t) || (!leaf.isNamed && literal.kinds.has(leaf.typeId))) continue;
           if (templateWords.has(t) || dropped.has(t) || !t.trim()) continue;
           need.set(t, (need.get(t) ?? 0) + 1);

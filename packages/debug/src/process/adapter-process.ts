@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { basename, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { errorDetail } from '@agent-tools/core';
@@ -24,6 +25,8 @@ export interface StartAdapterOptions {
   readonly requestTimeoutMs: number;
   /** How long a TCP adapter may take to print where it listens. */
   readonly startTimeoutMs: number;
+  /** The session's private folder, where an adapter with a `socket` transport listens. */
+  readonly socketDir?: string;
   /** Output of the adapter process that is not DAP (a TCP adapter's stdout carries the debuggee's output). */
   readonly onProcessOutput?: (category: 'stdout' | 'stderr', text: string) => void;
   /** Answers the adapter's reverse requests (see {@link DapConnectionOptions.reverseRequest}). */
@@ -32,6 +35,11 @@ export interface StartAdapterOptions {
 }
 
 const STDERR_TAIL = 4000;
+/** Longest local socket path that every platform accepts (Linux takes 107 bytes, macOS 103). */
+const MAX_SOCKET_PATH = 100;
+
+/** Where a TCP or local-socket adapter listens. */
+export type ListenAddress = { readonly port: number } | { readonly path: string };
 /** How often the launched debuggee is checked for its end. */
 const DEBUGGEE_POLL_MS = 200;
 
@@ -53,15 +61,15 @@ export class AdapterProcess {
 
   /** The TCP connection, destroyed on kill: ending it only half-closes it, and a peer that never closes its side keeps it open. */
   readonly #socket: Socket | undefined;
-  /** The loopback port of a TCP adapter, where further sessions (js-debug's child sessions) connect too. */
-  readonly port: number | undefined;
+  /** Where a TCP or local-socket adapter listens; further sessions (js-debug's child sessions) connect there too. */
+  readonly address: ListenAddress | undefined;
   /** Connections opened beside the first one, destroyed on kill. */
   readonly #extra = new Set<{ socket: Socket; connection: DapConnection }>();
 
-  constructor(connection: DapConnection, tree: SupervisedProcess | undefined, exited: Promise<ExitInfo>, socket?: Socket, port?: number) {
+  constructor(connection: DapConnection, tree: SupervisedProcess | undefined, exited: Promise<ExitInfo>, socket?: Socket, address?: ListenAddress) {
     this.connection = connection;
     this.#socket = socket;
-    this.port = port;
+    this.address = address;
     this.#tree = tree;
     this.exited = exited.then((info) => {
       this.#exit = info;
@@ -120,12 +128,12 @@ export class AdapterProcess {
   }
 
   /**
-   * Opens another DAP connection to the same TCP adapter (js-debug serves each debug target it announces with
-   * `startDebugging` as a session of its own on the port it listens on). It is closed with the adapter.
+   * Opens another DAP connection to the same listening adapter (js-debug serves each debug target it announces with
+   * `startDebugging` as a session of its own where it listens). It is closed with the adapter.
    */
   async openConnection(options: DapConnectionOptions, timeoutMs: number): Promise<DapConnection> {
-    if (this.port === undefined) throw new DebugError('adapter_start_failed', `The ${options.name} adapter does not listen on a port, so it cannot serve another session.`);
-    const socket = await connectSocket(this.port, timeoutMs, options.name);
+    if (this.address === undefined) throw new DebugError('adapter_start_failed', `The ${options.name} adapter does not listen on a port or socket, so it cannot serve another session.`);
+    const socket = await connectSocket(this.address, timeoutMs, options.name);
     const connection = new DapConnection(socket, socket, options);
     const entry = { socket, connection };
     this.#extra.add(entry);
@@ -153,12 +161,13 @@ export class AdapterProcess {
   }
 }
 
-/** Starts an adapter and connects to it over stdio or TCP. */
+/** Starts an adapter and connects to it over stdio, TCP or a local socket. */
 export async function startAdapter(options: StartAdapterOptions): Promise<AdapterProcess> {
-  const { command, name } = options;
+  const { command, name, transport } = options;
+  const socketPath = transport.kind === 'socket' ? localSocketPath(name, options.socketDir) : undefined;
   const tree = spawnSupervised({
     command: command.command,
-    args: command.args,
+    args: transport.kind === 'socket' ? [...command.args, ...transport.listenArgs(socketPath as string)] : command.args,
     cwd: command.cwd ?? options.cwd,
     env: { ...process.env, ...command.env },
     stderrTail: STDERR_TAIL,
@@ -168,8 +177,8 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
   const stdout = tree.stdout as Readable;
   const stderr = tree.stderr as Readable;
   const stdin = tree.stdin as Writable;
-  // A TCP adapter may print where it listens at once: listen before anything is awaited.
-  const listening = options.transport.kind === 'stdio' ? undefined : waitForListening(tree, options, exited);
+  // A listening adapter may print where it listens at once: listen before anything is awaited.
+  const listening = transport.kind === 'stdio' ? undefined : waitForListening(tree, transport.listening, options, exited);
   listening?.catch(() => undefined);
   try {
     const early = await Promise.race([exited, delay(0).then(() => undefined)]);
@@ -179,16 +188,17 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
       void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));
       return new AdapterProcess(connection, tree, exited);
     }
-    const port = await listening;
+    const heard = await listening;
+    const address: ListenAddress = socketPath !== undefined ? { path: socketPath } : { port: Number(heard) };
     // One decoder per stream: a chunk may end inside a multi-byte character, which the next chunk completes.
     const out = new StringDecoder('utf8');
     const err = new StringDecoder('utf8');
     stdout.on('data', (chunk: Buffer) => options.onProcessOutput?.('stdout', out.write(chunk)));
     stderr.on('data', (chunk: Buffer) => options.onProcessOutput?.('stderr', err.write(chunk)));
-    const socket = await connectSocket(port, options.startTimeoutMs, name);
+    const socket = await connectSocket(address, options.startTimeoutMs, name);
     const connection = new DapConnection(socket, socket, connectionOptions(options));
     void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));
-    return new AdapterProcess(connection, tree, exited, socket, port);
+    return new AdapterProcess(connection, tree, exited, socket, address);
   } catch (error) {
     await tree.stop(0);
     if (error instanceof DebugError) throw error;
@@ -223,7 +233,7 @@ export async function connectToServer(
   let socket: Socket | undefined;
   while (!socket) {
     try {
-      socket = await connectSocket(port, 5000, name);
+      socket = await connectSocket({ port }, 5000, name);
     } catch (error) {
       if (Date.now() >= deadline && refused(error) && nothingListens) throw nothingListens(Date.now() - started, 'ECONNREFUSED');
       if (Date.now() >= deadline || !refused(error)) throw error;
@@ -242,15 +252,32 @@ export function describeExit(name: string, info: ExitInfo): string {
   return `the ${name} adapter exited with code ${info.code}`;
 }
 
-async function waitForListening(tree: SupervisedProcess, options: StartAdapterOptions, exited: Promise<ExitInfo>): Promise<number> {
-  const pattern = (options.transport as { listening: RegExp }).listening;
+/**
+ * The path of a local socket in the session's folder (a named pipe named after it on Windows). A path too long for
+ * a socket is refused with what to do, before the adapter starts.
+ */
+function localSocketPath(name: string, dir: string | undefined): string {
+  if (dir === undefined) throw new DebugError('adapter_start_failed', `The ${name} adapter listens on a local socket, but the session has no folder for it.`);
+  if (process.platform === 'win32') return `\\\\.\\pipe\\${basename(dir)}-dap`;
+  const path = join(dir, 'dap.sock');
+  if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
+    throw new DebugError(
+      'adapter_start_failed',
+      `The ${name} adapter listens on a local socket in the session's temporary folder, and its path (${path}) is longer than the ${MAX_SOCKET_PATH} bytes a socket path may have. Set TMPDIR to a shorter folder (such as /tmp) and launch again.`,
+    );
+  }
+  return path;
+}
+
+/** Waits for the adapter to say it listens: resolves with the first group of `pattern` (the port), or the whole match. */
+async function waitForListening(tree: SupervisedProcess, pattern: RegExp, options: StartAdapterOptions, exited: Promise<ExitInfo>): Promise<string> {
   let seen = '';
   let onData: ((chunk: Buffer) => void) | undefined;
-  const found = new Promise<number>((resolve) => {
+  const found = new Promise<string>((resolve) => {
     onData = (chunk: Buffer) => {
       seen += chunk.toString('utf8');
       const match = pattern.exec(seen);
-      if (match?.[1]) resolve(Number(match[1]));
+      if (match) resolve(match[1] ?? match[0]);
     };
     tree.stdout?.on('data', onData);
     tree.stderr?.on('data', onData);
@@ -284,12 +311,13 @@ async function waitForListening(tree: SupervisedProcess, options: StartAdapterOp
   }
 }
 
-function connectSocket(port: number, timeoutMs: number, name: string): Promise<Socket> {
+function connectSocket(address: ListenAddress, timeoutMs: number, name: string): Promise<Socket> {
+  const where = 'path' in address ? address.path : `127.0.0.1:${address.port}`;
   return new Promise<Socket>((resolve, reject) => {
-    const socket = connect({ port, host: '127.0.0.1' });
+    const socket = 'path' in address ? connect({ path: address.path }) : connect({ port: address.port, host: '127.0.0.1' });
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new DebugError('adapter_start_failed', `Could not connect to the ${name} debug server on 127.0.0.1:${port} within ${timeoutMs / 1000} s.`));
+      reject(new DebugError('adapter_start_failed', `Could not connect to the ${name} debug server on ${where} within ${timeoutMs / 1000} s.`));
     }, timeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);
@@ -298,7 +326,7 @@ function connectSocket(port: number, timeoutMs: number, name: string): Promise<S
     });
     socket.once('error', (error) => {
       clearTimeout(timer);
-      reject(new DebugError('adapter_start_failed', `Could not connect to the ${name} debug server on 127.0.0.1:${port}: ${error.message}.`, { cause: error }));
+      reject(new DebugError('adapter_start_failed', `Could not connect to the ${name} debug server on ${where}: ${error.message}.`, { cause: error }));
     });
   });
 }

@@ -247,15 +247,17 @@ export class DebugSession {
         nothingListens(port, triedMs, error, config),
       );
     } else {
+      const transport = located.transport ?? config.transport;
       this.#process = await startAdapter({
         name: config.id,
         command: located.command,
         cwd: root,
-        transport: config.transport,
+        transport,
         requestTimeoutMs: timeouts.requestMs,
         startTimeoutMs: timeouts.startMs,
+        socketDir: this.#tempDir,
         onProcessOutput: (category, text) => {
-          if (config.transport.kind === 'tcp' && config.transport.programOutput === false) this.#console = (this.#console + text).slice(-CONSOLE_LIMIT);
+          if (transport.kind !== 'stdio' && transport.programOutput === false) this.#console = (this.#console + text).slice(-CONSOLE_LIMIT);
           else this.output.append(text, category);
         },
         ...(config.childSessions ? { reverseRequest: (command: string, args: unknown) => this.#children?.reverseRequest(command, args) } : {}),

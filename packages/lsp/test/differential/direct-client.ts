@@ -4,6 +4,15 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
+/** A diagnostic as a server publishes it (the fields the tests compare). */
+export interface PublishedDiagnostic {
+  readonly range: { readonly start: { readonly line: number; readonly character: number } };
+  readonly severity?: number;
+  readonly code?: string | number;
+  readonly source?: string;
+  readonly message: string;
+}
+
 /** How to start a server for the oracle, written out here so it does not depend on the package's configuration. */
 export interface DirectServer {
   readonly command: string;
@@ -12,6 +21,8 @@ export interface DirectServer {
   readonly initializationOptions?: unknown;
   /** Answers to workspace/configuration by section. */
   readonly settings?: Record<string, unknown>;
+  /** Offer pull diagnostics (textDocument/diagnostic): an answer that is complete, where a publication may be early. */
+  readonly pullDiagnostics?: boolean;
   /** A log line that says the server has loaded the workspace. */
   readonly loaded?: RegExp;
 }
@@ -28,6 +39,7 @@ export class DirectClient implements AsyncDisposable {
   readonly #server: DirectServer;
   readonly #progress = new Set<string | number>();
   readonly #opened = new Set<string>();
+  readonly #published = new Map<string, { diagnostics: PublishedDiagnostic[]; at: number }>();
   #loaded: boolean;
 
   private constructor(root: string, server: DirectServer) {
@@ -53,6 +65,9 @@ export class DirectClient implements AsyncDisposable {
     this.#connection.onNotification('window/logMessage', (params: { message: string }) => {
       if (server.loaded?.test(params.message)) this.#loaded = true;
     });
+    this.#connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string; diagnostics: PublishedDiagnostic[] }) => {
+      this.#published.set(params.uri, { diagnostics: params.diagnostics, at: Date.now() });
+    });
     this.#connection.onNotification(() => {});
     this.#connection.listen();
   }
@@ -71,7 +86,13 @@ export class DirectClient implements AsyncDisposable {
         workspace: { configuration: true, workspaceFolders: true },
         // A client that offers go-to-declaration (as editors and the package do): pyright then answers definition
         // with the source and leaves stubs to declaration.
-        textDocument: { hover: { contentFormat: ['markdown', 'plaintext'] }, definition: { linkSupport: true }, declaration: { linkSupport: true }, references: {} },
+        textDocument: {
+          hover: { contentFormat: ['markdown', 'plaintext'] },
+          definition: { linkSupport: true },
+          declaration: { linkSupport: true },
+          references: {},
+          ...(server.pullDiagnostics ? { diagnostic: {} } : {}),
+        },
       },
     });
     client.#connection.sendNotification('initialized', {});
@@ -98,6 +119,34 @@ export class DirectClient implements AsyncDisposable {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error(`the oracle server for ${this.#root} did not become idle`);
+  }
+
+  /**
+   * The diagnostics the server last published for each of `paths` (opened here if not yet), once every one has
+   * been published and none changed for `quietMs` with the server idle.
+   */
+  async publishedFor(paths: readonly string[], timeoutMs = 600_000, quietMs = 2000): Promise<Map<string, PublishedDiagnostic[]>> {
+    const uris = paths.map((path) => this.open(path));
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.idle(Math.max(1, deadline - Date.now()));
+      const latest = Math.max(0, ...uris.map((uri) => this.#published.get(uri)?.at ?? Number.POSITIVE_INFINITY));
+      if (Number.isFinite(latest) && Date.now() - latest >= quietMs && this.#progress.size === 0) break;
+      if (Date.now() > deadline) throw new Error(`the oracle server for ${this.#root} did not publish diagnostics of every file`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return new Map(paths.map((path, i) => [path, this.#published.get(uris[i] as string)?.diagnostics ?? []]));
+  }
+
+  /** The diagnostics of each of `paths` by pull (textDocument/diagnostic), each asked until two answers agree. */
+  async pulledFor(paths: readonly string[]): Promise<Map<string, PublishedDiagnostic[]>> {
+    const out = new Map<string, PublishedDiagnostic[]>();
+    for (const path of paths) {
+      const uri = this.open(path);
+      const report = await this.stable<{ items?: PublishedDiagnostic[] }>('textDocument/diagnostic', { textDocument: { uri } });
+      out.set(path, report.items ?? []);
+    }
+    return out;
   }
 
   /** Asks once. */

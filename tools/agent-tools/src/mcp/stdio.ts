@@ -1,6 +1,7 @@
 import type { Surface } from '@agent-tools/core';
 import { serveRegistry } from '@agent-tools/mcp';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loadPlugins } from '../plugins/catalog.js';
 import { flushed } from '../stdout.js';
 import type { McpArgs } from './args.js';
 import { SERVER_INFO } from './server-info.js';
@@ -13,6 +14,10 @@ import { sessionRegistry } from './session-registry.js';
  * too; the keeper of core's process tracking covers the case where this process itself is killed.
  */
 export async function serveStdio(args: McpArgs, cwd: string, surface: Surface): Promise<number> {
+  // Every package is loaded before the first message is read, as a session lists them all anyway: a client that
+  // writes its requests and ends its input at once must still get every answer, and the end of input closes the
+  // session as soon as it is seen.
+  await loadPlugins();
   const transport = new StdioServerTransport();
   const session = await serveRegistry(transport, (ctx) => sessionRegistry({ surface, fileTools: args.fileTools }, cwd, ctx), {
     surface,
