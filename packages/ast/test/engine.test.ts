@@ -85,6 +85,26 @@ describe('worker threads', () => {
 });
 
 describe('the tree cache', () => {
+  it('keeps each searched kind\'s nodes with a cached tree, so a search rooted at the same kind finds the same matches without a walk', async () => {
+    await using loader = createTreeSitterLoader({ workers: 1 });
+    // No literal to find candidates from: they are the tree's nodes of the pattern's root kind.
+    const first = found(await search(loader, '$A + $B'));
+    expect(first).toHaveLength(40);
+    const [one] = await loader.cacheStats();
+    expect(one?.nodeLists).toBe(40);
+    // Another pattern of the same root kind uses the same lists; the first pattern finds what it found.
+    expect(found(await search(loader, '$F($N) + $X'))).toEqual(first);
+    expect(found(await search(loader, '$A + $B'))).toEqual(first);
+    expect((await loader.cacheStats())[0]?.nodeLists).toBe(40);
+    // Other kinds add lists (a bare metavariable has no kind), at most four per file, the oldest going first; the
+    // bytes count them.
+    for (const pattern of ['$F($X)', 'return $X', 'def $F($X): $$$B', 'if $C: $$$B', '$X']) await search(loader, pattern);
+    const [after] = await loader.cacheStats();
+    expect(after?.nodeLists).toBe(4 * 40);
+    expect(after?.bytes).toBeGreaterThan(one?.bytes ?? 0);
+    expect(found(await search(loader, '$A + $B'))).toEqual(first);
+  });
+
   it('reuses parsed trees for a repeated search and re-parses a file whose size or mtime changed', async () => {
     await using loader = createTreeSitterLoader({ workers: 1 });
     await search(loader, '$A + $B');

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { type ReadScratch, readRegularFileIntoSync } from '@agent-tools/core/regular-file';
 import type { Node, Tree } from 'web-tree-sitter';
 import { type LanguageSpec, languageSpec } from '../languages.js';
-import { findMatches, type MatchRecord } from '../match/find.js';
+import { descendantsOf, findMatches, type MatchRecord, type NodesOf } from '../match/find.js';
 import { stringLineStarts } from '../match/regions.js';
 import { findRuleMatches } from '../rules/find.js';
 import { isRule, type Query } from '../rules/types.js';
@@ -142,11 +142,13 @@ export class FileSearcher {
       errorRow = tree.rootNode.hasError ? firstErrorRow(tree.rootNode) : undefined;
       owned = !request.cache || !this.#cache.put(key, { size, mtimeMs, text: source, tree, errorRow });
     }
+    const remembered: (Node | null)[][] = [];
     try {
       const forEdit = request.wantText;
+      const nodesOf: NodesOf = owned ? descendantsOf : (_, kinds) => this.#nodesOf(key, tree, kinds, remembered);
       const matches = isRule(pattern)
-        ? findRuleMatches(tree, source, pattern, stop, { comments: forEdit })
-        : findMatches(tree, source, pattern, stop, { comments: forEdit });
+        ? findRuleMatches(tree, source, pattern, stop, { comments: forEdit, nodesOf })
+        : findMatches(tree, source, pattern, stop, { comments: forEdit, nodesOf });
       return {
         file,
         status: 'searched',
@@ -155,9 +157,36 @@ export class FileSearcher {
         ...(forEdit && matches.length > 0 ? { text: source, stringLines: stringLineStarts(tree, source) } : {}),
       };
     } finally {
+      for (const list of remembered) for (const node of list) if (node) forgetChildren(node);
       if (owned) tree.delete();
     }
   }
+
+  /**
+   * The nodes of some kinds in a cached tree, remembered with it: a search rooted at the same kinds again (the same
+   * pattern or rule, or another of the same root kind) skips the walk over the whole tree, which costs about as
+   * much as matching. `remembered` collects the lists handed out, whose nodes must forget their children after.
+   */
+  #nodesOf(key: string, tree: Tree, kinds: readonly string[], remembered: (Node | null)[][]): readonly (Node | null)[] {
+    const name = kinds.join(',');
+    let nodes = this.#cache.kindsOf(key, name);
+    if (!nodes) {
+      nodes = descendantsOf(tree, kinds);
+      this.#cache.rememberKinds(key, name, nodes);
+    }
+    remembered.push(nodes);
+    return nodes;
+  }
+}
+
+/**
+ * web-tree-sitter keeps a node's children once they were asked for: a node remembered with a cached tree lets go
+ * of them after each search, so matching does not grow what the cache holds behind its byte count.
+ */
+function forgetChildren(node: Node): void {
+  const held = node as unknown as { _children?: unknown; _namedChildren?: unknown };
+  held._children = undefined;
+  held._namedChildren = undefined;
 }
 
 function firstErrorRow(node: Node): number {

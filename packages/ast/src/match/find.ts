@@ -58,7 +58,7 @@ export function findMatches(
   src: string,
   pattern: CompiledPattern,
   stop?: () => boolean,
-  options: { readonly comments?: boolean } = {},
+  options: { readonly comments?: boolean; readonly nodesOf?: NodesOf } = {},
 ): MatchRecord[] {
   const forEdit = options.comments === true;
   const matcher = new Matcher(pattern.root, src, pattern.deviations, { trace: forEdit });
@@ -118,7 +118,7 @@ export function findMatches(
     return out;
   }
   if (top.typeId === root.kindId) visit(top);
-  const candidates = top.descendantsOfType(root.kind);
+  const candidates = (options.nodesOf ?? descendantsOf)(tree, [root.kind]);
   for (let i = 0; i < candidates.length; i++) {
     const node = candidates[i] as Node;
     if (node.typeId !== root.kindId) continue;
@@ -126,6 +126,17 @@ export function findMatches(
     visit(node);
   }
   return out;
+}
+
+/**
+ * The nodes of some kinds in a tree, in document order (the candidates of a search): a cache of trees may keep
+ * them for the next search rooted at the same kinds.
+ */
+export type NodesOf = (tree: Tree, kinds: readonly string[]) => readonly (Node | null)[];
+
+/** {@link NodesOf} by a walk over the whole tree. */
+export function descendantsOf(tree: Tree, kinds: readonly string[]): (Node | null)[] {
+  return tree.rootNode.descendantsOfType([...kinds]);
 }
 
 /** Occurrences of the anchor text per character of source above which a walk over the tree is cheaper. */

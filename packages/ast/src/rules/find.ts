@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { type MatchRecord, record } from '../match/find.js';
+import { descendantsOf, type MatchRecord, type NodesOf, record } from '../match/find.js';
 import { commentsIn } from '../match/regions.js';
 import { RuleEvaluator } from './evaluate.js';
 import type { CompiledRule } from './types.js';
@@ -14,13 +14,13 @@ export function findRuleMatches(
   src: string,
   rule: CompiledRule,
   stop?: () => boolean,
-  options: { readonly comments?: boolean } = {},
+  options: { readonly comments?: boolean; readonly nodesOf?: NodesOf } = {},
 ): MatchRecord[] {
   const evaluator = new RuleEvaluator(rule, src);
   const kinds = new Set(rule.kinds);
   const top = tree.rootNode;
   const candidates: Node[] = kinds.has(top.typeId) ? [top] : [];
-  for (const node of top.descendantsOfType([...rule.kindNames])) if (node && kinds.has(node.typeId)) candidates.push(node);
+  for (const node of (options.nodesOf ?? descendantsOf)(tree, rule.kindNames)) if (node && kinds.has(node.typeId)) candidates.push(node);
   const out: MatchRecord[] = [];
   for (let i = 0; i < candidates.length; i++) {
     if ((i & 255) === 255 && stop?.()) break;
