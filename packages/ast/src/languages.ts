@@ -96,6 +96,19 @@ export interface LanguageSpec {
 
 const TOP: PatternContext = { name: 'top level', before: '', after: '' };
 
+/**
+ * Probes for `readingProbes`, chosen from the generated check in test/readings-generated.test.ts (a pattern made
+ * from real code must match the code it was made from): a type keyword (C's `sizeof($T)`), an expression that is
+ * no type (C++'s `$A&& $B`: an rvalue-reference declaration, or a logical and), a call where a statement must be
+ * an expression statement (C#'s `$A;`), a block where a body may stand (JavaScript's `name(params) $BODY`: a
+ * method), a receiver (Go's `func $R Name()`), a declaration after `export`.
+ */
+const TYPE_INT = { text: 'int', what: 'a type' } as const;
+const EXPRESSION_0 = { text: '0', what: 'an expression' } as const;
+const CALL = { text: '__ag()', what: 'an expression statement' } as const;
+const BLOCK = { text: '{}', what: 'a block' } as const;
+const DECLARATION = { text: 'const __ag = 0', what: 'a declaration' } as const;
+
 function cLike(fn: string, member: string): PatternContext[] {
   return [
     { name: 'statement', before: `${fn} {\n`, after: '\n}' },
@@ -139,7 +152,7 @@ const SPECS: readonly LanguageSpec[] = [
     expando: 'µ',
     statementSemicolons: ';',
     astGrepExpando: '\u{10000}',
-    readingProbes: [{ text: 'int', what: 'a type' }],
+    readingProbes: [TYPE_INT, EXPRESSION_0],
     contexts: cLike('void __ag(void)', 'struct __AG'),
   },
   {
@@ -152,7 +165,7 @@ const SPECS: readonly LanguageSpec[] = [
     expando: 'µ',
     statementSemicolons: ';',
     astGrepExpando: '\u{10000}',
-    readingProbes: [{ text: 'int', what: 'a type' }],
+    readingProbes: [TYPE_INT, EXPRESSION_0],
     contexts: cLike('void __ag()', 'class __AG'),
   },
   {
@@ -164,6 +177,7 @@ const SPECS: readonly LanguageSpec[] = [
     grammarPath: '',
     expando: 'µ',
     statementSemicolons: '();',
+    readingProbes: [TYPE_INT, CALL],
     contexts: [
       { name: 'statement', before: 'class __AG { void __ag() {\n', after: '\n} }' },
       { name: 'expression', before: 'class __AG { void __ag() {\n', after: '\n} }', tail: ';' },
@@ -231,6 +245,7 @@ const SPECS: readonly LanguageSpec[] = [
     grammarPath: 'out',
     expando: '$',
     statementSemicolons: ';',
+    readingProbes: [{ text: 'var __ag = 0', what: 'a declaration' }, { text: "'__ag'", what: 'a URI' }],
     contexts: braces('void __ag()', 'class __AG', true),
   },
   {
@@ -241,6 +256,7 @@ const SPECS: readonly LanguageSpec[] = [
     grammarPackage: 'tree-sitter-go',
     grammarPath: '',
     expando: 'µ',
+    readingProbes: [{ text: '(__ag T)', what: 'a receiver' }],
     contexts: [
       { name: 'statement', before: 'package __ag\nfunc __ag() {\n', after: '\n}' },
       { name: 'expression', before: 'package __ag\nvar _ = ', after: '\n' },
@@ -258,6 +274,7 @@ const SPECS: readonly LanguageSpec[] = [
     grammarPath: '',
     expando: '$',
     statementSemicolons: ';',
+    readingProbes: [TYPE_INT, CALL],
     contexts: [
       { name: 'statement', before: 'class __AG { void __ag() {\n', after: '\n} }' },
       { name: 'expression', before: 'class __AG { void __ag() {\n', after: '\n} }', tail: ';' },
@@ -274,6 +291,7 @@ const SPECS: readonly LanguageSpec[] = [
     grammarPath: '',
     expando: '$',
     statementSemicolons: ';',
+    readingProbes: [BLOCK, DECLARATION],
     contexts: JS_CONTEXTS,
   },
   {
@@ -439,6 +457,7 @@ const SPECS: readonly LanguageSpec[] = [
     grammarPath: '',
     expando: '$',
     statementSemicolons: ';',
+    readingProbes: [BLOCK, DECLARATION],
     contexts: JS_CONTEXTS,
   },
   {
@@ -450,6 +469,7 @@ const SPECS: readonly LanguageSpec[] = [
     grammarPath: '',
     expando: '$',
     statementSemicolons: ';',
+    readingProbes: [BLOCK, DECLARATION],
     contexts: JS_CONTEXTS,
   },
   {

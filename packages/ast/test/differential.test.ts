@@ -93,6 +93,7 @@ for (const corpus of CORPORA) {
       expect(rewrites.oracle.lostTokens).toEqual([]);
       expect(rewrites.oracle.moreErrorsUnnamed).toEqual([]);
       expect(rewrites.oracle.notShapedUnlisted).toEqual([]);
+      expect(rewrites.oracle.doubled).toEqual([]);
       expect(outcomes.length).toBeGreaterThanOrEqual(Math.min(patterns, generated.length) * (MIN_COMPARED[corpus.language] ?? 0.4));
       expect(outcomes.some((o) => o.cli > 0)).toBe(true);
     });
@@ -133,9 +134,9 @@ function summarize(
     ...[...byReason].map(([reason, e]) => `- ${e.patterns} pattern(s), ${reason} (e.g. ${e.example})`),
     ...(grammar.length ? [`- ${grammar.length} pattern(s) set aside, ast-grep's grammar build differs (checked): ${grammar.map((g) => g.slice(0, 240)).join('; ')}`] : []),
     `Rewrites: ${rewrites.compared} compared, ${rewrites.identical} with identical files${rewrites.safety.size ? `; safety differences (files): ${[...rewrites.safety].map(([why, n]) => `${n} ${why}`).join('; ')}` : ''}${rewrites.explained.length ? `; ${rewrites.explained.length} file(s) differ, each explained: ${[...new Set(rewrites.explained)].join('; ')}` : ''}.`,
-    `Safety oracle: ${rewrites.oracle.replacements} replacements in ${rewrites.oracle.files} files; ${rewrites.oracle.unnamedTokens} tokens the pattern, its metavariables and the template do not name, ${rewrites.oracle.lostTokens.length ? `${rewrites.oracle.lostTokens.length} LOST` : 'none lost'}; more error nodes than before: ${rewrites.oracle.moreErrorsNamed} file(s), each named by the proposal${rewrites.oracle.moreErrorsUnnamed.length ? `, ${rewrites.oracle.moreErrorsUnnamed.length} NOT NAMED` : ''}; the template's structure at ${rewrites.oracle.templateShaped} of ${rewrites.oracle.sites} replacements${rewrites.oracle.notShapedListed ? `, ${rewrites.oracle.notShapedListed} listed as unsafe` : ''}${rewrites.oracle.notShapedUnlisted.length ? `, ${rewrites.oracle.notShapedUnlisted.length} NOT LISTED` : ''}.`,
+    `Safety oracle: ${rewrites.oracle.replacements} replacements in ${rewrites.oracle.files} files; ${rewrites.oracle.unnamedTokens} tokens the pattern, its metavariables and the template do not name, ${rewrites.oracle.lostTokens.length ? `${rewrites.oracle.lostTokens.length} LOST` : 'none lost'}; more error nodes than before: ${rewrites.oracle.moreErrorsNamed} file(s), each named by the proposal${rewrites.oracle.moreErrorsUnnamed.length ? `, ${rewrites.oracle.moreErrorsUnnamed.length} NOT NAMED` : ''}; the template's structure at ${rewrites.oracle.templateShaped} of ${rewrites.oracle.sites} replacements${rewrites.oracle.notShapedListed ? `, ${rewrites.oracle.notShapedListed} listed as unsafe` : ''}${rewrites.oracle.notShapedUnlisted.length ? `, ${rewrites.oracle.notShapedUnlisted.length} NOT LISTED` : ''}; parentheses doubled by the rewrite: ${rewrites.oracle.doubled.length ? `${rewrites.oracle.doubled.length} FILE(S)` : 'none'}.`,
     ...rewrites.oracle.examples.map((e) => `- safety oracle, ${e.slice(0, 300)}`),
-    ...[...rewrites.oracle.lostTokens, ...rewrites.oracle.moreErrorsUnnamed, ...rewrites.oracle.notShapedUnlisted].slice(0, 12).map((v) => `- SAFETY ORACLE FAILS: ${v.slice(0, 300)}`),
+    ...[...rewrites.oracle.lostTokens, ...rewrites.oracle.moreErrorsUnnamed, ...rewrites.oracle.notShapedUnlisted, ...rewrites.oracle.doubled].slice(0, 12).map((v) => `- SAFETY ORACLE FAILS: ${v.slice(0, 300)}`),
     ...[...rewrites.safetyExamples].map(([why, example]) => `- rewrite safety, ${why}: e.g. ${example.slice(0, 400)}`),
     ...unexplained.map((u) => `- UNEXPLAINED ${u}`),
     ...rewrites.unexplained.map((u) => `- UNEXPLAINED rewrite ${u}`),

@@ -10,6 +10,16 @@ describe('the diagnostics ledger', () => {
     expect(ledger.update(F, [diag(F, 3, 'x is unused'), diag(F, 1, 'bad type')]).map((d) => d.line)).toEqual([1, 3]);
   });
 
+  it('keeps the findings of different sources apart: the same message from a second server is new', () => {
+    const ledger = new DiagnosticsLedger();
+    ledger.update(F, [{ ...diag(F, 2, "Expected '===' and instead saw '=='."), source: 'eslint' }]);
+    const both = [
+      { ...diag(F, 2, "Expected '===' and instead saw '=='."), source: 'eslint' },
+      { ...diag(F, 2, "Expected '===' and instead saw '=='."), source: 'biome' },
+    ];
+    expect(ledger.update(F, both).map((d) => d.source)).toEqual(['biome']);
+  });
+
   it('does not report a message again when it only moved', () => {
     const ledger = new DiagnosticsLedger();
     ledger.update(F, [diag(F, 10, "Type 'string' is not assignable to type 'number'.")]);

@@ -58,7 +58,8 @@ describe('adapter lookup', () => {
       command: { command: '/usr/bin/python3' },
       hints: { python: project.join('venv/bin/python') },
     });
-    expect(result.found && result.summary).toMatch(/^\/usr\/bin\/python3 -m debugpy\.adapter \(debugpy .+\); the program runs under venv\/bin\/python$/);
+    expect(result.found && result.summary).toMatch(/^\/usr\/bin\/python3 -m debugpy\.adapter \(debugpy [^)]+\)$/);
+    expect(result.found && result.programNote).toBe('the program runs under venv/bin/python');
   });
 
   it('delve needs dlv, and says where it looked', async () => {

@@ -1,7 +1,7 @@
 import { waitForNoProcesses } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import { debugRig } from './helpers.js';
-import { FORKER_JS, WORKER_JS } from './js-programs.js';
+import { FORK_REPORT_JS, FORKER_JS, WORKER_JS } from './js-programs.js';
 import { lineOf } from './programs.js';
 
 describe('js adapter: child sessions (startDebugging) for forks and worker threads (real js-debug)', () => {
@@ -34,6 +34,25 @@ describe('js adapter: child sessions (startDebugging) for forks and worker threa
     const done = await rig.call({ action: 'continue' });
     expect(done.text).toContain('child exited 0');
     expect(done.structured.state).toBe('ended');
+    expect(await waitForNoProcesses(rig.dir.path, 5000)).toEqual([]);
+  });
+
+  it('continue from a stop in a child whose process then ends answers with the next stop, not an error', { timeout: 90_000 }, async () => {
+    await using rig = debugRig({ 'report.js': FORK_REPORT_JS });
+    await rig.call({ action: 'breakpoints', file: 'report.js', lines: [lineOf(FORK_REPORT_JS, '@send'), lineOf(FORK_REPORT_JS, '@got')] });
+    // js-debug ends the child's session around its answer to that continue (before it, or with "Unable to resume"):
+    // a race, so it is run three times.
+    for (let run = 0; run < 3; run++) {
+      const child = await rig.call({ action: 'launch', program: 'report.js' });
+      expect(child.text).toContain(`Stopped at a breakpoint in <anonymous> at report.js:${lineOf(FORK_REPORT_JS, '@send')}`);
+      const parent = await rig.call({ action: 'continue' });
+      expect(parent.isError, parent.text).toBe(false);
+      expect(parent.text).toContain(`Stopped at a breakpoint in <anonymous> at report.js:${lineOf(FORK_REPORT_JS, '@got')}`);
+      expect((await rig.call({ action: 'evaluate', expression: 'm.total' })).text).toMatch(/m\.total \(number\) = 15$/);
+      const done = await rig.call({ action: 'continue' });
+      expect(done.text).toContain('child sent 15');
+      expect(done.text).toContain('The program exited with code 0.');
+    }
     expect(await waitForNoProcesses(rig.dir.path, 5000)).toEqual([]);
   });
 

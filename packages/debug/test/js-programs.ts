@@ -48,6 +48,19 @@ child.on('exit', (code) => {
 });
 `;
 
+/** Forks a child that sends one message and so ends (its IPC channel holds it no longer); the parent prints it. */
+export const FORK_REPORT_JS = `const { fork } = require('node:child_process');
+if (process.argv[2] === 'child') {
+  const total = [3, 5, 7].reduce((a, b) => a + b, 0);
+  process.send({ total }); // @send
+} else {
+  const child = fork(__filename, ['child']);
+  child.on('message', (m) => {
+    console.log(\`child sent \${m.total}\`); // @got
+  });
+}
+`;
+
 /** Starts a worker thread that squares a number and posts it back. */
 export const WORKER_JS = `const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads');
 if (isMainThread) {

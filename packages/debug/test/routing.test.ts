@@ -62,6 +62,8 @@ describe('the program\'s Python interpreter, named (real debugpy)', () => {
     expect(launched.text).toContain('no_site 1');
     const explicit = await rig.call({ action: 'launch', program: 'which.py', python: '/usr/bin/python3' });
     expect(explicit.text).toMatch(/The program runs under \/usr\/bin\/python3 \(Python 3\.\d+\.\d+\), as you asked\./);
+    // The launch answer names one interpreter for the program, not also the project's (which `adapters` shows).
+    expect(explicit.text.match(/runs under/g)).toHaveLength(1);
     expect(explicit.text).toContain('no_site 0');
     const wrong = await rig.call({ action: 'launch', program: 'which.py', python: 'nosuch/python' });
     expect(wrong.text).toBe(

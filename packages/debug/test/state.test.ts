@@ -109,6 +109,22 @@ describe('BreakpointBook', () => {
     expect(book.size).toBe(0);
   });
 
+  it('an adapter repeating what it said is no news: version moves only when a state changes', () => {
+    const book = new BreakpointBook();
+    book.set('/p/app.js', [{ line: 4 }]);
+    book.apply(book.get('/p/app.js'), [{ id: 1, verified: true, line: 4 }]);
+    book.recordExceptions({ applied: ['uncaught'], offered: [], unknown: [] });
+    const settled = book.version;
+    // js-debug: the same answer from another process's session, then a `breakpoint` event saying it again.
+    book.apply(book.get('/p/app.js'), [{ id: 1, verified: true, line: 4 }]);
+    book.update({ id: 1, verified: true, line: 4 });
+    book.recordExceptions({ applied: ['uncaught'], offered: [], unknown: [] });
+    book.markHit(1);
+    expect(book.version).toBe(settled);
+    book.update({ id: 1, verified: true, line: 5 });
+    expect(book.version).toBeGreaterThan(settled);
+  });
+
   it('answers only for the breakpoints that were sent, leaving refused ones as they are', () => {
     const book = new BreakpointBook();
     const [plain, hit] = book.set('/p/a.go', [{ line: 5 }, { line: 8, hitCondition: '3' }]);

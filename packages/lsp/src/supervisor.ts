@@ -1,9 +1,10 @@
-import { extname } from 'node:path';
 import { type CheckOptions, type Dependents, type DiagnosticsSource, errorDetail, type FileCheck, outsideFileLocks } from '@agent-tools/core';
 import { builtinServers } from './config/builtin-servers.js';
+import { handlesFile } from './config/file-match.js';
 import type { ServerConfig } from './config/server-config.js';
 import { type CheckHost, checkFiles } from './diagnostics/check-files.js';
 import { findDependents } from './diagnostics/dependents.js';
+import { type AdditionalResolution, resolveAdditional } from './discovery/additional.js';
 import { findBinary, type ResolvedCommand } from './discovery/binary.js';
 import { type Resolution, resolveServer } from './discovery/resolution.js';
 import { discoverRoots } from './discovery/root.js';
@@ -25,6 +26,11 @@ export interface LspSupervisorOptions {
   readonly servers?: readonly ServerConfig[];
   /** Which built-in servers to keep: all (`true`, the default), none, or these ids. */
   readonly builtins?: boolean | readonly string[];
+  /**
+   * Which additional servers (role `additional`: ESLint, Biome, or a harness's own) may add their diagnostics and
+   * code actions to a file's primary server: all (`true`, the default), none, or these ids.
+   */
+  readonly additional?: boolean | readonly string[];
   /** How long a request may take before it is reported as hung (default 20 s; servers may set their own). */
   readonly requestTimeoutMs?: number;
   /** How long starting and initializing a server may take (default 60 s). */
@@ -67,6 +73,8 @@ export interface InstanceStatus {
   readonly binary: string;
   /** Why it stopped or failed to start, when it did. */
   readonly lastFailure?: string;
+  /** Why it did not diagnose the last document it was asked about (a configuration that does not load). */
+  readonly problem?: string;
 }
 
 /** One configured server as status reports it, for the working directory. */
@@ -85,6 +93,12 @@ export interface ServerStatus {
   readonly looked: readonly string[];
   /** What keeps it from starting here: `root marker`, `binary`, both, or nothing. */
   readonly missing: ReadonlyArray<'root marker' | 'binary'>;
+  /** `primary` answers navigation for its files; `additional` adds diagnostics and code actions to theirs. */
+  readonly role: 'primary' | 'additional';
+  /** Programs it runs for part of its work (shellcheck), and where each was found on the search path. */
+  readonly companions?: ReadonlyArray<{ readonly binary: string; readonly gives: string; readonly install: string; readonly found?: string }>;
+  /** What it needs in the project and did not find there (ESLint: the project's eslint package), per root. */
+  readonly unmet?: ReadonlyArray<{ readonly root: string; readonly reason: string }>;
 }
 
 /** What a reload did for one server. */
@@ -121,6 +135,8 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
   readonly #limits: ServerLimits;
   readonly #entries = new Map<string, Entry>();
   readonly #notes: string[] = [];
+  /** Why an additional server did not diagnose the last document it was asked about (its configuration failed). */
+  readonly #problems = new WeakMap<LanguageServer, string>();
   /** What the write hook needs of the supervisor; kept out of its public surface. */
   readonly #checkHost: CheckHost;
   #disposed: Promise<void> | undefined;
@@ -128,7 +144,7 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
   constructor(options: LspSupervisorOptions) {
     this.#options = options;
     this.cwd = options.cwd;
-    this.servers = mergeServers(options.servers ?? [], options.builtins ?? true);
+    this.servers = mergeServers(options.servers ?? [], options.builtins ?? true, options.additional ?? true);
     this.#limits = {
       requestTimeoutMs: options.requestTimeoutMs ?? 20_000,
       startTimeoutMs: options.startTimeoutMs ?? 60_000,
@@ -139,6 +155,8 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
     };
     this.#checkHost = {
       resolve: (path) => this.resolve(path),
+      additionalFor: (path) => this.additionalFor(path),
+      noteProblem: (server, problem) => this.noteProblem(server, problem),
       serverForRoot: (config, root, binary, signal) => this.serverForRoot(config, root, binary, signal),
       lateDiagnosticsMs: options.lateDiagnosticsMs ?? 30_000,
       // Files seen on disk before a write (baselined or synced), so a first sync of others means "created".
@@ -169,8 +187,7 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
 
   /** The configurations that handle a file's extension, in order of preference. */
   configsFor(path: string): ServerConfig[] {
-    const ext = extname(path).toLowerCase();
-    return this.servers.filter((config) => ext in config.extensions);
+    return this.servers.filter((config) => handlesFile(config, path));
   }
 
   /**
@@ -185,6 +202,25 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
       env: this.env,
       known: (config, root) => this.#entries.get(entryKey(config, root))?.binary,
     });
+  }
+
+  /**
+   * The additional servers of a file (ESLint, Biome), decided at call time like {@link resolve}: those whose root
+   * marker is found, each with its binary, or with the reason it cannot start (binary, or what it needs in the project).
+   */
+  additionalFor(path: string): AdditionalResolution[] {
+    return resolveAdditional(path, {
+      cwd: this.cwd,
+      servers: this.servers,
+      env: this.env,
+      known: (config, root) => this.#entries.get(entryKey(config, root))?.binary,
+    });
+  }
+
+  /** Records why a server did not diagnose the document it was last asked about (undefined: it did), for status. */
+  noteProblem(server: LanguageServer, problem: string | undefined): void {
+    if (problem === undefined) this.#problems.delete(server);
+    else this.#problems.set(server, problem);
   }
 
   /**
@@ -263,6 +299,11 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
         });
       }
       entries = [this.#entries.get(key) as Entry];
+      // The file's additional servers that have run (ESLint after its configuration was fixed) restart with it.
+      for (const extra of this.additionalFor(path)) {
+        const running = extra.ok ? this.#entries.get(entryKey(extra.config, extra.root)) : undefined;
+        if (running?.server) entries.push(running);
+      }
     } else {
       entries = [...this.#entries.values()].filter((e) => e.server !== undefined);
     }
@@ -310,12 +351,26 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
             starts: e.starts,
             binary: e.binary.display,
             ...(e.lastFailure ? { lastFailure: e.lastFailure } : {}),
+            ...(server && this.#problems.has(server) ? { problem: this.#problems.get(server) as string } : {}),
           };
         });
       const missing: Array<'root marker' | 'binary'> = [];
       if (roots.length === 0) missing.push('root marker');
       if (!lookup.found) missing.push('binary');
+      const unmet = config.requires
+        ? roots.flatMap((root) => {
+            const reason = config.requires?.({ root, cwd: this.cwd });
+            return reason ? [{ root: displayPath(root, this.cwd), reason }] : [];
+          })
+        : [];
+      const companions = (config.companions ?? []).map((c) => {
+        const found = findBinary({ names: [c.binary], root: this.cwd, cwd: this.cwd, path: this.env['PATH'] }).found;
+        return { ...c, ...(found ? { found: found.display } : {}) };
+      });
       return {
+        role: config.role ?? 'primary',
+        ...(companions.length ? { companions } : {}),
+        ...(unmet.length ? { unmet } : {}),
         id: config.id,
         name: config.name,
         languages: config.languages,
@@ -410,10 +465,12 @@ function entryKey(config: ServerConfig, root: string): string {
   return `${config.id}\u0000${root}`;
 }
 
-function mergeServers(custom: readonly ServerConfig[], builtins: boolean | readonly string[]): ServerConfig[] {
+function mergeServers(custom: readonly ServerConfig[], builtins: boolean | readonly string[], additional: boolean | readonly string[]): ServerConfig[] {
   const kept = Object.values(builtinServers).filter((config) =>
     builtins === true ? true : builtins === false ? false : builtins.includes(config.id),
   );
   const overridden = new Set(custom.map((c) => c.id));
-  return [...custom, ...kept.filter((c) => !overridden.has(c.id))];
+  const chosen = (config: ServerConfig): boolean =>
+    config.role !== 'additional' || additional === true || (additional !== false && additional.includes(config.id));
+  return [...custom, ...kept.filter((c) => !overridden.has(c.id))].filter(chosen);
 }

@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import { spawnSupervised } from '@agent-tools/core/process';
-import { measure, timingTable } from './measure.js';
+import { measure, timing, timingTable } from './measure.js';
 
 /**
  * core/process: what supervision costs. The reference is a bare `child_process.spawn` (own process group, as every
  * package used to start its processes) of the same command, waiting for it to exit; the supervised runs start it
- * under the keeper (Linux, Python 3) and with it off (`AGENT_TOOLS_KEEPER_PYTHON=off` is read once per process, so
- * that mode runs in a child process of its own).
+ * under a keeper (Linux, Python 3) and with it off (`AGENT_TOOLS_KEEPER_PYTHON=off` is read once per process, so
+ * that mode runs in a child process of its own). A keeper is forked by the run's zygote, which starts with the first
+ * tree and retires with the last: timed with another tree running (as a run's language server is), in turn with the
+ * reference (A B A B ...) so load on the machine hits both alike, and alone (the zygote's start included).
  */
 function bareSpawn(): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -28,6 +30,19 @@ async function supervisedStop(): Promise<void> {
   await tree.stop();
 }
 
+/** Alternates two tasks, `runs` rounds after `warmup`, and times each. */
+async function alternate(a: { label: string; task: () => Promise<void> }, b: { label: string; task: () => Promise<void> }, runs: number, warmup: number) {
+  const samples: [number[], number[]] = [[], []];
+  for (let i = 0; i < warmup + runs; i++) {
+    for (const [index, { task }] of [a, b].entries()) {
+      const start = performance.now();
+      await task();
+      if (i >= warmup) samples[index]?.push(performance.now() - start);
+    }
+  }
+  return [timing(a.label, samples[0]), timing(b.label, samples[1])];
+}
+
 if (process.env['AGENT_TOOLS_BENCH_CHILD']) {
   const timing = await measure('spawnSupervised(true) + exit, keeper off (process group only)', supervised, 15, 2);
   console.log(JSON.stringify(timing));
@@ -44,11 +59,25 @@ if (process.env['AGENT_TOOLS_BENCH_CHILD']) {
     child.on('error', reject);
     child.on('close', () => resolve(out.trim().split('\n').at(-1) ?? '{}'));
   });
+  // Alone, each tree starts the zygote and it retires with the tree (as the first tree of a run does); with another
+  // tree running (a run's language server) each is a fork of the running zygote.
+  const alone = await measure('spawnSupervised(true) + exit, under the keeper, no other tree running (zygote starts)', supervised, 15, 2);
+  const server = spawnSupervised({ command: 'sleep', args: ['600'], cwd: process.cwd() });
+  await server.started;
+  const [bare, kept] = await alternate(
+    { label: 'reference: child_process.spawn(true) + close, own process group', task: bareSpawn },
+    { label: 'spawnSupervised(true) + exit, under the keeper, another tree running (zygote forks)', task: supervised },
+    15,
+    2,
+  );
+  const stops = await measure('spawnSupervised + stop of 3 processes, one setsid (keeper, SIGTERM)', supervisedStop, 9, 1);
+  await server.stop();
   const timings = [
-    await measure('reference: child_process.spawn(true) + close, own process group', bareSpawn, 15, 2),
-    await measure('spawnSupervised(true) + exit, under the keeper', supervised, 15, 2),
+    bare,
+    kept,
+    alone,
     JSON.parse(keeperOff),
-    await measure('spawnSupervised + stop of 3 processes, one setsid (keeper, SIGTERM)', supervisedStop, 9, 1),
+    stops,
   ];
   console.log(timingTable(timings));
 }

@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { type CompiledPattern, ERROR_KIND_ID } from '../pattern/pattern-node.js';
+import { type CompiledPattern, ERROR_KIND_ID, type PatternNode } from '../pattern/pattern-node.js';
 import type { UnnamedCode } from './code-span.js';
 import { type Bindings, Matcher, textOf } from './matcher.js';
 import { type CommentRecord, commentsIn } from './regions.js';
@@ -117,11 +117,14 @@ export function findMatches(
     }
     return out;
   }
-  if (top.typeId === root.kindId) visit(top);
-  const candidates = (options.nodesOf ?? descendantsOf)(tree, [root.kind]);
+  // Other readings may have another root (C's `($T)(x)`: a call, or a cast).
+  const roots = [root, ...(pattern.alternatives ?? [])].filter((r): r is PatternNode & { type: 'inner' | 'leaf' } => r.type !== 'meta');
+  const kindIds = new Set(roots.map((r) => r.kindId));
+  if (kindIds.has(top.typeId)) visit(top);
+  const candidates = (options.nodesOf ?? descendantsOf)(tree, [...new Set(roots.map((r) => r.kind))]);
   for (let i = 0; i < candidates.length; i++) {
     const node = candidates[i] as Node;
-    if (node.typeId !== root.kindId) continue;
+    if (!kindIds.has(node.typeId)) continue;
     if ((i & 255) === 255 && stop?.()) break;
     visit(node);
   }
@@ -156,7 +159,7 @@ function anchoredCandidates(top: Node, src: string, pattern: CompiledPattern): N
     positions.push(i);
     if (positions.length > limit) return undefined;
   }
-  const kindId = pattern.root.kindId;
+  const kindIds = new Set([pattern.root.kindId, ...(pattern.alternatives ?? []).map((a) => (a.type === 'meta' ? -1 : a.kindId))]);
   const seen = new Set<string>();
   const found: Node[] = [];
   const length = anchor.text.length;
@@ -167,7 +170,7 @@ function anchoredCandidates(top: Node, src: string, pattern: CompiledPattern): N
     let node: Node | null = top.descendantForIndex(at, at + length);
     if (!node || node.typeId !== anchor.kindId || node.startIndex > at || node.endIndex < at + length) continue;
     for (let d = 0; d < anchor.depth && node; d++) node = node.parent;
-    if (!node || node.typeId !== kindId) continue;
+    if (!node || !kindIds.has(node.typeId)) continue;
     const key = `${node.startIndex}:${node.endIndex}:${node.id}`;
     if (seen.has(key)) continue;
     seen.add(key);

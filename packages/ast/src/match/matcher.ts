@@ -18,22 +18,35 @@ export class Bindings {
    * front of a pattern token, and children after a node's last pattern child.
    */
   readonly unnamed: UnnamedGroup[] = [];
-  readonly #trail: { kind: 'single' | 'multi' | 'anonymous' | 'unnamed'; name: string }[] = [];
+  /** The traced patterns that matched (their `tracing` tags), undone with the bindings. */
+  readonly traced: number[] = [];
+  readonly #trail: { kind: 'single' | 'multi' | 'anonymous' | 'unnamed' | 'traced'; name: string }[] = [];
   readonly #ownText: boolean;
-  readonly #trace: boolean;
+  /**
+   * Which pattern the notes are recorded for, or `undefined` when nothing is traced. A rule evaluator sets it only
+   * while a pattern is tried on the node the rule matches (not on the nodes its `has` or `inside` reach).
+   */
+  tracing: number | undefined;
 
   constructor(ownText: boolean, trace = false) {
     this.#ownText = ownText;
-    this.#trace = trace;
+    this.tracing = trace ? 0 : undefined;
   }
 
   /** Records candidate nodes the pattern does not name (only when tracing); undone with the bindings. */
   note(kind: UnnamedGroup['kind'], nodes: readonly Node[]): void {
-    if (!this.#trace) return;
+    if (this.tracing === undefined) return;
     const wide = nodes.filter((n) => n.endIndex > n.startIndex);
     if (wide.length === 0) return;
-    this.unnamed.push({ kind, nodes: wide });
+    this.unnamed.push({ kind, nodes: wide, by: this.tracing });
     this.#trail.push({ kind: 'unnamed', name: '' });
+  }
+
+  /** Records that the pattern being traced matched (a rule weighs what each of its patterns names). */
+  matched(): void {
+    if (this.tracing === undefined) return;
+    this.traced.push(this.tracing);
+    this.#trail.push({ kind: 'traced', name: '' });
   }
 
   get mark(): number {
@@ -46,6 +59,7 @@ export class Bindings {
       if (!entry) break;
       if (entry.kind === 'anonymous') this.anonymous.pop();
       else if (entry.kind === 'unnamed') this.unnamed.pop();
+      else if (entry.kind === 'traced') this.traced.pop();
       else (entry.kind === 'multi' ? this.multis : this.singles).delete(entry.name);
     }
   }
@@ -55,6 +69,7 @@ export class Bindings {
     this.multis.clear();
     this.anonymous.length = 0;
     this.unnamed.length = 0;
+    this.traced.length = 0;
     this.#trail.length = 0;
   }
 
@@ -91,6 +106,8 @@ export interface UnnamedGroup {
   /** `skipped`: in front of a pattern token; `trailing`: after the last pattern child of their parent. */
   readonly kind: 'skipped' | 'trailing';
   readonly nodes: readonly Node[];
+  /** The pattern that left them unnamed (a rule can apply several to one node). */
+  readonly by: number;
 }
 
 /** How one pattern node fared against one candidate node. */

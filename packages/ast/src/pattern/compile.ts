@@ -3,7 +3,7 @@ import type { TreeSitterRuntime } from '../engine/runtime.js';
 import { AstError } from '../errors.js';
 import type { LanguageSpec, PatternContext } from '../languages.js';
 import { ownText } from '../match/same-code.js';
-import { enclosingConstruct } from './enclosing.js';
+import { enclosingConstruct, misreadClause } from './enclosing.js';
 import { metaVarOf, preprocessPattern } from './metavars.js';
 import { type CompiledPattern, type Deviations, ERROR_KIND_ID, isEllipsis, isTrivial, type PatternNode, PRODUCT } from './pattern-node.js';
 import { withReadings } from './readings.js';
@@ -57,19 +57,29 @@ async function compileReading(
   const deviations = options.deviations ?? PRODUCT;
   const parser = await runtime.parser(spec);
   if (options.style === 'ast-grep') return compileAsAstGrep(runtime, parser, spec, source, deviations, 'any');
+  const refusals: Refusal[] = [];
+  // A clause word read as a name, or a clause alone read only with a metavariable where the grammar wanted other
+  // syntax: error recovery, so unparseable (as the same clause without metavariables is).
+  let misread: string | undefined;
+  const accept = (compiled: CompiledPattern | undefined): CompiledPattern | undefined => {
+    if (!compiled || spec.probing) return compiled;
+    const clause = misreadClause(spec.id, pattern, patternLeaves(compiled.root), compiled.context.includes('where the grammar expects other syntax'));
+    if (!clause) return compiled;
+    misread = `\`${clause}\` is read here as ${compiled.context.includes('where the grammar expects') ? 'part of a fragment the grammar only accepts by error recovery' : `a name (the fragment reads as ${compiled.root.type === 'inner' ? `a ${compiled.root.kind}` : 'something else'})`}, not as the clause.`;
+    return undefined;
+  };
   // Where ast-grep reads the fragment alone without a syntax error, that reading is the pattern: we agree with
   // it. The ladder is for fragments that only parse in context (`errors.New($MSG)` in Go, `free($P)` in C).
-  const clean = await compileAsAstGrep(runtime, parser, spec, source, deviations, 'clean').catch(() => undefined);
+  const clean = accept(await compileAsAstGrep(runtime, parser, spec, source, deviations, 'clean').catch(() => undefined));
   if (clean) return clean;
-  const refusals: Refusal[] = [];
   for (const expando of spec.fallbackExpando ? [spec.expando, spec.fallbackExpando] : [spec.expando]) {
-    const found = await climbLadder(runtime, parser, { ...spec, expando }, source, pattern, deviations, refusals);
+    const found = accept(await climbLadder(runtime, parser, { ...spec, expando }, source, pattern, deviations, refusals));
     if (found) return found;
   }
   // Nothing in context parses, but ast-grep's reading steps over the error to a clean node (`static` in C).
-  const stepped = await compileAsAstGrep(runtime, parser, spec, source, deviations, 'clean-node').catch(() => undefined);
+  const stepped = accept(await compileAsAstGrep(runtime, parser, spec, source, deviations, 'clean-node').catch(() => undefined));
   if (stepped) return stepped;
-  const error = unparseable(spec, pattern, refusals);
+  const error = unparseable(spec, pattern, refusals, misread);
   // A clause that only exists inside a larger construct (`except $E:` without its `try:`): suggest the construct,
   // once it is proved to compile.
   const enclosing = spec.probing ? undefined : enclosingConstruct(spec.id, pattern);
@@ -403,7 +413,14 @@ function withoutVirtual(own: string, at: number, virtual: ConvertOptions['virtua
   return out;
 }
 
-function unparseable(spec: LanguageSpec, pattern: string, refusals: readonly Refusal[]): AstError {
+/** The leaves of a compiled pattern. */
+function patternLeaves(node: PatternNode, out: { named: boolean; kind: string; text: string }[] = []): { named: boolean; kind: string; text: string }[] {
+  if (node.type === 'leaf') out.push({ named: node.named, kind: node.kind, text: node.text });
+  else if (node.type === 'inner') for (const child of node.children) patternLeaves(child, out);
+  return out;
+}
+
+function unparseable(spec: LanguageSpec, pattern: string, refusals: readonly Refusal[], misread?: string): AstError {
   const best = refusals.reduce<Refusal | undefined>((a, b) => (!a || b.offset > a.offset ? b : a), undefined);
   const contexts = spec.contexts.map((c) => c.name).join(', ');
   let where = '';
@@ -416,7 +433,7 @@ function unparseable(spec: LanguageSpec, pattern: string, refusals: readonly Ref
   }
   return new AstError(
     'unparseable_pattern',
-    `The pattern is unparseable as ${spec.id}: no context (${contexts}) accepts it.${where || ' '}` +
+    `The pattern is unparseable as ${spec.id}: no context (${contexts}) accepts it.${misread ? ` ${misread}` : ''}${where || ' '}` +
       `Write a complete ${spec.id} expression, statement or declaration (one node); metavariables are $NAME (one node), $$$NAME (zero or more nodes) and $_ (any node, not bound).`,
   );
 }

@@ -83,7 +83,10 @@ export function renderReplacement(template: RewriteTemplate, match: MatchRecord,
     const capture = pasted ? node : widened(node, regions.get(name));
     used.push({ start: capture.start, end: capture.end });
     const single = m[1] === undefined;
-    const paren = single && wrap.captures?.has(name) === true;
+    // Never a second pair: not around a capture that is the whole template when the replacement gets one, nor
+    // around one that is already enclosed in parentheses.
+    const alone = wrap.whole === true && text.trim() === m[0];
+    const paren = single && wrap.captures?.has(name) === true && !alone && !enclosed(capture.text);
     // A capture that sat on its own lines inside the match (`foo(\n    a,\n    b,\n)`) keeps those line breaks
     // when the template puts it right against other code (`bar($$$ARGS)`).
     const tight = (ch: string | undefined): boolean => ch !== undefined && !/\s/.test(ch);
@@ -123,8 +126,9 @@ export function renderReplacement(template: RewriteTemplate, match: MatchRecord,
   }
   appendTemplate(text.slice(last));
   const finals = lines.map((line, i) => (i === 0 || line.fixed || !line.text ? line.text : matchIndent + line.text));
+  const whole = wrap.whole === true && !enclosed(finals.join('\n'));
   const starts: number[] = [];
-  let at = wrap.whole ? 1 : 0;
+  let at = whole ? 1 : 0;
   for (const line of finals) {
     starts.push(at);
     at += line.length + 1;
@@ -135,12 +139,24 @@ export function renderReplacement(template: RewriteTemplate, match: MatchRecord,
     (starts[row] as number) + column + (finals[row] !== (lines[row] as Line).text ? matchIndent.length : 0) + (crlf ? row : 0);
   const placed = marks.map((mark) => ({ name: mark.name, start: offsetOf(mark.from), end: offsetOf(mark.to), glued: mark.glued }));
   let out = finals.join('\n');
-  if (wrap.whole) out = `(${out})`;
+  if (whole) out = `(${out})`;
   // A match that ends with its line break (a preprocessor line takes its newline) keeps it: a template written
   // without one must not join the next line onto it (`#include $A` → `#include <a.h>#include <b.h>`).
   if (match.text.endsWith('\n') && !out.endsWith('\n') && out !== '') out += '\n';
   // Keep the file's line endings.
   return { text: crlf ? out.replace(/\r?\n/g, '\r\n') : out, used, placed };
+}
+
+/** Whether the text is one pair of parentheses around the rest (`(a + b)`, not `(a) + (b)`). */
+export function enclosed(text: string): boolean {
+  const t = text.trim();
+  if (!t.startsWith('(') || !t.endsWith(')')) return false;
+  let depth = 0;
+  for (let i = 0; i < t.length; i++) {
+    if (t[i] === '(') depth++;
+    else if (t[i] === ')' && --depth === 0) return i === t.length - 1;
+  }
+  return false;
 }
 
 /**

@@ -17,17 +17,27 @@ export class RuleEvaluator {
   readonly #matchers = new Map<RuleNode, Matcher>();
   readonly #regexes = new Map<RuleNode, RegExp>();
   readonly #fields = new Map<string, number>();
+  readonly #patternIds = new Map<RuleNode, number>();
+  readonly #trace: boolean;
+  /** The node `matchRoot` tries: patterns applied to it are traced (when tracing). */
+  #root: Node | undefined;
   #fresh: RuleEvaluator | undefined;
 
-  constructor(rule: CompiledRule, src: string) {
+  /**
+   * `trace` (edits): what the patterns applied to the matched node itself cover without naming it is recorded in
+   * `bindings.unnamed`, tagged with the pattern, as a pattern search records it (see `unnamedParts`).
+   */
+  constructor(rule: CompiledRule, src: string, options: { readonly trace?: boolean } = {}) {
     this.#rule = rule;
     this.#src = src;
+    this.#trace = options.trace === true;
     const first = firstPattern(rule);
     this.bindings = new Bindings(first?.deviations.ownText ?? true);
   }
 
   /** Whether the node is a match of the whole rule (constraints included); the bindings hold its captures. */
   matchRoot(node: Node): boolean {
+    this.#root = node;
     this.bindings.clear();
     if (!this.#eval(this.#rule.root, node)) return false;
     for (const [name, constraint] of Object.entries(this.#rule.constraints)) {
@@ -53,9 +63,18 @@ export class RuleEvaluator {
 
   #evalInner(rule: RuleNode, node: Node): boolean {
     switch (rule.type) {
-      case 'pattern':
+      case 'pattern': {
         if (rule.rootKind !== undefined && node.typeId !== rule.rootKind) return false;
-        return this.#matcher(rule).extend(node);
+        const traced = this.#trace && node.id === this.#root?.id;
+        if (traced) this.bindings.tracing = this.#patternIndex(rule);
+        try {
+          const ok = this.#matcher(rule).extend(node);
+          if (ok && traced) this.bindings.matched();
+          return ok;
+        } finally {
+          this.bindings.tracing = undefined;
+        }
+      }
       case 'kind':
         return node.typeId === rule.kindId;
       case 'regex': {
@@ -100,6 +119,15 @@ export class RuleEvaluator {
       this.#matchers.set(rule, matcher);
     }
     return matcher;
+  }
+
+  #patternIndex(rule: RuleNode): number {
+    let index = this.#patternIds.get(rule);
+    if (index === undefined) {
+      index = this.#patternIds.size;
+      this.#patternIds.set(rule, index);
+    }
+    return index;
   }
 
   #field(name: string, node: Node): number {

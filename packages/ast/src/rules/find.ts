@@ -1,6 +1,8 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { descendantsOf, type MatchRecord, type NodesOf, record } from '../match/find.js';
+import type { UnnamedGroup } from '../match/matcher.js';
 import { commentsIn } from '../match/regions.js';
+import { unnamedParts } from '../match/unnamed.js';
 import { RuleEvaluator } from './evaluate.js';
 import type { CompiledRule } from './types.js';
 
@@ -16,7 +18,8 @@ export function findRuleMatches(
   stop?: () => boolean,
   options: { readonly comments?: boolean; readonly nodesOf?: NodesOf } = {},
 ): MatchRecord[] {
-  const evaluator = new RuleEvaluator(rule, src);
+  const forEdit = options.comments === true;
+  const evaluator = new RuleEvaluator(rule, src, { trace: forEdit });
   const kinds = new Set(rule.kinds);
   const top = tree.rootNode;
   const candidates: Node[] = kinds.has(top.typeId) ? [top] : [];
@@ -27,7 +30,31 @@ export function findRuleMatches(
     const node = candidates[i] as Node;
     if (!evaluator.matchRoot(node)) continue;
     const found = record(node, src, evaluator.bindings);
-    out.push(options.comments ? { ...found, comments: commentsIn(node, src) } : found);
+    if (!forEdit) {
+      out.push(found);
+      continue;
+    }
+    // As for a pattern: the code after the part the rule's patterns name is kept, unnamed code inside is not
+    // deleted. A rule without a pattern on the node itself (`kind`, `regex`, relational keys) names it whole.
+    const parts = unnamedParts(node, unnamedByAll(evaluator.bindings.unnamed, evaluator.bindings.traced), src);
+    out.push({
+      ...found,
+      comments: commentsIn(node, src),
+      ...(parts.tail !== undefined ? { tail: parts.tail } : {}),
+      ...(parts.inside.length ? { unnamed: parts.inside } : {}),
+    });
   }
   return out;
+}
+
+/**
+ * The groups every pattern applied to the node left unnamed: where a rule applies two patterns to one node (`all`),
+ * what one of them names is named. The first pattern's groups, less what another names (one group per code).
+ */
+function unnamedByAll(groups: readonly UnnamedGroup[], matched: readonly number[]): UnnamedGroup[] {
+  const patterns = [...new Set(matched)];
+  if (patterns.length <= 1) return [...groups];
+  const unnamedBy = (by: number): Set<number> => new Set(groups.filter((g) => g.by === by).flatMap((g) => g.nodes.map((n) => n.id)));
+  const others = patterns.slice(1).map(unnamedBy);
+  return groups.filter((g) => g.by === patterns[0] && others.every((ids) => g.nodes.every((n) => ids.has(n.id))));
 }

@@ -12,6 +12,10 @@ export interface Generated {
   /** The metavariables it binds by name (for rewrites). */
   readonly singles: readonly string[];
   readonly multis: readonly string[];
+  /** The node it was made from: its file and offsets. */
+  readonly from?: { readonly file: string; readonly start: number; readonly end: number };
+  /** The code each metavariable replaced, in order (a repeated name replaces other code, unchecked). */
+  readonly replaced?: readonly { readonly meta: string; readonly text: string; readonly kind: string }[];
 }
 
 const NAMES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
@@ -54,7 +58,7 @@ export async function generatePatterns(
       const made = makePattern(node, text, rnd, pick);
       if (!made || seen.has(made.pattern) || !/\S/.test(made.pattern)) continue;
       seen.add(made.pattern);
-      out.push({ ...made, origin: `${file}:${node.startPosition.row + 1}`, kind: node.type });
+      out.push({ ...made, origin: `${file}:${node.startPosition.row + 1}`, kind: node.type, from: { file, start: node.startIndex, end: node.endIndex } });
     }
   } finally {
     for (const tree of trees) tree.delete();
@@ -67,7 +71,7 @@ function makePattern(
   text: string,
   rnd: () => number,
   pick: <T>(items: readonly T[]) => T,
-): Omit<Generated, 'origin' | 'kind'> | undefined {
+): Omit<Generated, 'origin' | 'kind' | 'from'> | undefined {
   // Choose replaceable spans: named children, sometimes grandchildren, never overlapping.
   const spans: { start: number; end: number; node: Node; siblings: Node[] }[] = [];
   const named = node.namedChildren.filter((c) => !c.isExtra);
@@ -85,7 +89,7 @@ function makePattern(
   const bound: string[] = [];
   const multis: string[] = [];
   let next = 0;
-  const edits: { start: number; end: number; text: string }[] = [];
+  const edits: { start: number; end: number; text: string; kind: string }[] = [];
   let i = 0;
   while (i < spans.length) {
     const span = spans[i] as (typeof spans)[number];
@@ -98,7 +102,7 @@ function makePattern(
       const last = spans[j] as (typeof spans)[number];
       const name = rnd() < 0.3 ? '' : (NAMES[next++ % NAMES.length] as string) + 'S';
       if (name) multis.push(name);
-      edits.push({ start: span.start, end: last.end, text: `$$$${name}` });
+      edits.push({ start: span.start, end: last.end, text: `$$$${name}`, kind: span.node.type });
       i = j + 1;
       continue;
     }
@@ -110,7 +114,7 @@ function makePattern(
       bound.push(name);
       meta = `$${name}`;
     }
-    edits.push({ start: span.start, end: span.end, text: meta });
+    edits.push({ start: span.start, end: span.end, text: meta, kind: span.node.type });
     i++;
   }
   let pattern = '';
@@ -124,5 +128,6 @@ function makePattern(
   const column = node.startPosition.column;
   const lines = pattern.split('\n');
   pattern = lines.map((line, k) => (k === 0 ? line : line.replace(new RegExp(`^[ \\t]{0,${column}}`), ''))).join('\n').trimEnd();
-  return { pattern, singles: [...new Set(bound)], multis };
+  const replaced = edits.map((e) => ({ meta: e.text, text: text.slice(e.start, e.end), kind: e.kind }));
+  return { pattern, singles: [...new Set(bound)], multis, replaced };
 }

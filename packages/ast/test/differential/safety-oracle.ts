@@ -22,6 +22,8 @@ export interface SafetyVerdict {
   /** Sites that are not the template's shape: listed by the proposal as unsafe, or not. */
   notShapedListed: number;
   notShapedUnlisted: string[];
+  /** Files where the rewrite wrapped something in parentheses twice (`((2)).split`): never allowed. */
+  doubled: string[];
   /** The first case of each listed kind, for the report. */
   examples: string[];
 }
@@ -38,6 +40,7 @@ export function emptyVerdict(): SafetyVerdict {
     templateShaped: 0,
     notShapedListed: 0,
     notShapedUnlisted: [],
+    doubled: [],
     examples: [],
   };
 }
@@ -141,6 +144,10 @@ export async function safetyOracle(
           if (captured.some((c) => c.start <= leaf.startIndex && leaf.endIndex <= c.end) || copies.has(t)) continue;
           if (literal.texts.has(t) || (!leaf.isNamed && literal.kinds.has(leaf.typeId))) continue;
           if (templateWords.has(t) || dropped.has(t) || !t.trim()) continue;
+          // A token of a comment the proposal names as dropped (Rust's `//` is a child of its line_comment).
+          let extra: Node | null = leaf;
+          while (extra && !extra.isExtra) extra = extra.parent;
+          if (extra && dropped.has(norm(file.original.slice(extra.startIndex, extra.endIndex)))) continue;
           need.set(t, (need.get(t) ?? 0) + 1);
         }
       }
@@ -155,6 +162,9 @@ export async function safetyOracle(
           verdict.lostTokens.push(`${JSON.stringify(pattern)} -> ${JSON.stringify(template)} in ${file.file}: ${JSON.stringify(t)} (${was.get(t)} before, ${now.get(t) ?? 0} after)`);
         }
       }
+      // (4) No parentheses doubled by the rewrite.
+      const doubled = doubledParentheses(after, file.updated).length - doubledParentheses(before, file.original).length;
+      if (doubled > 0) verdict.doubled.push(`${JSON.stringify(pattern)} -> ${JSON.stringify(template)} in ${file.file}: ${doubledParentheses(after, file.updated).slice(0, 3).join(', ')}`);
       // (2) Error nodes.
       if (errorCount(after) > errorCount(before)) {
         if (proposal.breaks.some((b) => b.file === file.file)) verdict.moreErrorsNamed++;
@@ -180,6 +190,26 @@ export async function safetyOracle(
       after.delete();
     }
   }
+}
+
+/**
+ * Parentheses directly around a parenthesized node (`((2))`), as texts: the rewrite's parenthesize step must never
+ * add a second pair. Every grammar here names its parenthesized nodes `parenthesized…`.
+ */
+export function doubledParentheses(tree: Tree, text: string): string[] {
+  const out: string[] = [];
+  const visit = (node: Node): void => {
+    if (/parenthesized/.test(node.type)) {
+      const inner = node.namedChildren.filter((c): c is Node => c !== null && !c.isExtra);
+      const only = inner.length === 1 ? inner[0] : undefined;
+      if (only && /parenthesized/.test(only.type) && only.startIndex - node.startIndex <= 1 && node.endIndex - only.endIndex <= 1) {
+        out.push(text.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 60)));
+      }
+    }
+    for (const child of node.children) if (child) visit(child);
+  };
+  visit(tree.rootNode);
+  return out;
 }
 
 async function templateMatches(

@@ -86,8 +86,8 @@ export class DiagnosticsLedger {
       if (only && !only.has(file)) continue;
       const next = new Map<string, Entry>();
       for (const [key, entry] of entries) {
-        const [severity, code, ...message] = key.split('\u0000');
-        const rewritten = `${severity}\u0000${code}\u0000${rewrite(message.join('\u0000'))}`;
+        const [source, severity, code, ...message] = key.split('\u0000');
+        const rewritten = `${source}\u0000${severity}\u0000${code}\u0000${rewrite(message.join('\u0000'))}`;
         const seen = next.get(rewritten);
         next.set(rewritten, seen ? { count: seen.count + entry.count, lines: [...seen.lines, ...entry.lines] } : entry);
       }
@@ -108,7 +108,8 @@ export class DiagnosticsLedger {
 
 /** The identity of a diagnostic in the ledger: severity, code and message, deliberately without position. */
 export function ledgerKey(diagnostic: Diagnostic): string {
-  return `${diagnostic.severity}\u0000${diagnostic.code ?? ''}\u0000${diagnostic.message}`;
+  // The source is part of the key: ESLint's and tsserver's findings on one file are remembered apart.
+  return `${diagnostic.source ?? ''}\u0000${diagnostic.severity}\u0000${diagnostic.code ?? ''}\u0000${diagnostic.message}`;
 }
 
 /**

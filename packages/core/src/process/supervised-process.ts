@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { keeperStatus } from './keeper.js';
-import { KEEPER_BOOTSTRAP, keeperScript } from './keeper-script.js';
 import { type ExitKillable, registerLive, unregisterLive } from './live-trees.js';
 import { preflight } from './preflight.js';
 import {
@@ -17,6 +16,7 @@ import {
 } from './proc-table.js';
 import { TextTail } from './text-tail.js';
 import { TrackedProcesses } from './tracked-processes.js';
+import { type KeptTree, startKept } from './zygote.js';
 
 /** What to start, and how to end it. */
 export interface SpawnOptions {
@@ -69,7 +69,10 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
   /** Resolves when the command exits (its descendants may still be ending). */
   readonly exited: Promise<ProcessExit>;
   readonly #options: SpawnOptions;
+  /** The command itself, without a keeper. */
   readonly #child: ChildProcess | undefined;
+  /** The tree under a keeper forked by the run's zygote. */
+  readonly #kept: KeptTree | undefined;
   readonly #keeper: boolean;
   readonly #stderr: TextTail;
   /** Every process seen in the tree, and every tracked one, by pid with its start time. */
@@ -106,40 +109,40 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
       this.stdout = ended(stdio[1]);
       this.stderr = ended(stdio[2]);
       this.#child = undefined;
+      this.#kept = undefined;
       this.#treeGone = true;
       this.#gone = Promise.resolve();
       process.nextTick(() => this.#onLeaderExit({ code: null, signal: null, spawnError: `spawn ${options.command} ${unusable}` }));
       return;
     }
     const args = [...(options.args ?? [])];
-    const lcCtype = env['LC_CTYPE'] === undefined ? '-' : `=${env['LC_CTYPE']}`;
-    const keeperArgs = ['-I', '-S', '-c', KEEPER_BOOTSTRAP, 'agent-tools-keeper', String(this.graceMs), lcCtype, options.command, ...args];
-    const child = python
-      ? spawn(python, keeperArgs, { cwd: options.cwd, env, stdio: [...stdio, 'pipe'], detached: true, windowsHide: true })
-      : spawn(options.command, args, { cwd: options.cwd, env, stdio: [...stdio], detached: true, windowsHide: true });
+    registerLive(this);
+    if (python) {
+      const kept = startKept(python, { command: options.command, args, cwd: options.cwd, env, stdio, graceMs: this.graceMs });
+      this.#kept = kept;
+      this.#child = undefined;
+      this.stdin = kept.stdin;
+      this.stdout = kept.stdout;
+      this.stderr = kept.stderr;
+      this.#watchStreams();
+      kept.onLine((line) => this.#onKeeperMessage(line));
+      this.#gone = kept.ended.then(({ code, signal }) => this.#onKeeperExit(code, signal));
+      return;
+    }
+    const child = spawn(options.command, args, { cwd: options.cwd, env, stdio: [...stdio], detached: true, windowsHide: true });
     this.#child = child;
+    this.#kept = undefined;
     // Without a keeper the command's pid is known now (spawn returns once it has exec'd): a stop before Node says
     // it spawned must still reach it with SIGTERM.
-    if (!python) this.#pid = child.pid;
+    this.#pid = child.pid;
     this.stdin = child.stdin;
     this.stdout = child.stdout;
     this.stderr = child.stderr;
-    // A write to a command that just exited fails with EPIPE asynchronously; the exit is reported anyway.
-    this.stdin?.on('error', () => undefined);
-    this.stderr?.on('data', (chunk: Buffer) => this.#stderr.push(chunk));
-    registerLive(this);
+    this.#watchStreams();
     this.#gone = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
-        if (!this.#keeper) {
-          this.#onLeaderExit({ code, signal });
-          resolve();
-          return;
-        }
-        // The keeper's last messages may still be in its socket: read them before deciding how the command ended.
-        void this.#controlDrained().then(() => {
-          this.#onKeeperExit(code, signal);
-          resolve();
-        });
+        this.#onLeaderExit({ code, signal });
+        resolve();
       });
       child.once('error', (error) => {
         // A process that could not be spawned emits no 'exit'.
@@ -151,10 +154,13 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
         resolve();
       });
     });
-    if (this.#keeper) {
-      (child.stdio[3] as Writable | undefined)?.write(`${keeperScript()}\0`);
-      this.#listenToKeeper();
-    } else child.once('spawn', () => this.#onStarted(child.pid, false));
+    child.once('spawn', () => this.#onStarted(child.pid, false));
+  }
+
+  #watchStreams(): void {
+    // A write to a command that just exited fails with EPIPE asynchronously; the exit is reported anyway.
+    this.stdin?.on('error', () => undefined);
+    this.stderr?.on('data', (chunk: Buffer) => this.#stderr.push(chunk));
   }
 
   /** The grace period between SIGTERM and SIGKILL. */
@@ -206,7 +212,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
     const add = (entry: ProcessEntry | undefined): void => {
       if (isLive(entry) && !found.has(entry.pid)) found.set(entry.pid, entry);
     };
-    const root = this.#keeper ? this.#child?.pid : this.#pid;
+    const root = this.#keeper ? this.#kept?.keeperPid : this.#pid;
     if (root !== undefined && !this.#treeGone) {
       if (this.#keeper) {
         // Everything is below the keeper: its subtree is the whole tree.
@@ -237,7 +243,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
    * such processes then belong to init and cannot be told apart.
    */
   orphans(): ProcessEntry[] {
-    const keeper = this.#keeper ? this.#child?.pid : undefined;
+    const keeper = this.#keeper ? this.#kept?.keeperPid : undefined;
     if (keeper === undefined || this.#treeGone) return [];
     const adopted = (childrenOf(keeper) ?? listProcesses().flatMap((entry) => (entry.ppid === keeper ? [entry.pid] : [])))
       .filter((pid) => pid !== this.#pid)
@@ -326,7 +332,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
     for (const entry of this.processes()) {
       if (!this.#tracked.has(entry.pid)) signalProcess(entry, signal);
     }
-    if (this.#keeper && signal === 'SIGKILL' && !this.#treeGone && this.#child?.pid !== undefined) {
+    if (this.#keeper && signal === 'SIGKILL' && !this.#treeGone && this.#kept?.keeperPid !== undefined) {
       // Only when the tree below it is being killed anyway: a keeper killed first would orphan it.
       this.#tell(`signal ${signal}`);
     }
@@ -338,38 +344,8 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
 
   /** Sends a command to the keeper (`stop MS`, `signal NAME`); false when it cannot hear it any more. */
   #tell(command: string): boolean {
-    const control = this.#child?.stdio[3] as Writable | undefined;
-    if (!control || control.destroyed || !control.writable || this.#treeGone) return false;
-    control.write(`${command}\n`);
-    return true;
-  }
-
-  #controlDrained(): Promise<void> {
-    const control = this.#child?.stdio[3] as Readable | undefined;
-    if (!control || control.readableEnded || control.destroyed) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, 500);
-      control.once('close', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
-
-  #listenToKeeper(): void {
-    const control = this.#child?.stdio[3] as Readable | undefined;
-    if (!control) return;
-    control.on('error', () => undefined);
-    control.setEncoding('utf8');
-    let pending = '';
-    control.on('data', (chunk: string) => {
-      pending += chunk;
-      for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
-        const line = pending.slice(0, end);
-        pending = pending.slice(end + 1);
-        this.#onKeeperMessage(line);
-      }
-    });
+    if (!this.#kept || this.#treeGone) return false;
+    return this.#kept.tell(command);
   }
 
   #onKeeperMessage(line: string): void {

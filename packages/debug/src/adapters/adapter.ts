@@ -49,6 +49,11 @@ export type LocateResult =
       readonly summary: string;
       /** What the adapter configuration needs at launch (the debuggee's interpreter, say). */
       readonly hints?: Readonly<Record<string, unknown>>;
+      /**
+       * Where the program runs when that is not where the adapter runs ("the program runs under ~/.venv/bin/python"),
+       * added to the summary by `adapters`; the launch answer names the program's interpreter itself.
+       */
+      readonly programNote?: string;
       /** How to reach this copy when it differs from the configuration's `transport` (an older release). */
       readonly transport?: AdapterTransport;
     }

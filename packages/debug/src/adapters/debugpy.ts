@@ -53,11 +53,11 @@ export function debugpyAdapter(): AdapterConfig {
           continue;
         }
         const debuggee = project[0] ?? pathPython ?? python;
-        const runs = debuggee === python ? '' : `; the program runs under ${show(debuggee)}`;
         return {
           found: true,
           command: { command: python, args: ['-c', DEBUGPY_ADAPTER_MAIN] },
-          summary: `${show(python)} -m debugpy.adapter (debugpy ${version})${runs}`,
+          summary: `${show(python)} -m debugpy.adapter (debugpy ${version})`,
+          ...(debuggee === python ? {} : { programNote: `the program runs under ${show(debuggee)}` }),
           hints: { python: debuggee, adapterPython: python },
         };
       }

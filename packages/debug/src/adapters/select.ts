@@ -57,7 +57,7 @@ async function describeAdapter(config: AdapterConfig, ctx: SelectionContext): Pr
     languages: config.languages,
     launches: launchesText(config),
     usable: located.found && (atRoot !== undefined || below.length > 0 || config.markerOptional === true),
-    ...(located.found ? { command: located.summary } : {}),
+    ...(located.found ? { command: located.programNote ? `${located.summary}; ${located.programNote}` : located.summary } : {}),
     notes,
   };
 }

@@ -138,8 +138,9 @@ export class BreakpointBook {
 
   /** Records the exception filters a session sent. */
   recordExceptions(status: ExceptionStatus): void {
-    this.#exceptionStatus = status;
-    this.#version++;
+    this.#changing(() => {
+      this.#exceptionStatus = status;
+    });
   }
 
   /** How many line and function breakpoints there are in all. */
@@ -155,15 +156,16 @@ export class BreakpointBook {
    */
   apply(entries: readonly (BreakpointEntry | FunctionBreakpointEntry)[], answered: readonly DebugProtocol.Breakpoint[]): void {
     const sent = entries.filter((e) => e.state !== 'unsupported');
-    sent.forEach((entry, index) => {
-      const bp = answered[index];
-      if (bp) record(entry, bp);
-      else {
-        entry.state = 'unverified';
-        entry.message = 'the adapter did not answer for this breakpoint';
-      }
-    });
-    this.#version++;
+    this.#changing(() =>
+      sent.forEach((entry, index) => {
+        const bp = answered[index];
+        if (bp) record(entry, bp);
+        else {
+          entry.state = 'unverified';
+          entry.message = 'the adapter did not answer for this breakpoint';
+        }
+      }),
+    );
   }
 
   /** Marks entries as refused for want of a kind the adapter lacks; they are not sent. */
@@ -210,8 +212,7 @@ export class BreakpointBook {
     const all = [...[...this.#files.values()].flat(), ...this.#functions];
     const entry = all.find((e) => e.id === bp.id);
     if (!entry) return;
-    record(entry, bp);
-    this.#version++;
+    this.#changing(() => record(entry, bp));
   }
 
   /** A stop at a breakpoint proves it bound, whatever the adapter answered when it was set (js-debug in an attach). */
@@ -222,6 +223,21 @@ export class BreakpointBook {
     delete found.entry.message;
     delete found.entry.awaitingCode;
     this.#version++;
+  }
+
+  /**
+   * Runs an update from the adapter and moves `version` only when it changed what an answer shows: js-debug repeats
+   * what it already said (a `breakpoint` event per process, the same answers from each child session), and each
+   * repeat would otherwise print the unchanged report again as news.
+   */
+  #changing(update: () => void): void {
+    const before = this.#shown();
+    update();
+    if (this.#shown() !== before) this.#version++;
+  }
+
+  #shown(): string {
+    return JSON.stringify([[...this.#files], this.#functions, this.#exceptionStatus ?? null]);
   }
 
   /** Marks every breakpoint pending again (the session ended). */

@@ -111,7 +111,10 @@ export class ChildSessions {
     // A child's own start and end are not the program's: the first session reports the program's end.
     if (event.event === 'initialized' || event.event === 'exited') return;
     if (event.event === 'terminated') {
-      target.connection.close({ kind: 'ended' });
+      // The session ends now; its connection a moment later: js-debug sends the answer to the request that let the
+      // process end (a `continue`) right after `terminated`, in the same write.
+      this.#host.ended(target);
+      setImmediate(() => target.connection.close({ kind: 'ended' }));
       return;
     }
     this.#host.deliver(this.#router.translateEvent(target, event));

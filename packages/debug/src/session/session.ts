@@ -210,11 +210,16 @@ export class DebugSession {
   /** Resumes the stopped program with `continue` or a step; the answer comes from {@link settle}. */
   async resume(command: 'continue' | 'next' | 'stepIn' | 'stepOut', threadId: number): Promise<void> {
     const previous = { state: this.#state, stop: this.#stop };
+    const owner = this.#router?.ownerOf(threadId);
     // Mark it running before the request: some adapters send the next `stopped` before the response.
     this.#moved('running');
     try {
       await this.request(command, { threadId });
     } catch (error) {
+      // A process that ran to its end when resumed takes its thread with it, and js-debug may then refuse the request
+      // ("Unable to resume") or end the child session before answering: the request did its work, and the program
+      // goes on in its other processes.
+      if (owner && (owner.ended || this.#router?.ownerOf(threadId) !== owner) && !this.ending) return;
       if (this.#state === 'running' && !this.ending) {
         this.#state = previous.state;
         this.#stop = previous.stop;

@@ -2,6 +2,7 @@ import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol
 import type { ResolvedCommand } from '../discovery/binary.js';
 import type { ProjectChecker } from '../project-check/checker.js';
 import type { InnerProcessSpec } from '../server/inner-process.js';
+import type { ServerEvent, ServerLogLine } from '../server/server-events.js';
 
 /** What a configuration hook learns about the server it configures. */
 export interface ServerContext {
@@ -44,6 +45,24 @@ export interface LaunchPreparation {
   cleanup(): void;
 }
 
+/**
+ * What a server said about a document it did not diagnose: its log and the notifications and requests of its own
+ * protocol (`eslint/status`), newest last.
+ */
+export interface ServerReport {
+  readonly root: string;
+  /** The document asked about (absolute path). */
+  readonly path: string;
+  readonly log: readonly ServerLogLine[];
+  readonly events: readonly ServerEvent[];
+}
+
+/**
+ * Why a server could not diagnose a document it was given (`could not load eslint.config.js: …`), read from what it
+ * reported; undefined when nothing went wrong.
+ */
+export type ProblemReader = (report: ServerReport) => string | undefined;
+
 /** One language server: what it handles, how to find it, how to start it. */
 export interface ServerConfig {
   /** A short stable id (`typescript`, `pyright`); a harness's configuration with a built-in id replaces it. */
@@ -54,10 +73,30 @@ export interface ServerConfig {
   readonly languages: string;
   /** File extensions with their LSP language ids: `{ '.ts': 'typescript' }`. */
   readonly extensions: Readonly<Record<string, string>>;
+  /** Exact file names with their language ids, for files without an extension: `{ Dockerfile: 'dockerfile' }`. */
+  readonly filenames?: Readonly<Record<string, string>>;
   /** Files or folders whose presence marks a project root; the nearest one above a file wins. */
   readonly rootMarkers: readonly string[];
   /** Binary names (or absolute paths) to look for, in order: `['clangd', 'clangd-19', ...]`. */
   readonly binaries: readonly string[];
+  /**
+   * `primary` (the default): answers navigation (definition, references, hover, rename) and diagnostics for its
+   * files; the first primary server that can start for a file is its server. `additional`: adds its diagnostics and
+   * code actions to those of the file's primary server (ESLint, Biome), for every file it handles whose root it finds.
+   */
+  readonly role?: 'primary' | 'additional';
+  /**
+   * What the server needs in the project besides its binary (ESLint: the project's `eslint` package): a sentence
+   * saying what is missing, or undefined when the project has it. A server whose need is not met does not start.
+   */
+  readonly requires?: (context: { readonly root: string; readonly cwd: string }) => string | undefined;
+  /**
+   * Programs the server runs for part of its work when it finds them on the search path (bash-language-server:
+   * shellcheck, for all of its lint findings); status says whether each was found, and what is missing without it.
+   */
+  readonly companions?: ReadonlyArray<{ readonly binary: string; readonly gives: string; readonly install: string }>;
+  /** Reads why the server did not diagnose a document (a configuration that does not load) from what it reported. */
+  readonly problem?: ProblemReader;
   /** Arguments after the binary (`['--stdio']`). */
   readonly args: readonly string[];
   /** Fallback when the binary is neither in the project nor on the search path. */
@@ -81,6 +120,11 @@ export interface ServerConfig {
   readonly dependents?: DependentsFinder;
   /** The project's own checker for whole-project diagnostics (`lsp diagnostics "*"`). */
   readonly projectCheck?: ProjectChecker;
+  /**
+   * Whether `lsp diagnostics "*"` covers this server's roots (default true). Servers of single documents (JSON, YAML,
+   * Dockerfile) have no project to check and would otherwise open every such file of the working directory.
+   */
+  readonly projectWide?: boolean;
   /**
    * A line the server logs (window/logMessage or showMessage) once it has loaded the project. Requests wait
    * for it, at most `readyTimeoutMs` (default 20 s): answers given before are incomplete (pyright's references
@@ -133,6 +177,6 @@ export function defineServer(config: ServerConfig): ServerConfig {
   for (const [ext, language] of Object.entries(config.extensions)) {
     extensions[ext.startsWith('.') ? ext.toLowerCase() : `.${ext.toLowerCase()}`] = language;
   }
-  if (Object.keys(extensions).length === 0) throw new TypeError(`[agent-tools/lsp] server "${config.id}" handles no extension.`);
+  if (Object.keys(extensions).length === 0 && Object.keys(config.filenames ?? {}).length === 0) throw new TypeError(`[agent-tools/lsp] server "${config.id}" handles no extension.`);
   return Object.freeze({ ...config, extensions: Object.freeze(extensions) });
 }

@@ -2,14 +2,20 @@ import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import { type CheckOptions, type Diagnostic, errorDetail, type FileCheck } from '@agent-tools/core';
 import type { ServerConfig } from '../config/server-config.js';
+import type { AdditionalResolution } from '../discovery/additional.js';
 import type { ResolvedCommand } from '../discovery/binary.js';
 import type { Resolution } from '../discovery/resolution.js';
 import type { LanguageServer } from '../server/language-server.js';
-import { fromLspDiagnostic } from './convert.js';
+import { type FileServer, fileServers } from './file-servers.js';
+import { findingsOf, problemDiagnostic } from './findings.js';
 
 /** What checking written files needs of the supervisor. */
 export interface CheckHost {
   resolve(path: string): Resolution;
+  /** The additional servers of a file (ESLint, Biome): usable ones, and those that cannot start with the reason. */
+  additionalFor(path: string): AdditionalResolution[];
+  /** Records why a server did not diagnose a document (undefined: it did), for status. */
+  noteProblem(server: LanguageServer, problem: string | undefined): void;
   serverForRoot(config: ServerConfig, root: string, binary: ResolvedCommand, signal?: AbortSignal): Promise<LanguageServer>;
   /** How long a write's diagnostics are awaited in the background after the inline budget. */
   readonly lateDiagnosticsMs: number;
@@ -21,6 +27,9 @@ export interface CheckHost {
 
 type Outcome = { readonly ok: true; readonly diagnostics: readonly Diagnostic[] } | { readonly ok: false; readonly reason: string };
 
+/** One server's part of a file's outcome; an additional server that fails only adds its problem. */
+type Part = Outcome & { readonly problem?: { readonly server: string; readonly text: string } };
+
 /**
  * The supervisor's side of core's write hook. Files are already on disk: each is synced to its server (a new
  * version, save, a watched-file event for a created file) before any diagnostics are asked for, so a batch that
@@ -28,6 +37,11 @@ type Outcome = { readonly ok: true; readonly diagnostics: readonly Diagnostic[] 
  * are `pending` and keep being awaited in the background for `lateDiagnosticsMs`.
  *
  * `baseline` opens existing files before their first write and reports what they already had.
+ *
+ * A file's diagnostics are those of its primary server and of its additional servers (ESLint, Biome) merged, each
+ * labelled with its source. An additional server that cannot start or cannot load the project's configuration never
+ * blocks the others: the check says why in one warning of its own (a write's first answer shows it, the ledger keeps
+ * later ones quiet), never in a baseline, which would hide it as "already there".
  */
 export async function checkFiles(
   host: CheckHost,
@@ -42,40 +56,54 @@ export async function checkFiles(
   // the server busy while the write's own check waits behind them.
   const lateDeadline = mode === 'baseline' ? deadline : Date.now() + Math.max(options.budgetMs, host.lateDiagnosticsMs);
   const outcomes = new Map<string, Promise<Outcome>>();
-  const groups = new Map<string, { resolution: Extract<Resolution, { ok: true }>; files: string[] }>();
+  const parts = new Map<string, Array<Promise<Part>>>();
+  const missing = new Map<string, Part[]>();
+  const groups = new Map<string, { target: FileServer; files: string[] }>();
   const unchecked: FileCheck[] = [];
 
   for (const file of new Set(files)) {
-    const resolution = host.resolve(file);
-    if (!resolution.ok) {
+    const servers = fileServers(host.resolve(file), host.additionalFor(file));
+    if (!servers.ok) {
+      const { resolution } = servers;
       // A write of a file no server handles (README.md) gets a short note, not the list of every extension.
       const reason = resolution.code === 'no_server' ? `no language server handles ${extname(file) || 'extensionless'} files` : resolution.reason;
       unchecked.push({ file, state: 'unchecked', reason });
       continue;
     }
-    const key = `${resolution.config.id}\u0000${resolution.root}`;
-    const group = groups.get(key) ?? { resolution, files: [] };
-    group.files.push(file);
-    groups.set(key, group);
+    missing.set(file, servers.missing.map((m) => ({ ok: true, diagnostics: [], problem: { server: m.server, text: `cannot start: ${m.reason}` } })));
+    parts.set(file, []);
+    for (const target of servers.servers) {
+      const key = `${target.config.id}\u0000${target.root}`;
+      const group = groups.get(key) ?? { target, files: [] };
+      group.files.push(file);
+      groups.set(key, group);
+    }
   }
 
-  for (const { resolution, files: groupFiles } of groups.values()) {
+  for (const { target, files: groupFiles } of groups.values()) {
     const ready = host
-      .serverForRoot(resolution.config, resolution.root, resolution.binary, options.signal)
+      .serverForRoot(target.config, target.root, target.binary, options.signal)
       .then((server) => ({ server, docs: syncAll(host.knownFiles, server, groupFiles, mode) }));
     for (const [index, file] of groupFiles.entries()) {
-      outcomes.set(
-        file,
-        ready.then(
-          async ({ server, docs }): Promise<Outcome> => {
-            const doc = docs[index];
-            if (!doc) return { ok: true, diagnostics: [] }; // The write deleted it: nothing to report.
-            const diagnostics = await server.diagnostics.of(doc, lateDeadline, options.signal);
-            return { ok: true, diagnostics: diagnostics.map((d) => fromLspDiagnostic(file, d)) };
-          },
-        ).catch((error: unknown): Outcome => ({ ok: false, reason: errorDetail(error) })),
-      );
+      const part = ready.then(
+        async ({ server, docs }): Promise<Part> => {
+          const doc = docs[index];
+          if (!doc) return { ok: true, diagnostics: [] }; // The write deleted it: nothing to report.
+          const found = await findingsOf(server, doc, lateDeadline, options.signal);
+          if (target.additional) host.noteProblem(server, found.problem);
+          return { ok: true, diagnostics: found.diagnostics, ...(found.problem ? { problem: { server: target.config.name, text: found.problem } } : {}) };
+        },
+      ).catch((error: unknown): Part => {
+        const reason = errorDetail(error);
+        // An additional server that fails leaves the primary server's answer standing, and says why it is missing.
+        return target.additional ? { ok: true, diagnostics: [], problem: { server: target.config.name, text: reason } } : { ok: false, reason };
+      });
+      parts.get(file)?.push(part);
     }
+  }
+
+  for (const [file, pending] of parts) {
+    outcomes.set(file, Promise.all(pending).then((done) => merge(file, [...done, ...(missing.get(file) ?? [])], mode)));
   }
 
   const inline = await settleBy(outcomes, deadline);
@@ -87,6 +115,15 @@ export async function checkFiles(
     else checks.push({ file, state: 'pending', settled: outcome.then((o) => (o.ok ? o.diagnostics : undefined)) });
   }
   return checks;
+}
+
+/** One file's outcome from its servers' parts: a failed primary server fails it; problems become one warning each. */
+function merge(file: string, done: readonly Part[], mode: 'check' | 'baseline'): Outcome {
+  const failed = done.find((p): p is Extract<Part, { ok: false }> => !p.ok);
+  if (failed) return failed;
+  const diagnostics = done.flatMap((p) => (p.ok ? p.diagnostics : []));
+  const problems = mode === 'check' ? done.flatMap((p) => (p.problem ? [problemDiagnostic(file, p.problem.server, p.problem.text)] : [])) : [];
+  return { ok: true, diagnostics: [...diagnostics, ...problems] };
 }
 
 /** Syncs every file of a group before any diagnostics are requested; returns the open documents by index. */

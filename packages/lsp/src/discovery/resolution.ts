@@ -1,5 +1,6 @@
 import { dirname, extname } from 'node:path';
 import { findRoot } from '@agent-tools/core';
+import { handlesFile } from '../config/file-match.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { displayPath } from '../util/paths.js';
 import { findBinary, type ResolvedCommand } from './binary.js';
@@ -30,12 +31,13 @@ export interface ResolutionContext {
  * is missing and where it was looked for.
  */
 export function resolveServer(path: string, context: ResolutionContext): Resolution {
-  const ext = extname(path).toLowerCase();
-  const candidates = context.servers.filter((config) => ext in config.extensions);
+  // Additional servers (ESLint, Biome) never answer navigation; they join a file's primary server for diagnostics.
+  const primaries = context.servers.filter((config) => config.role !== 'additional');
+  const candidates = primaries.filter((config) => handlesFile(config, path));
   const rel = displayPath(path, context.cwd);
   if (candidates.length === 0) {
     const shown = extname(path) || 'files without an extension';
-    const known = [...new Set(context.servers.flatMap((c) => Object.keys(c.extensions)))].join(' ');
+    const known = [...new Set(primaries.flatMap((c) => Object.keys(c.extensions)))].join(' ');
     return { ok: false, code: 'no_server', reason: `No language server is configured for ${shown} files (${rel}). Servers exist for: ${known}.` };
   }
   const failures: Array<Extract<Resolution, { ok: false }>> = [];

@@ -1,4 +1,4 @@
-import { plural } from '../util/text.js';
+import { plural } from '@agent-tools/core';
 
 /** One page of a list in its stable order, and what a model needs to read the rest. */
 export interface Page<T> {
@@ -81,4 +81,13 @@ export function callWith(params: Readonly<Record<string, unknown>>, offset: numb
   for (const key of keys) if (params[key] !== undefined && params[key] !== '') out[key] = params[key];
   out['offset'] = offset;
   return JSON.stringify(out);
+}
+
+/**
+ * What a page's first line adds when the list is cut, so an answer that is not the whole list says so first:
+ * ` (50 of 393 shown; next page: "offset": 50)`; '' for a whole list.
+ */
+export function cutInHead(page: { readonly note: string; readonly next: number | undefined }): string {
+  if (!page.note) return '';
+  return ` (${page.note}; ${page.next === undefined ? 'the last page' : `next page: "offset": ${page.next}`})`;
 }

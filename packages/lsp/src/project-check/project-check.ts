@@ -1,4 +1,4 @@
-import { type Diagnostic, errorDetail, type ToolProgress } from '@agent-tools/core';
+import { type Diagnostic, errorDetail, formatDuration, plural, type ToolProgress } from '@agent-tools/core';
 import type { ServerConfig } from '../config/server-config.js';
 import { fromLspDiagnostic } from '../diagnostics/convert.js';
 import { findBinary } from '../discovery/binary.js';
@@ -40,6 +40,7 @@ export async function checkProject(
 ): Promise<ProjectCheckPart[]> {
   const targets: { config: ServerConfig; root: string }[] = [];
   for (const config of supervisor.servers) {
+    if (config.projectWide === false) continue;
     const roots = new Set(discoverRoots(supervisor.cwd, config.rootMarkers));
     for (const server of supervisor.running()) {
       if (server.config.id === config.id && isInside(supervisor.cwd, server.root)) roots.add(server.root);
@@ -62,7 +63,7 @@ function reportChecking(report: ((progress: ToolProgress) => void) | undefined, 
   const started = Date.now();
   const send = (): void => {
     const seconds = Math.floor((Date.now() - started) / 1000);
-    const elapsed = seconds > 0 ? ` for ${seconds} s` : '';
+    const elapsed = seconds > 0 ? ` for ${formatDuration(seconds * 1000)}` : '';
     report({ message: `checking ${what}${elapsed} (project ${done + 1} of ${total})`, progress: done, total });
   };
   send();
@@ -73,6 +74,9 @@ function reportChecking(report: ((progress: ToolProgress) => void) | undefined, 
 
 async function checkRoot(supervisor: LspSupervisor, config: ServerConfig, root: string, signal?: AbortSignal): Promise<ProjectCheckPart> {
   const base = { server: config.name, languages: config.languages, root: displayPath(root, supervisor.cwd) };
+  // A server that cannot lint without the project's own package (ESLint) would answer every file with nothing.
+  const unmet = config.requires?.({ root, cwd: supervisor.cwd });
+  if (unmet) return { ...base, method: 'none', verified: false, reason: unmet, diagnostics: [] };
   const running = supervisor.running().find((s) => s.config.id === config.id && s.root === root && s.state === 'running');
   if (running?.diagnostics.workspace) return viaWorkspaceDiagnostics(running, base, supervisor, signal);
 
@@ -161,7 +165,7 @@ async function viaSweep(
 ): Promise<ProjectCheckPart> {
   const extensions = Object.keys(server.config.extensions);
   const { files, seen } = listSourceFiles(server.root, extensions, SWEEP_MAX_FILES);
-  const method = `opening ${files.length} file${files.length === 1 ? '' : 's'} with ${server.config.name}`;
+  const method = `opening ${plural(files.length, 'file')} with ${server.config.name}`;
   const deadline = Date.now() + supervisor.checkTimeoutMs;
   const diagnostics: Diagnostic[] = [];
   const unanswered: string[] = [];

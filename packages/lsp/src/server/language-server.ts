@@ -1,4 +1,4 @@
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
 import { errorDetail } from '@agent-tools/core';
 import {
   DidChangeConfigurationNotification,
@@ -19,6 +19,7 @@ import {
   ShutdownRequest,
   type TextDocumentSyncOptions,
 } from 'vscode-languageserver-protocol';
+import { languageOf } from '../config/file-match.js';
 import type { ServerConfig, ServerContext } from '../config/server-config.js';
 import type { ResolvedCommand } from '../discovery/binary.js';
 import { isLspError, LspError } from '../errors.js';
@@ -36,6 +37,7 @@ import { InnerProcessWatch } from './inner-process.js';
 import { describeExit, type ExitInfo, ServerProcess } from './process.js';
 import { PublishedDiagnostics } from './published-diagnostics.js';
 import { ServerDiagnostics } from './server-diagnostics.js';
+import { ServerEvents, type ServerLogLine } from './server-events.js';
 import { type ApplyEditHandler, answerServerRequest } from './server-requests.js';
 import { withWorkDoneToken } from './work-done-token.js';
 import { WorkProgress } from './work-progress.js';
@@ -66,11 +68,7 @@ export interface LanguageServerOptions {
   readonly onCrash?: (server: LanguageServer, reason: string) => void;
 }
 
-/** A line of the server's own log (window/logMessage, window/showMessage), kept for status. */
-export interface ServerLogLine {
-  readonly type: number;
-  readonly message: string;
-}
+export type { ServerLogLine } from './server-events.js';
 
 /**
  * One running language server for one root: its process, its connection, the documents it has open and the
@@ -98,6 +96,8 @@ export class LanguageServer {
   readonly #connection: RpcConnection;
   readonly #registrations = new Map<string, { method: string; options: unknown }>();
   readonly #log: ServerLogLine[] = [];
+  /** Notifications and requests of the server's own protocol (`eslint/status`), for its configuration's problem reader. */
+  readonly events = new ServerEvents();
   readonly #malformed: number[] = [];
   #capabilities: ServerCapabilities = {};
   #firstOpenAt: number | undefined;
@@ -160,7 +160,7 @@ export class LanguageServer {
         watched: (changes) => this.notify(DidChangeWatchedFilesNotification.type, { changes: [...changes] }),
         seq: () => this.published.seq,
       },
-      (path) => options.config.extensions[extname(path).toLowerCase()] ?? Object.values(options.config.extensions)[0] ?? 'plaintext',
+      (path) => languageOf(options.config, path) ?? Object.values(options.config.extensions)[0] ?? 'plaintext',
       options.limits.maxOpenDocuments,
       options.config.reopenAfterOtherChanges === true,
     );
@@ -302,7 +302,7 @@ export class LanguageServer {
 
   /** Whether the server handles this file's extension. */
   handles(path: string): boolean {
-    return extname(path).toLowerCase() in this.config.extensions;
+    return languageOf(this.config, path) !== undefined;
   }
 
   /**
@@ -430,11 +430,13 @@ export class LanguageServer {
         this.work.record(params);
         return;
       default:
+        if (!isLspMethod(method)) this.events.record(method, params);
         return;
     }
   }
 
   #onRequest(method: string, params: unknown): unknown {
+    if (!isLspMethod(method)) this.events.record(method, params);
     return answerServerRequest(method, params, {
       root: this.root,
       settings: () => this.config.settings?.(this.#context()) ?? {},
@@ -503,4 +505,9 @@ export class LanguageServer {
     this.published.poke();
     if (crash) this.#options.onCrash?.(this, this.#endReason);
   }
+}
+
+/** Whether a method belongs to LSP itself rather than to a server's own protocol (`eslint/noLibrary`). */
+function isLspMethod(method: string): boolean {
+  return /^(?:\$|window|workspace|textDocument|client|telemetry|notebookDocument)\//.test(method);
 }

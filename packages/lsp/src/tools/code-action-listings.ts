@@ -14,6 +14,8 @@ export interface CodeActionListing {
   readonly symbol: string;
   /** The actions as numbered in the answer (1 = first), with positions as the server counts them. */
   readonly actions: ReadonlyArray<Command | CodeAction>;
+  /** The server that offered each action, by the same index, when the file has several servers (ESLint's fixes). */
+  readonly servers?: readonly LanguageServer[];
 }
 
 const MAX_FILES = 50;

@@ -1,4 +1,4 @@
-import { defineTool, errorDetail, errorResult, type ToolContext, type ToolResult } from '@agent-tools/core';
+import { defineTool, errorDetail, errorResult, plural, type ToolContext, type ToolResult } from '@agent-tools/core';
 import {
   type ApplyWorkspaceEditResult,
   type CodeAction,
@@ -13,7 +13,6 @@ import { applyEditPlan, type EditPlan, type FileChange, planWorkspaceEdit } from
 import { LspError } from '../errors.js';
 import type { LanguageServer } from '../server/language-server.js';
 import { displayPath, relativeText } from '../util/paths.js';
-import { plural } from '../util/text.js';
 import { applyAndReport, reportApplied, syncServer } from './apply-plan.js';
 import { maybeStale, openAll, readText } from './server-view.js';
 import { failure, resolveFile, type ToolEnv, withNotes } from './shared.js';
@@ -66,7 +65,8 @@ async function applyFix(env: ToolEnv, params: z.output<typeof lspFixParameters>,
     const names = moved.map((p) => displayPath(p, env.cwd)).join(', ');
     return errorResult(`${names}, which action ${params.number} edits, changed since the code actions were listed, so its edit may no longer fit; nothing was changed. Call lsp code_actions again and pick from the new list.`);
   }
-  const { server } = listing;
+  // The action is applied by the server that offered it (ESLint runs its own fix command).
+  const server = listing.servers?.[params.number - 1] ?? listing.server;
   if (server.state !== 'running') {
     return errorResult(`The server that listed these actions is no longer running; nothing was changed. Call lsp code_actions again.`);
   }

@@ -1,4 +1,4 @@
-import { defineTool, errorResult, type ToolResult } from '@agent-tools/core';
+import { defineTool, errorResult, plural, type ToolResult } from '@agent-tools/core';
 import { PrepareRenameRequest, RenameRequest, type WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { invalidName } from '../edits/new-name.js';
@@ -8,10 +8,10 @@ import { planWorkspaceEdit } from '../edits/workspace-edit.js';
 import { LspError } from '../errors.js';
 import { familyOf } from '../position/code-mask.js';
 import { displayPath, fromUri } from '../util/paths.js';
-import { plural, splitLines } from '../util/text.js';
+import { splitLines } from '../util/text.js';
 import { applyAndReport } from './apply-plan.js';
 import { occurrenceParameter } from './lsp-parameters.js';
-import { translateRefusal } from './server-errors.js';
+import { declinedRename, translateRefusal } from './server-errors.js';
 import { askWhenComplete, failure, openTarget, type ToolEnv, withNotes } from './shared.js';
 
 /** Parameters of `lsp_rename`. */
@@ -95,7 +95,7 @@ async function rename(
     const prepared = await server.request(PrepareRenameRequest.type, request, { signal: ctx.signal }).catch(async (error: unknown) => {
       throw await translateRefusal(error, context);
     });
-    if (prepared === null) return errorResult(`${where} cannot be renamed: the server says there is no renameable symbol there.`);
+    if (prepared === null) return errorResult(await declinedRename(server, doc.uri, at, where, env.cwd), { action: 'rename', error: 'declined' });
     const raw = 'range' in prepared ? prepared.range : 'start' in prepared ? prepared : undefined;
     const range = raw ? server.positions.range(doc.path, raw) : undefined;
     if (range && !covers(range, position)) {

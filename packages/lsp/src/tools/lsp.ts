@@ -20,9 +20,9 @@ Actions:
 - incoming_calls, outgoing_calls: file, line, symbol (a function or method). Every call site of it, each with the function it is in; or every function it calls, where declared and how often (capped at 50).
 - hover: file, line, symbol. Its signature and doc comment.
 - symbols: query to search the whole workspace by name (capped at 100), or file for that file's outline (capped at 200).
-- code_actions: file, line, symbol. The quick fixes the server offers there for the problems on that line, numbered; nothing is applied (lsp_fix applies one by its number, where you may change files).
-- diagnostics: file for its current errors and warnings; file "*" runs the project's whole check (tsc --noEmit, pyright, gopls check and go vet, ...). A part that could not run is reported NOT VERIFIED: never treat it as clean.
-- status: which servers run for which project roots, and for the others whether the root marker (tsconfig.json, pyproject.toml, go.mod, ...) or the server binary is missing.
+- code_actions: file, line, symbol. The quick fixes the file's servers (its language server, and linters such as ESLint) offer there for the problems on that line, numbered; nothing is applied (lsp_fix applies one by its number, where you may change files).
+- diagnostics: file for its current errors and warnings from every server of the file, each labelled with its source ([typescript], [eslint], ...); file "*" runs the project's whole check (tsc --noEmit, eslint, pyright, gopls check and go vet, ...). A part that could not run is reported NOT VERIFIED: never treat it as clean.
+- status: which servers run for which project roots, and for the others whether the root marker (tsconfig.json, pyproject.toml, go.mod, ...) or the server binary is missing, and why a linter server (ESLint, Biome) does not run or does not check.
 - reload: restart the server of file's project (or every server without file) when answers look stale or requests hang.
 
 Long lists (references, incoming_calls, outgoing_calls, symbols with query, diagnostics) come in pages: a cut answer names every file with its count and the exact call for the next page ("offset"); "path" (a file or folder) keeps only results there. symbols with query lists names containing the query, the working directory's own; add "outside": true for libraries' too.

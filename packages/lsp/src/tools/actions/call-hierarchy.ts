@@ -1,4 +1,5 @@
 import type { ToolResult } from '@agent-tools/core';
+import { plural } from '@agent-tools/core';
 import {
   type CallHierarchyIncomingCall,
   CallHierarchyIncomingCallsRequest,
@@ -11,11 +12,10 @@ import {
 import { isLspError, LspError } from '../../errors.js';
 import { LineReader } from '../../format/line-reader.js';
 import { fileCount, type RawLocation, renderLocations } from '../../format/locations.js';
-import { callWith } from '../../format/paging.js';
+import { callWith, cutInHead } from '../../format/paging.js';
 import { kindName } from '../../format/symbols.js';
 import type { LanguageServer } from '../../server/language-server.js';
 import { fromUri } from '../../util/paths.js';
-import { plural } from '../../util/text.js';
 import type { LspParams } from '../lsp-parameters.js';
 import { pageData } from '../page-data.js';
 import { pathFilter } from '../path-filter.js';
@@ -82,8 +82,8 @@ export async function callHierarchy(env: ToolEnv, action: CallDirection, params:
   const within = filter ? ` (${locations.length} of ${all.length}, those in ${filter.label})` : '';
   const head =
     action === 'incoming_calls'
-      ? `${plural(locations.length, 'call')} to ${subject}${files > 1 ? ` in ${plural(files, 'file')}` : ''}${within}:`
-      : `${subject} calls ${plural(locations.length, 'function')}${files > 1 ? ` declared in ${plural(files, 'file')}` : ''}${within}:`;
+      ? `${plural(locations.length, 'call')} to ${subject}${files > 1 ? ` in ${plural(files, 'file')}` : ''}${within}${cutInHead(rendered)}:`
+      : `${subject} calls ${plural(locations.length, 'function')}${files > 1 ? ` declared in ${plural(files, 'file')}` : ''}${within}${cutInHead(rendered)}:`;
   return ok(`${lead}${head}\n${rendered.text}`, {
     action,
     symbol,

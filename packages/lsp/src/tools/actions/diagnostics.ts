@@ -1,5 +1,4 @@
-import { type Diagnostic, errorResult, type ToolProgress, type ToolResult } from '@agent-tools/core';
-import { fromLspDiagnostic } from '../../diagnostics/convert.js';
+import { type Diagnostic, errorResult, nounFor, plural, type ToolProgress, type ToolResult } from '@agent-tools/core';
 import { countText, renderDiagnostics } from '../../format/diagnostics.js';
 import { LineReader } from '../../format/line-reader.js';
 import { callWith } from '../../format/paging.js';
@@ -7,7 +6,8 @@ import { checkProject } from '../../project-check/project-check.js';
 import type { LspParams } from '../lsp-parameters.js';
 import { pageData } from '../page-data.js';
 import { pathFilter } from '../path-filter.js';
-import { ok, openFile, type ToolEnv } from '../shared.js';
+import { ok, resolveFile, type ToolEnv } from '../shared.js';
+import { mergedFindings } from './file-diagnostics.js';
 
 const FILE_CAP = 100;
 const PROJECT_CAP = 100;
@@ -21,25 +21,32 @@ export async function diagnostics(
   report?: (progress: ToolProgress) => void,
 ): Promise<ToolResult> {
   if (params.file?.trim() === '*') return project(env, params, signal, report);
-  const { server, doc, file, path } = await openFile(env, params.file, 'diagnostics', signal);
-  const list = (await server.diagnostics.of(doc, Date.now() + server.requestTimeoutMs, signal)).map((d) => fromLspDiagnostic(path, d));
+  const { path, file } = resolveFile(env, params.file, 'diagnostics');
+  const merged = await mergedFindings(env, path, signal);
+  const list = merged.diagnostics;
   const relevant = list.filter((d) => SHOWN.has(d.severity));
   const hidden = list.length - relevant.length;
-  const tail = hidden > 0 ? `\n(${hidden} hint${hidden === 1 ? '' : 's'} and information message${hidden === 1 ? '' : 's'} not shown)` : '';
+  const tail = hidden > 0 ? `\n(${plural(hidden, 'hint')} and information ${nounFor(hidden, 'message')} not shown)` : '';
+  const by = merged.servers.map((s) => s.config.name).join(', ') || 'no server';
+  // A server that could not check the file comes first: without it the list is not the whole answer.
+  const lead = merged.problems.length ? `INCOMPLETE: ${merged.problems.join('\n')}\n` : '';
+  const problems = merged.problems.length ? { problems: merged.problems } : {};
   if (relevant.length === 0) {
-    return ok(`No errors or warnings in ${file} (checked by ${server.config.name}).${tail}`, {
+    return ok(`${lead}No errors or warnings in ${file} (checked by ${by}).${tail}`, {
       action: 'diagnostics',
       file,
       total: 0,
+      ...problems,
       diagnostics: [],
     });
   }
-  const reader = new LineReader(env.cwd, (p) => server.documents.get(p)?.text);
+  const reader = new LineReader(env.cwd, (p) => merged.servers[0]?.documents.get(p)?.text);
   const rendered = renderDiagnostics(relevant, { cwd: env.cwd, reader, max: FILE_CAP, offset: params.offset ?? 0, nextCall: (offset) => callWith(params, offset) });
-  return ok(`${file}: ${countText(relevant)} (checked by ${server.config.name}).\n${rendered.text}${tail}`, {
+  return ok(`${lead}${file}: ${countText(relevant)} (checked by ${by}).\n${rendered.text}${tail}`, {
     action: 'diagnostics',
     file,
     total: relevant.length,
+    ...problems,
     ...pageData(rendered, undefined),
     diagnostics: rendered.data,
   });
@@ -56,7 +63,7 @@ async function project(env: ToolEnv, params: LspParams, signal: AbortSignal, rep
   }
   const found: Diagnostic[] = parts.flatMap((p) => p.diagnostics.filter((d) => SHOWN.has(d.severity)));
   const all = filter ? found.filter((d) => filter.matches(d.file)) : found;
-  const lines = [`Whole-project check of the working directory (${parts.length} project${parts.length === 1 ? '' : 's'}):`];
+  const lines = [`Whole-project check of the working directory (${plural(parts.length, 'project')}):`];
   for (const part of parts) {
     const shown = part.diagnostics.filter((d) => SHOWN.has(d.severity));
     const where = `${part.languages} at ${part.root}`;

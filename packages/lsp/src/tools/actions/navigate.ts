@@ -1,4 +1,5 @@
 import type { ToolResult } from '@agent-tools/core';
+import { plural } from '@agent-tools/core';
 import {
   DefinitionRequest,
   ImplementationRequest,
@@ -10,8 +11,7 @@ import {
 import { LineReader } from '../../format/line-reader.js';
 import { fileCount, renderLocations, toRawLocations } from '../../format/locations.js';
 import { pathLabel } from '../../format/outside-label.js';
-import { callWith } from '../../format/paging.js';
-import { plural } from '../../util/text.js';
+import { callWith, cutInHead } from '../../format/paging.js';
 import type { LspParams } from '../lsp-parameters.js';
 import { pageData } from '../page-data.js';
 import { pathFilter } from '../path-filter.js';
@@ -93,8 +93,8 @@ export async function navigate(env: ToolEnv, action: NavigationAction, params: L
   const files = fileCount(locations);
   const inFiles = files > 1 ? ` in ${plural(files, 'file')}` : '';
   const head = filter
-    ? `${locations.length} of the ${plural(all.length, one, many)} ${preposition} ${subject} ${locations.length === 1 ? 'is' : 'are'} in ${filter.label}${inFiles}:`
-    : `${plural(locations.length, one, many)} ${preposition} ${subject}${inFiles}:`;
+    ? `${locations.length} of the ${plural(all.length, one, many)} ${preposition} ${subject} ${locations.length === 1 ? 'is' : 'are'} in ${filter.label}${inFiles}${cutInHead(rendered)}:`
+    : `${plural(locations.length, one, many)} ${preposition} ${subject}${inFiles}${cutInHead(rendered)}:`;
   return ok(`${lead}${head}\n${rendered.text}`, {
     action,
     symbol,

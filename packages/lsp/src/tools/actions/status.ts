@@ -8,7 +8,9 @@ import { ok, resolveFile, type ToolEnv } from '../shared.js';
 export function status(env: ToolEnv, params: LspParams): ToolResult {
   const servers = env.supervisor.status();
   let text = renderStatus(env.cwd, servers);
-  let forFile: { file: string; server?: string; root?: string; reason?: string } | undefined;
+  let forFile:
+    | { file: string; server?: string; root?: string; reason?: string; additional?: ReadonlyArray<{ server: string; root: string; reason?: string }> }
+    | undefined;
   if (params.file && params.file.trim() !== '*') {
     const { path, file } = resolveFile(env, params.file, 'status');
     const resolution = env.supervisor.resolve(path);
@@ -20,6 +22,13 @@ export function status(env: ToolEnv, params: LspParams): ToolResult {
       forFile = { file, reason: resolution.reason };
       text += `\nFor ${file}: ${resolution.reason}`;
     }
+    const additional = env.supervisor.additionalFor(path).map((a) =>
+      a.ok ? { server: a.config.name, root: displayPath(a.root, env.cwd) } : { server: a.config.name, root: displayPath(a.root, env.cwd), reason: a.reason },
+    );
+    for (const a of additional) {
+      text += 'reason' in a ? `\n  ${a.server} cannot add its diagnostics (root ${a.root}): ${a.reason}.` : `\n  ${a.server} adds its diagnostics and code actions, with root ${a.root}.`;
+    }
+    if (additional.length) forFile = { ...forFile, additional };
   }
   return ok(text, { action: 'status', servers, ...(forFile ? { file: forFile } : {}) });
 }

@@ -1,13 +1,12 @@
 import { join } from 'node:path';
-import { errorDetail, errorResult, type ToolResult } from '@agent-tools/core';
+import { errorDetail, errorResult, plural, type ToolResult } from '@agent-tools/core';
 import { DocumentSymbolRequest, WorkspaceSymbolRequest } from 'vscode-languageserver-protocol';
 import { findBinary } from '../../discovery/binary.js';
 import { discoverRoots, listSourceFiles } from '../../discovery/root.js';
-import { callWith } from '../../format/paging.js';
+import { callWith, cutInHead } from '../../format/paging.js';
 import { documentOutline, nameMatches, renderOutline, renderWorkspaceSymbols, type SymbolData, workspaceSymbols } from '../../format/symbols.js';
 import type { LanguageServer } from '../../server/language-server.js';
 import { displayPath } from '../../util/paths.js';
-import { plural } from '../../util/text.js';
 import type { LspParams } from '../lsp-parameters.js';
 import { pageData } from '../page-data.js';
 import { pathFilter } from '../path-filter.js';
@@ -109,7 +108,7 @@ async function search(env: ToolEnv, query: string, params: LspParams, signal: Ab
   const outside = listed.filter((s) => s.outside).length;
   const split = outside > 0 ? ` (${listed.length - outside} in the working directory, ${outside} outside it)` : '';
   const where = filter ? ` in ${filter.label}` : '';
-  return ok(`${lead}${cutLine}${plural(listed.length, 'symbol')} matching "${query}"${where}${split}:\n${rendered.text}${aside}`, {
+  return ok(`${lead}${cutLine}${plural(listed.length, 'symbol')} matching "${query}"${where}${split}${cutInHead(rendered)}:\n${rendered.text}${aside}`, {
     action: 'symbols',
     query,
     total: listed.length,

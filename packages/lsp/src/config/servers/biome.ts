@@ -1,0 +1,35 @@
+import { bundledNodeBin } from '../bundled.js';
+import { defineServer } from '../server-config.js';
+import { projectPackage } from './project-package.js';
+
+/**
+ * Biome through `biome lsp-proxy`, an additional server for JavaScript, TypeScript, JSON and CSS when the project has a
+ * `biome.json` or `biome.jsonc`. It runs the project's own `@biomejs/biome` (found project-local first): a Biome
+ * configuration is read by the version it was written for, so a root without that package is not served.
+ */
+export const biomeServer = defineServer({
+  id: 'biome',
+  name: 'biome',
+  languages: 'JavaScript/TypeScript/JSON/CSS lint',
+  role: 'additional',
+  extensions: {
+    '.js': 'javascript',
+    '.jsx': 'javascriptreact',
+    '.mjs': 'javascript',
+    '.cjs': 'javascript',
+    '.ts': 'typescript',
+    '.tsx': 'typescriptreact',
+    '.mts': 'typescript',
+    '.cts': 'typescript',
+    '.json': 'json',
+    '.jsonc': 'jsonc',
+    '.css': 'css',
+  },
+  rootMarkers: ['biome.json', 'biome.jsonc'],
+  binaries: ['biome'],
+  args: ['lsp-proxy'],
+  bundled: bundledNodeBin('@biomejs/biome', 'biome'),
+  requires: ({ root, cwd }) => projectPackage('@biomejs/biome', root, cwd),
+  // Nothing to check project-wide through it: its findings of every file come with the diagnostics of that file.
+  projectWide: false,
+});

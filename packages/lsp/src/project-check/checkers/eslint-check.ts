@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Diagnostic } from '@agent-tools/core';
+import { findProjectPackage } from '../../config/servers/project-package.js';
+import { displayPath } from '../../util/paths.js';
+import type { ProjectChecker } from '../checker.js';
+
+interface EslintMessage {
+  readonly ruleId: string | null;
+  readonly severity: number;
+  readonly message: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly endLine?: number;
+  readonly endColumn?: number;
+  readonly fatal?: boolean;
+}
+
+/**
+ * `eslint --format json .` with the project's own eslint (the one its configuration and plugins were installed for),
+ * run under the harness's Node. Exit 0 and 1 mean it linted (1: it found errors); 2 means it could not (a configuration
+ * that does not load), which is a failed check, never a clean one.
+ */
+export const eslintChecker: ProjectChecker = {
+  name: 'eslint',
+  plan({ root, cwd }) {
+    const dir = findProjectPackage('eslint', root);
+    if (!dir) return { unavailable: `the project's own eslint package was not found (node_modules/eslint in ${displayPath(root, cwd)} or above)` };
+    let bin: string | undefined;
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> };
+      bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.['eslint'];
+    } catch {
+      bin = undefined;
+    }
+    if (!bin) return { unavailable: `${displayPath(join(dir, 'package.json'), cwd)} names no eslint binary` };
+    return {
+      command: { command: process.execPath, prefixArgs: [join(dir, bin)], source: 'project', display: displayPath(join(dir, bin), cwd) },
+      args: ['--format', 'json', '--no-error-on-unmatched-pattern', '.'],
+      title: 'eslint --format json .',
+    };
+  },
+  parse(output) {
+    if (output.code !== 0 && output.code !== 1) {
+      const said = `${output.stderr}\n${output.stdout}`.trim().split('\n').slice(0, 8).join('\n');
+      return { failed: `eslint could not lint the project (exit ${output.code}): ${said.slice(0, 800)}` };
+    }
+    let files: Array<{ filePath: string; messages: EslintMessage[] }>;
+    try {
+      files = JSON.parse(output.stdout) as typeof files;
+    } catch {
+      return { failed: `eslint's output was not the JSON it was asked for: ${output.stdout.slice(0, 300)}` };
+    }
+    return files.flatMap((file) => file.messages.map((m) => fromEslint(file.filePath, m)));
+  },
+};
+
+/** One message of `eslint --format json` as a diagnostic. */
+export function fromEslint(file: string, m: EslintMessage): Diagnostic {
+  return {
+    file,
+    line: m.line ?? 1,
+    ...(m.column === undefined ? {} : { column: m.column }),
+    ...(m.endLine === undefined ? {} : { endLine: m.endLine }),
+    ...(m.endColumn === undefined ? {} : { endColumn: m.endColumn }),
+    severity: m.severity === 2 || m.fatal ? 'error' : 'warning',
+    ...(m.ruleId ? { code: m.ruleId } : {}),
+    message: m.message,
+    source: 'eslint',
+  };
+}

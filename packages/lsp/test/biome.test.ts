@@ -1,0 +1,45 @@
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Run, startRun, text } from './helpers.js';
+import { BIOME_CONFIG, linkPackages } from './lint-project.js';
+
+// A TypeScript project that extends ultracite's real Biome preset (test/fixtures/lint), as ultracite tells its users
+// to, with the project's own @biomejs/biome (2.5.12, the version the preset was made for; the package installed beside
+// @agent-tools/lsp is 2.6.9): tsserver is the primary server, `biome lsp-proxy` an additional one.
+const files = {
+  'package.json': '{"type":"module"}',
+  '.gitignore': 'node_modules\n',
+  'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true }, include: ['src'] }),
+  'ultracite-core.biome.jsonc': BIOME_CONFIG,
+  'biome.jsonc': '{ "extends": ["./ultracite-core.biome.jsonc"] }\n',
+  'src/a.ts': 'export const twice = (n: number): number => n * 2;\n',
+};
+
+describe('Biome beside tsserver (biome lsp-proxy, ultracite preset)', () => {
+  let run: Run;
+  beforeAll(() => {
+    run = startRun(files, {}, 20_000);
+    linkPackages(run.dir.path, { '@biomejs/biome': 'ultracite-biome' }, { biome: '@biomejs/biome/bin/biome' });
+  });
+  afterAll(async () => {
+    await run[Symbol.asyncDispose]();
+  });
+
+  it('reports a write that breaks a Biome rule as new, labelled biome, beside the type error', async () => {
+    const written = text(await run.call('write', { path: 'src/a.ts', content: 'export function same(a: number, b: string): boolean {\n  return a == b;\n}\n' }));
+    expect(written, written).toContain('2:12 error lint/suspicious/noDoubleEquals: Using == may be unsafe if you are relying on type coercion. [biome]');
+    expect(written).toContain("2:10 error TS2367: This comparison appears to be unintentional because the types 'number' and 'string' have no overlap. [typescript]");
+  });
+
+  it('runs the project\'s own Biome, and says so in status', async () => {
+    const status = text(await run.lsp({ action: 'status' }));
+    expect(status).toMatch(/biome \(JavaScript\/TypeScript\/JSON\/CSS lint[^)]*\)\n {2}running for \.: pid \d+, .*binary node_modules\/\.bin\/biome/);
+  });
+
+  it('lists its fixes among the code actions', async () => {
+    writeFileSync(run.dir.join('src/b.ts'), 'export function same(a: number, b: number): boolean {\n  return a == b;\n}\n');
+    const list = await run.lsp({ action: 'code_actions', file: 'src/b.ts', line: 2, symbol: 'a' });
+    const actions = (list.structured as { actions: Array<{ title: string; server?: string }> }).actions;
+    expect(actions.filter((a) => a.server === 'biome').map((a) => a.title), text(list)).toContain('Use === instead.');
+  });
+});
