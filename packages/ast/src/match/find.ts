@@ -134,10 +134,14 @@ export function findMatches(
 /**
  * The nodes of some kinds in a tree, in document order (the candidates of a search): a cache of trees may keep
  * them for the next search rooted at the same kinds.
+ * @internal
  */
 export type NodesOf = (tree: Tree, kinds: readonly string[]) => readonly (Node | null)[];
 
-/** {@link NodesOf} by a walk over the whole tree. */
+/**
+ * {@link NodesOf} by a walk over the whole tree.
+ * @internal
+ */
 export function descendantsOf(tree: Tree, kinds: readonly string[]): (Node | null)[] {
   return tree.rootNode.descendantsOfType([...kinds]);
 }
