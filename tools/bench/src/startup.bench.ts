@@ -54,9 +54,14 @@ function mcpList(cwd: string): Promise<number> {
     let answered: number | undefined;
     server.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (answered === undefined && /"id":2,"result":\{"tools":\[\{/.test(out)) {
-        answered = performance.now() - started;
-        server.stdin.end();
+      const lines = out.split('\n');
+      out = lines.pop() ?? '';
+      for (const line of lines) {
+        const message = JSON.parse(line) as { id?: number; result?: { tools?: unknown[] } };
+        if (answered === undefined && message.id === 2 && (message.result?.tools?.length ?? 0) > 0) {
+          answered = performance.now() - started;
+          server.stdin.end();
+        }
       }
     });
     server.on('error', reject);
