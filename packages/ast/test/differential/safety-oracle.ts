@@ -144,6 +144,10 @@ export async function safetyOracle(
           if (captured.some((c) => c.start <= leaf.startIndex && leaf.endIndex <= c.end) || copies.has(t)) continue;
           if (literal.texts.has(t) || (!leaf.isNamed && literal.kinds.has(leaf.typeId))) continue;
           if (templateWords.has(t) || dropped.has(t) || !t.trim()) continue;
+          // A token of a comment the proposal names as dropped (Rust's `//` is a child of its line_comment).
+          let extra: Node | null = leaf;
+          while (extra && !extra.isExtra) extra = extra.parent;
+          if (extra && dropped.has(norm(file.original.slice(extra.startIndex, extra.endIndex)))) continue;
           need.set(t, (need.get(t) ?? 0) + 1);
         }
       }

@@ -3,6 +3,7 @@ import { errorSentence } from '../errors.js';
 import { RunNotices } from '../notices.js';
 import { displayPath } from '../paths.js';
 import { asSentence } from '../sentence.js';
+import { plural } from '../wording.js';
 import type { Dependents, Diagnostic, DiagnosticSeverity, DiagnosticsSource, FileCheck } from './diagnostic.js';
 import { formatNewDiagnostics, formatUnknownBefore } from './format.js';
 import { DiagnosticsLedger, type LedgerLimits } from './ledger.js';
@@ -66,10 +67,6 @@ function escapeRegExp(text: string): string {
 /** One key for a set of files, whatever their order. */
 function setKey(files: readonly string[]): string {
   return [...new Set(files)].sort().join('\u0000');
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${count === 1 ? noun : `${noun}s`}`;
 }
 
 /** The notice key of a file's late diagnostics. */

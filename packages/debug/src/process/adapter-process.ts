@@ -34,14 +34,14 @@ export interface StartAdapterOptions {
   readonly signal?: AbortSignal;
 }
 
-const STDERR_TAIL = 4000;
-/** Longest local socket path that every platform accepts (Linux takes 107 bytes, macOS 103). */
-const MAX_SOCKET_PATH = 100;
-
 /** Where a TCP or local-socket adapter listens. */
 export type ListenAddress = { readonly port: number } | { readonly path: string };
+
+const STDERR_TAIL = 4000;
 /** How often the launched debuggee is checked for its end. */
 const DEBUGGEE_POLL_MS = 200;
+/** Longest local socket path that every platform accepts (Linux takes 107 bytes, macOS 103). */
+const MAX_SOCKET_PATH = 100;
 
 /**
  * A running adapter process and the DAP connection to it. It runs under core's process supervisor, so
