@@ -88,7 +88,9 @@ const cases: Record<string, Case> = {
   clangd: {
     project: curlWithHeaders,
     pull: false,
-    files: (dir) => rel(dir, listSourceFiles(dir, ['.c', '.h'], 1000).files),
+    // Translation units and the written headers: a header opened alone is parsed with flags clangd guesses, which
+    // differ between two clangd processes (header.h: "Unknown type name 'CURL'" in one, not the other).
+    files: (dir) => rel(dir, listSourceFiles(dir, ['.c'], 1000).files).concat(['include/curl/easy.h', 'include/curl/multi.h']),
     candidates: (dir) => {
       const all = rel(dir, listSourceFiles(dir, ['.c', '.h'], 1000).files);
       return usedElsewhere(dir, ['include/curl/easy.h', 'include/curl/multi.h'], all.filter((f) => f.endsWith('.c')).concat(['include/curl/easy.h', 'include/curl/multi.h']), /^CURL_EXTERN [^(;]*?\b(\w+)\(/gm);
@@ -143,7 +145,7 @@ describe('dependents\' diagnostics after a write, against the server asked direc
         expect(result.isError, text(result)).toBe(false);
         expect(text(result), where).not.toMatch(/not checked|still pending|not known in time/);
         const reported = (result.structured as { diagnostics: Report[] }).diagnostics;
-        for (const file of new Set([...files.filter((f) => (expected.get(f) ?? []).length > 0), ...reported.map((r) => r.file)])) {
+        for (const file of new Set([...files.filter((f) => (expected.get(f) ?? []).length > 0), ...reported.map((r) => r.file).filter((f) => files.includes(f))])) {
           const want = expected.get(file) ?? [];
           const got = keysOfReported(reported.find((r) => r.file === file)?.newDiagnostics ?? []).map((k) => k.replaceAll(run.dir.path, '<root>'));
           if (JSON.stringify(got) !== JSON.stringify(want)) mismatches.push(`${where}: ${file}: reported ${JSON.stringify(got)}, the server ${JSON.stringify(want)}`);

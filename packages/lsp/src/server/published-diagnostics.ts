@@ -18,8 +18,8 @@ export class PublishedDiagnostics {
   readonly #entries = new Map<string, Published>();
   readonly #max: number;
   #seq = 0;
-  /** Whether the server has said which version it checked: then a publish that does not say is no answer. */
-  #versioned = false;
+  /** Files the server has published a version for: an unversioned publish of one of them is no answer. */
+  readonly #versioned = new Set<string>();
   readonly #wakeups = new Wakeups();
 
   constructor(maxFiles = 5000) {
@@ -32,7 +32,7 @@ export class PublishedDiagnostics {
   }
 
   record(path: string, version: number | undefined, diagnostics: readonly LspDiagnostic[]): void {
-    if (version !== undefined) this.#versioned = true;
+    if (version !== undefined && this.#versioned.size < this.#max) this.#versioned.add(path);
     this.#entries.delete(path);
     this.#entries.set(path, { version, diagnostics, seq: ++this.#seq });
     while (this.#entries.size > this.#max) {
@@ -64,8 +64,9 @@ export class PublishedDiagnostics {
     if (!entry) return undefined;
     if (entry.version !== undefined) return entry.version >= version ? entry : undefined;
     // clangd clears a closed file's diagnostics with an unversioned empty publish; reopened (after a header
-    // changed), that clearing must not pass for the new version's answer.
-    if (this.#versioned) return undefined;
+    // changed), that clearing must not pass for the new version's answer. (gopls publishes some files, such as
+    // ones a build tag leaves out, without versions only: those still count.)
+    if (this.#versioned.has(path)) return undefined;
     return entry.seq > syncSeq ? entry : undefined;
   }
 
