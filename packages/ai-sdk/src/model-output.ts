@@ -1,4 +1,5 @@
 import type { ToolResult } from '@agent-tools/core';
+import { plural } from '@agent-tools/core';
 import type { Tool } from 'ai';
 
 /** What the AI SDK sends to the model for a tool result (its `ToolResultOutput`). */
@@ -20,7 +21,7 @@ export function modelOutput(result: ToolResult, images: ImageSpelling): ModelOut
   const imageCount = result.content.length - text.length;
   if (result.isError) {
     // Error outputs carry text only; an image beside an error is named rather than lost silently.
-    const note = imageCount > 0 ? [`(${imageCount} image${imageCount === 1 ? '' : 's'} left out of this error)`] : [];
+    const note = imageCount > 0 ? [`(${plural(imageCount, 'image')} left out of this error)`] : [];
     return { type: 'error-text', value: [...text, ...note].join('\n') };
   }
   if (imageCount === 0) return { type: 'text', value: text.join('\n') };

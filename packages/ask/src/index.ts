@@ -47,4 +47,4 @@ export {
   askUserParameters,
   askUserTool,
 } from './tools/ask-user.js';
-export { formatDuration, PROCEED_ON_ASSUMPTION, PROCEED_ON_ASSUMPTIONS } from './wording.js';
+export { PROCEED_ON_ASSUMPTION, PROCEED_ON_ASSUMPTIONS } from './wording.js';

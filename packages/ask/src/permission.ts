@@ -1,7 +1,6 @@
-import { type ApprovalCallback, type ApprovalDecision, type ApprovalRequest, capText } from '@agent-tools/core';
+import { type ApprovalCallback, type ApprovalDecision, type ApprovalRequest, capText, formatDuration } from '@agent-tools/core';
 import type { QuestionCard, QuestionPort, TargetSpace } from './card.js';
 import { askCard } from './desk.js';
-import { formatDuration } from './wording.js';
 
 /** The labels of a permission card, in the order shown. */
 export const PERMISSION_LABELS = Object.freeze({

@@ -1,3 +1,4 @@
+import { formatDuration } from '@agent-tools/core';
 import type { CardQuestion, QuestionAnswer } from './card.js';
 import type { AskOutcome } from './desk.js';
 
@@ -8,20 +9,6 @@ export const PROCEED_ON_ASSUMPTION =
 /** The same instruction for several questions of one card. */
 export const PROCEED_ON_ASSUMPTIONS =
   'Proceed on clearly stated assumptions: choose what seems most reasonable for each question, say in your next message what you assumed and why, and do not ask these questions again.';
-
-/** A duration as a person reads it: "150 ms", "45 s", "10 min", "1 h 5 min". */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) {
-    const rest = seconds % 60;
-    return rest ? `${minutes} min ${rest} s` : `${minutes} min`;
-  }
-  const hours = Math.floor(minutes / 60);
-  return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
-}
 
 /** What a person did with one question: `chose "SQLite"`, `chose 2 options: "A", "B" and wrote: "…"`, `wrote: "…"`. */
 function choiceText(selected: readonly string[], text: string | undefined): string {

@@ -1,3 +1,5 @@
+import { countOfTotal } from './wording.js';
+
 /** A list cut to a cap, with what a model needs to know about the cut. */
 export interface Capped<T> {
   readonly items: readonly T[];
@@ -9,7 +11,7 @@ export interface Capped<T> {
 /** Cuts a list to `max` items and says so when it did. */
 export function capList<T>(items: readonly T[], max: number, noun = 'shown'): Capped<T> {
   if (items.length <= max) return { items, total: items.length, note: '' };
-  return { items: items.slice(0, max), total: items.length, note: `${max} of ${items.length} ${noun}` };
+  return { items: items.slice(0, max), total: items.length, note: `${countOfTotal(max, items.length)} ${noun}` };
 }
 
 /**

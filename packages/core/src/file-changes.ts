@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { mkdir, realpath, rename, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { siblingTemp, writeFileAtomic } from './atomic-write.js';
 import { errorDetail, isAgentToolsError } from './errors.js';
 import { withFileLock } from './file-lock.js';
 import { readRegularFile, specialFileKind } from './regular-file.js';
@@ -147,10 +147,6 @@ async function current(path: string): Promise<Found | undefined> {
   }
 }
 
-function siblingTemp(path: string): string {
-  return join(dirname(path), `.${basename(path)}.agent-tools-${randomBytes(4).toString('hex')}.tmp`);
-}
-
 /** Creates the missing folders above `path` and returns them, outermost first. */
 async function makeParents(path: string): Promise<string[]> {
   const missing: string[] = [];
@@ -180,9 +176,7 @@ async function undo(steps: readonly Step[], createdDirs: readonly string[]): Pro
       if (before === undefined) {
         await unlink(step.target);
       } else {
-        const temp = siblingTemp(step.target);
-        await writeFile(temp, before, step.mode === undefined ? {} : { mode: step.mode });
-        await rename(temp, step.target);
+        writeFileAtomic(step.target, before, step.mode);
       }
       restored.unshift(step.change.path);
     } catch {

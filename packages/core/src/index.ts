@@ -3,6 +3,7 @@
  * Resource packages depend on it; it depends on none of them.
  */
 export { type ApprovalCallback, type ApprovalDecision, type ApprovalRequest, approveAll } from './approval.js';
+export { writeFileAtomic } from './atomic-write.js';
 export { type Capped, capList, capText, capTextTail } from './caps.js';
 export type {
   CheckOptions,
@@ -88,7 +89,7 @@ export {
 } from './paths.js';
 export { formatProgress, type ProgressEvent, type ProgressListener, type ToolProgress } from './progress.js';
 export { createRegistry, type FactoryStatus, Registry, type RegistryOptions } from './registry.js';
-export { notRegularFile, readRegularFile, readRegularFileSync, specialFileKind } from './regular-file.js';
+export { notRegularFile, type ReadScratch, readRegularFile, readRegularFileIntoSync, readRegularFileSync, specialFileKind } from './regular-file.js';
 export {
   appendText,
   type ContentPart,
@@ -121,4 +122,5 @@ export {
   type ToolDefinition,
 } from './tool.js';
 export { wellFormedResult, wellFormedText } from './well-formed.js';
+export { countOfTotal, formatDuration, nounFor, plural, shownNote } from './wording.js';
 export { type WithDiagnostics, type WrapWriteOptions, wrapWrite } from './write-wrapper.js';

@@ -13,6 +13,7 @@ export {
   type MalformedKind,
 } from './process/content-length.js';
 export { type KeeperStatus, keeperStatus } from './process/keeper.js';
+export { KEEPER_PATH } from './process/keeper-script.js';
 export { liveTreeCount } from './process/live-trees.js';
 export {
   childrenOf,

@@ -1,4 +1,4 @@
-import { collapseCarriageReturns, type ToolProgress } from '@agent-tools/core';
+import { collapseCarriageReturns, formatDuration, type ToolProgress } from '@agent-tools/core';
 
 /** How much of a running cell's newest output a progress report carries. */
 const TAIL_CHARS = 2000;
@@ -34,7 +34,7 @@ export class CellProgress implements Disposable {
     const seconds = Math.floor((performance.now() - this.#started) / 1000);
     const output = collapseCarriageReturns(this.#tail).replace(/^\n+/, '').trimEnd();
     this.#report?.({
-      message: `${this.#language} cell running for ${seconds} s${output ? '' : ', no output yet'}`,
+      message: `${this.#language} cell running for ${formatDuration(seconds * 1000)}${output ? '' : ', no output yet'}`,
       ...(output ? { output } : {}),
     });
   }

@@ -1,17 +1,7 @@
-import { capTextTail } from '@agent-tools/core';
+import { capTextTail, formatDuration } from '@agent-tools/core';
 import { plainOutput } from './plain-output.js';
 import { admitsEverything, surfacePhrase } from './surface-policy.js';
 import type { WorkerSnapshot } from './worker-state.js';
-
-/** A duration as a person reads it: "450 ms", "12 s", "3 min 5 s", "1 h 2 min". */
-export function formatElapsed(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return seconds % 60 ? `${minutes} min ${seconds % 60} s` : `${minutes} min`;
-  return minutes % 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${Math.floor(minutes / 60)} h`;
-}
 
 /** `w1 "label"`: how every answer names a worker. */
 export function workerName(worker: WorkerSnapshot): string {
@@ -28,7 +18,7 @@ function runNote(worker: WorkerSnapshot): string {
 
 /** Status and time in a few words: "running for 12 s", "finished in 40 s", "failed after 3 s (exit code 2)", "killed after 5 s". */
 export function statusPhrase(worker: WorkerSnapshot): string {
-  const time = formatElapsed(worker.elapsedMs);
+  const time = formatDuration(worker.elapsedMs);
   switch (worker.status) {
     case 'running':
       return `running for ${time}`;

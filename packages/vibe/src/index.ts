@@ -5,7 +5,6 @@
 export { expandTemplate, PLACEHOLDERS, splitCommandLine } from './command-template.js';
 export { VibeError, type VibeErrorCode } from './errors.js';
 export { vibeTools } from './factory.js';
-export { formatElapsed } from './format.js';
 export { type ProcessRunnerOptions, processRunner, type TierMapping } from './process-runner.js';
 export {
   WORKER_TIERS,

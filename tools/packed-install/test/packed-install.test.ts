@@ -38,6 +38,11 @@ describe('every tarball', () => {
     expect(files).toEqual(expect.arrayContaining(['package/LICENSE', 'package/README.md', 'package/dist/index.js', 'package/dist/index.d.ts']));
     // The keeper program ships as a .py file beside the compiled module that reads it.
     if (name === '@agent-tools/core') expect(files).toContain('package/dist/process/keeper.py');
+    if (name === '@agent-tools/eval') {
+      for (const program of ['jupyter/kernel-group.py', 'jupyter/launcher.py', 'python/prelude.py']) {
+        expect(files).toContain(`package/dist/${program}`);
+      }
+    }
     const manifest = JSON.parse((await exec('tar', ['-xzOf', tarball(name), 'package/package.json'], packs)).stdout);
     expect(manifest).toMatchObject({
       license: 'MIT',

@@ -1,6 +1,6 @@
+import { formatDuration } from '@agent-tools/core';
 import { type CardOutcome, type CardQuestion, cardQuestions, type QuestionAnswer, type QuestionCard } from '../card.js';
 import { PERMISSION_LABELS } from '../permission.js';
-import { formatDuration } from '../wording.js';
 
 /** The prompt a terminal shows while a card waits for a line (for a card of several, the question's number). */
 export function promptFor(card: QuestionCard, index?: number): string {

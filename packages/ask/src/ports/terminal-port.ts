@@ -1,6 +1,6 @@
+import { formatDuration } from '@agent-tools/core';
 import { type CardOutcome, type CardQuestion, cardQuestions, type QuestionAnswer, type QuestionCard, type QuestionPort } from '../card.js';
 import { isTimeout } from '../desk.js';
-import { formatDuration } from '../wording.js';
 import { ABANDONED, type LineSource, type LineTerminal, streamSource, type TerminalStreams, terminalSource } from './line-source.js';
 import { parseAnswer, promptFor, renderCard, renderOutcome } from './render.js';
 

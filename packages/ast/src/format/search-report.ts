@@ -1,3 +1,4 @@
+import { capText, plural } from '@agent-tools/core';
 import type { CaptureRecord, MatchRecord } from '../match/find.js';
 import { enclosingConstruct } from '../pattern/enclosing.js';
 import { isRule } from '../rules/types.js';
@@ -69,7 +70,7 @@ export function shownText(match: MatchRecord): string[] {
   const lines = match.text.split('\n');
   const shown = lines.slice(0, MAX_MATCH_LINES).map((line, i) => {
     const body = i === 0 ? line : line.slice(Math.min(match.startColumn, /^[ \t]*/.exec(line)?.[0].length ?? 0));
-    return cut(body, MAX_LINE);
+    return capText(body, MAX_LINE);
   });
   if (lines.length > MAX_MATCH_LINES) shown.push(`… (${lines.length - MAX_MATCH_LINES} more lines)`);
   return shown;
@@ -83,12 +84,8 @@ export function shownCaptures(match: MatchRecord): string[] {
 function captureText(capture: CaptureRecord): string {
   if (capture.items && capture.items.length === 0) return '(nothing)';
   const lines = capture.text.split('\n');
-  const first = cut(lines[0] ?? '', MAX_CAPTURE);
+  const first = capText(lines[0] ?? '', MAX_CAPTURE);
   return lines.length > 1 ? `${first} … (+${plural(lines.length - 1, 'line')})` : first;
-}
-
-function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
 
 /** "2 files (.py, .pyi) under src" — what was searched, for the headline and zero-match answers. */
@@ -97,7 +94,7 @@ export function scopeText(summary: SearchSummary): string {
   if (summary.scopeIsFile) return `${where} (${summary.spec.id})`;
   const n = summary.filesSearched;
   const exts = summary.spec.extensions.map((e) => `.${e}`).join(', ');
-  return `${n} ${summary.spec.id} file${n === 1 ? '' : 's'} (${exts}) under ${where}`;
+  return `${plural(n, `${summary.spec.id} file`)} (${exts}) under ${where}`;
 }
 
 /** Notes on what could not be searched fully: syntax errors, failures, skipped files, .gitignore. */
@@ -136,12 +133,6 @@ function notRegularNote(summary: SearchSummary): string {
 export function list(items: readonly string[]): string {
   if (items.length <= MAX_NAMED) return items.join(', ');
   return `${items.slice(0, MAX_NAMED).join(', ')} and ${items.length - MAX_NAMED} more`;
-}
-
-/** "1 file", "3 files", "2 matches". */
-export function plural(n: number, noun: string): string {
-  if (n === 1) return `${n} ${noun}`;
-  return `${n} ${noun}${/(?:ch|sh|s|x)$/.test(noun) ? 'es' : 's'}`;
 }
 
 /** The zero-match answer: what was searched, how the pattern was read, and what to try. */

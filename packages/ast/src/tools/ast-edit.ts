@@ -1,6 +1,6 @@
-import { defineTool, textResult } from '@agent-tools/core';
+import { defineTool, nounFor, plural, textResult } from '@agent-tools/core';
 import { z } from 'zod';
-import { caveats, list, noMatchText, oneLine, plural } from '../format/search-report.js';
+import { caveats, list, noMatchText, oneLine } from '../format/search-report.js';
 import type { TreeSitterLoader } from '../loader.js';
 import { unifiedDiff } from '../rewrite/diff.js';
 import { changedRanges } from '../rewrite/ranges.js';
@@ -208,7 +208,7 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
       for (const b of proposal.breaks) {
         const where = b.lines.slice(0, 5).join(', ') + (b.lines.length > 5 ? ` and ${b.lines.length - 5} more` : '');
         lines.push(
-          `Warning: after this rewrite ${b.file} has ${plural(b.lines.length, 'syntax error')} (${b.before} before), at line${b.lines.length === 1 ? '' : 's'} ${where}. Check the rewrite before accepting.`,
+          `Warning: after this rewrite ${b.file} has ${plural(b.lines.length, 'syntax error')} (${b.before} before), at ${nounFor(b.lines.length, 'line')} ${where}. Check the rewrite before accepting.`,
         );
       }
       lines.push(...notes, ...caveats(summary));

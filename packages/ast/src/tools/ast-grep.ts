@@ -1,4 +1,4 @@
-import { defineTool, textResult } from '@agent-tools/core';
+import { countOfTotal, defineTool, plural, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import {
   caveats,
@@ -6,7 +6,6 @@ import {
   matchInfo,
   noMatchText,
   oneLine,
-  plural,
   scopeText,
   shownCaptures,
   shownText,
@@ -132,7 +131,7 @@ function report(summary: SearchSummary, maxResults: number, offset: number) {
     for (const capture of shownCaptures(match)) lines.push(`${pad}${capture}`);
   }
   if (next !== undefined) {
-    lines.push('', `${items.length} of ${all.length} shown (from match ${offset + 1}); continue with offset ${next}, or narrow \`path\` or the pattern.`);
+    lines.push('', `${countOfTotal(items.length, all.length)} shown (from match ${offset + 1}); continue with offset ${next}, or narrow \`path\` or the pattern.`);
   }
   const notes = caveats(summary);
   if (notes.length) lines.push('', ...notes);

@@ -1,6 +1,6 @@
-import { appendText, defineTool, errorResult, textResult } from '@agent-tools/core';
+import { appendText, defineTool, errorResult, plural, textResult } from '@agent-tools/core';
 import { z } from 'zod';
-import { list, plural } from '../format/search-report.js';
+import { list } from '../format/search-report.js';
 import { unifiedDiff } from '../rewrite/diff.js';
 import { changedRanges } from '../rewrite/ranges.js';
 import { applyStaged } from '../staging/apply.js';

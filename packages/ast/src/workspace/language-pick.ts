@@ -1,3 +1,4 @@
+import { plural } from '@agent-tools/core';
 import { AstError } from '../errors.js';
 import { LANGUAGE_IDS, type LanguageSpec, languageOfFile, languageSpec } from '../languages.js';
 import { walkFiles } from './walk.js';
@@ -68,11 +69,11 @@ export async function pickLanguage(
   if (only) {
     return {
       spec: languageSpec(only[0]),
-      inferred: `Language inferred: ${only[0]}, the only language of the source files under ${where} (${only[1]} file${only[1] === 1 ? '' : 's'}${code.length < found.length && found.length > 1 ? `; documents aside: ${found.filter(([id]) => DOCUMENTS.has(id)).map(([id, n]) => `${n} ${id}`).join(', ')}` : ''}).`,
+      inferred: `Language inferred: ${only[0]}, the only language of the source files under ${where} (${plural(only[1], 'file')}${code.length < found.length && found.length > 1 ? `; documents aside: ${found.filter(([id]) => DOCUMENTS.has(id)).map(([id, n]) => `${n} ${id}`).join(', ')}` : ''}).`,
     };
   }
   const held = found.length
-    ? ` It holds ${found.map(([id, n]) => `${id} (${n} file${n === 1 ? '' : 's'})`).join(', ')}.`
+    ? ` It holds ${found.map(([id, n]) => `${id} (${plural(n, 'file')})`).join(', ')}.`
     : ' It holds no source file of a supported language.';
   throw new AstError(
     'unknown_language',

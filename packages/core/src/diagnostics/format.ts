@@ -1,3 +1,4 @@
+import { countOfTotal } from '../wording.js';
 import type { Diagnostic } from './diagnostic.js';
 
 /**
@@ -16,7 +17,7 @@ export function formatDiagnostic(diagnostic: Diagnostic): string {
 export function formatNewDiagnostics(path: string, diagnostics: readonly Diagnostic[], max: number): string {
   const shown = diagnostics.slice(0, max).map(formatDiagnostic);
   const head = `New diagnostics in ${path} (${diagnostics.length}):`;
-  const tail = diagnostics.length > max ? [`  (${max} of ${diagnostics.length} shown)`] : [];
+  const tail = diagnostics.length > max ? [`  (${countOfTotal(max, diagnostics.length)} shown)`] : [];
   return [head, ...shown, ...tail].join('\n');
 }
 

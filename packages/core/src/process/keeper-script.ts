@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The keepers: a small Python program that stands between the harness and its process trees on Linux.
@@ -35,9 +36,12 @@ import { readFileSync } from 'node:fs';
  */
 let script: string | undefined;
 
+/** Where `keeper.py` is: eval's kernel-group.py imports its /proc reading and pidfd signalling from it. */
+export const KEEPER_PATH: string = fileURLToPath(new URL('./keeper.py', import.meta.url));
+
 /** The keeper program's text (`keeper.py`), read once. */
 export function keeperScript(): string {
-  script ??= readFileSync(new URL('./keeper.py', import.meta.url), 'utf8');
+  script ??= readFileSync(KEEPER_PATH, 'utf8');
   return script;
 }
 

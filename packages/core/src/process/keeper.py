@@ -2,6 +2,9 @@
 
 Run by KEEPER_BOOTSTRAP (packages/core/src/process/keeper-script.ts), which reads this file's text from fd 0 up to
 a NUL and executes it with EARLY bound to what followed the NUL. What it does and why: see keeper-script.ts.
+
+Imported as a module (eval's kernel-group.py does, to end a kernel's process group), it runs nothing: its /proc
+reading and pidfd signalling (stat, send_signal, group, end_group) serve both.
 """
 # _socket, not socket: socket.py imports selectors and collections (half of the zygote's start).
 import _socket, ctypes, errno, os, select, signal, sys, time
@@ -21,7 +24,8 @@ def stat(pid):
     except OSError:
         return None
     fields = text[text.rindex(")") + 2:].split(" ")
-    return fields[0], int(fields[1]), fields[19]
+    # state, parent, start time (what tells a reused pid apart), process group
+    return fields[0], int(fields[1]), fields[19], int(fields[2])
 
 
 def children(pid):
@@ -66,7 +70,12 @@ def tree(me, children_files):
     return found
 
 
-def send_signal(pid, start, signum):
+def send_signal(pid, start, signum, group=None):
+    """Signals pid if it is still the process that started at `start` (and, given `group`, still in that group)."""
+
+    def same(info):
+        return info is not None and info[2] == start and (group is None or info[3] == group)
+
     opener = getattr(os, "pidfd_open", None)
     if opener is not None:
         try:
@@ -74,20 +83,43 @@ def send_signal(pid, start, signum):
         except OSError:
             return
         try:
-            info = stat(pid)
-            if info is not None and info[2] == start:
+            if same(stat(pid)):
                 signal.pidfd_send_signal(fd, signum)
         except OSError:
             pass
         finally:
             os.close(fd)
         return
-    info = stat(pid)
-    if info is not None and info[2] == start:
+    if same(stat(pid)):
         try:
             os.kill(pid, signum)
         except OSError:
             pass
+
+
+def group(leader):
+    """The live members of process group `leader`, the leader left out."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) != leader:
+            info = stat(int(name))
+            if info is not None and info[3] == leader and info[0] not in "ZXx":
+                found.append((int(name), info[2]))
+    return found
+
+
+def end_group(leader, steps):
+    """Ends the other members of group `leader`: each (signal, grace seconds) step in turn, until none is left."""
+    for signum, grace in steps:
+        left = group(leader)
+        for pid, start in left:
+            send_signal(pid, start, signum, leader)
+        deadline = time.monotonic() + grace
+        while left and time.monotonic() < deadline:
+            time.sleep(0.02)
+            left = group(leader)
+        if not left:
+            return
 
 
 def retitle(grace, argv, env):
@@ -403,7 +435,8 @@ def zygote():
             # On the channel: Node's acknowledgements of the sockets it took, which need no answer.
 
 
-os.set_blocking(CHANNEL, True)
-CHANNEL_SOCKET = _socket.socket(fileno=os.dup(CHANNEL))
-WAKE = os.pipe()
-zygote()
+if __name__ == "__main__":
+    os.set_blocking(CHANNEL, True)
+    CHANNEL_SOCKET = _socket.socket(fileno=os.dup(CHANNEL))
+    WAKE = os.pipe()
+    zygote()

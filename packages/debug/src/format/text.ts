@@ -46,13 +46,6 @@ export function frameLine(frame: FrameView, cwd: string): string {
   return `  frame ${frame.id}: ${frame.name} — ${location(frame, cwd)}`;
 }
 
-/** A duration for humans: "42 s", "3 min". */
-export function duration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 90) return `${seconds} s`;
-  return `${Math.round(seconds / 60)} min`;
-}
-
 /** Indents every line. */
 export function indent(text: string, prefix = '  '): string {
   return text

@@ -1,8 +1,8 @@
-import { capText, capTextTail, errorResult, type ToolProgress, type ToolResult, textResult } from '@agent-tools/core';
+import { capText, capTextTail, errorResult, formatDuration, type ToolProgress, type ToolResult, textResult } from '@agent-tools/core';
 import { DebugError } from '../errors.js';
 import { breakpointReport as formatBreakpoints, hitBreakpoint } from '../format/breakpoints.js';
 import { outputView } from '../format/output.js';
-import { duration, frameLine, indent, location, showPath, sourceLines, variableLines } from '../format/text.js';
+import { frameLine, indent, location, showPath, sourceLines, variableLines } from '../format/text.js';
 import type { ConversationDebugger } from '../session/conversation.js';
 import { buildSnapshot } from '../session/inspect.js';
 import type { DebugSession } from '../session/session.js';
@@ -58,7 +58,7 @@ export function threadOf(session: DebugSession, threadId: number | undefined): n
 export function describeSession(session: DebugSession, op: OpContext): string {
   const { spec } = session;
   const what = spec.mode === 'launch' ? showPath(spec.program, op.cwd) : `a debuggee on port ${spec.port}`;
-  const age = duration(op.supervisor.clock.now() - spec.startedAt);
+  const age = formatDuration(op.supervisor.clock.now() - spec.startedAt);
   const at = session.stopLocation;
   const place = at ? ` in ${at.name} at ${at.path ? `${showPath(at.path, op.cwd)}:${at.line}` : 'a frame without source'}` : '';
   const where = session.stop ? `stopped (${session.stop.reason})${place}` : session.state;
@@ -151,9 +151,9 @@ function reportRunning(op: OpContext, session: DebugSession): () => void {
   if (!report) return () => undefined;
   const started = Date.now();
   const timer = setInterval(() => {
-    const seconds = Math.round((Date.now() - started) / 1000);
+    const running = formatDuration(Date.now() - started);
     const printed = session.output.since(session.reportedOutput, OUTPUT_CAPS.answer).text.replace(/\n$/, '');
-    report({ message: `program still running after ${seconds} s; no breakpoint hit yet`, ...(printed ? { output: printed } : {}) });
+    report({ message: `program still running after ${running}; no breakpoint hit yet`, ...(printed ? { output: printed } : {}) });
   }, RUNNING_REPORT_MS);
   timer.unref();
   return () => clearInterval(timer);

@@ -1,9 +1,9 @@
-import { resolveInside, type ToolResult, textResult } from '@agent-tools/core';
+import { formatDuration, resolveInside, type ToolResult, textResult } from '@agent-tools/core';
 import { describeAdapters } from '../adapters/select.js';
 import { DebugError } from '../errors.js';
 import { breakpointLine, exceptionLine, functionBreakpointLine } from '../format/breakpoints.js';
 import { outputView } from '../format/output.js';
-import { duration, showPath } from '../format/text.js';
+import { showPath } from '../format/text.js';
 import type { ExceptionRequest, FunctionRequest, LineRequest } from '../session/breakpoints.js';
 import { sendExceptionBreakpoints, sendFunctionBreakpoints, sendLineBreakpoints } from '../session/configure.js';
 import { breakpointReport, describeSession, endSentence, type OpContext, OUTPUT_CAPS } from './common.js';
@@ -29,7 +29,7 @@ export async function status(op: OpContext): Promise<ToolResult> {
   const lines: string[] = [];
   if (session) {
     const left = op.supervisor.ttlMs - (op.supervisor.clock.now() - session.spec.startedAt);
-    lines.push(`Session: ${describeSession(session, op)}; ${duration(left)} left before it is terminated.`);
+    lines.push(`Session: ${describeSession(session, op)}; ${formatDuration(left)} left before it is terminated.`);
     const children = session.childSessions;
     if (children.length > 0) lines.push(`Processes and workers being debugged (one child session each): ${children.join(', ')}; threads lists their thread ids.`);
     const stop = session.stop;

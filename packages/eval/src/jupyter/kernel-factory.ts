@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ServerConnection } from '@jupyterlab/services';
 import { EvalToolError } from '../errors.js';
 import type { KernelLanguage } from '../language.js';
-import { PYTHON_PRELUDE } from '../python/prelude.js';
+import { pythonPrelude } from '../python/prelude.js';
 import { type JupyterEndpoint, normalizeEndpoint } from './endpoint.js';
 import { KernelSession, withTimeout } from './kernel-session.js';
 import { KERNEL_SPEC_NAMES } from './kernel-specs.js';
@@ -229,7 +229,7 @@ class JupyterKernelFactory implements KernelFactory {
       language,
       startTimeoutMs: this.#startTimeoutMs,
       signal: this.#lifetime.signal,
-      ...(language === 'python' ? { prelude: PYTHON_PRELUDE } : {}),
+      ...(language === 'python' ? { prelude: pythonPrelude() } : {}),
     });
     return session;
   }

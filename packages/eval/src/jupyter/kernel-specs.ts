@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KernelLanguage } from '../language.js';
-import { END_GROUP_AT_EXIT } from './kernel-group.js';
+import { endGroupAtExit } from './kernel-group.js';
 
 /** The kernel spec names eval starts by default, per language. */
 export const KERNEL_SPEC_NAMES: Readonly<Record<KernelLanguage, string>> = Object.freeze({
@@ -16,19 +16,21 @@ export const KERNEL_SPEC_NAMES: Readonly<Record<KernelLanguage, string>> = Objec
 export const JS_KERNEL_MAIN: string = fileURLToPath(new URL('../../dist/js-kernel/main.js', import.meta.url));
 
 /**
- * Ends what the kernel's cells left in its process group when the kernel exits (see {@link END_GROUP_AT_EXIT}), and
+ * Ends what the kernel's cells left in its process group when the kernel exits (see {@link endGroupAtExit}), and
  * starts ipykernel without importing debugpy, which ipykernel loads for its debugger (unused by eval) and which costs
  * a third of the kernel's start. A cell can still `import debugpy` afterwards. History stays in memory: eval does not
  * need IPython's SQLite file, and writing it costs time on every cell.
  */
-const PYTHON_LAUNCHER = [
-  END_GROUP_AT_EXIT,
-  'import sys',
-  'sys.modules["debugpy"] = None',
-  'from ipykernel import kernelapp',
-  'del sys.modules["debugpy"]',
-  'kernelapp.launch_new_instance()',
-].join('\n');
+function pythonLauncher(): string {
+  return [
+    endGroupAtExit(),
+    'import sys',
+    'sys.modules["debugpy"] = None',
+    'from ipykernel import kernelapp',
+    'del sys.modules["debugpy"]',
+    'kernelapp.launch_new_instance()',
+  ].join('\n');
+}
 
 /** How {@link installKernelSpecs} writes the two kernel specs. */
 export interface KernelSpecOptions {
@@ -50,7 +52,7 @@ export function installKernelSpecs(dataDir: string, options: KernelSpecOptions =
   const env = { PYDEVD_DISABLE_FILE_VALIDATION: '1', ...options.env };
   const specs: Record<KernelLanguage, object> = {
     python: {
-      argv: [options.python ?? '/usr/bin/python3', '-c', PYTHON_LAUNCHER, '-f', '{connection_file}', '--HistoryManager.hist_file=:memory:'],
+      argv: [options.python ?? '/usr/bin/python3', '-c', pythonLauncher(), '-f', '{connection_file}', '--HistoryManager.hist_file=:memory:'],
       display_name: 'Python 3 (agent-tools)',
       language: 'python',
       interrupt_mode: 'signal',

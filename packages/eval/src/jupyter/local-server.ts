@@ -5,7 +5,7 @@ import { type SupervisedProcess, spawnSupervised } from '@agent-tools/core/proce
 import { EvalToolError } from '../errors.js';
 import type { JupyterEndpoint } from './endpoint.js';
 import { installKernelSpecs } from './kernel-specs.js';
-import { LAUNCHER_SCRIPT } from './launcher-script.js';
+import { launcherScript } from './launcher-script.js';
 
 /** How the local Jupyter server is started. */
 export interface LocalServerOptions {
@@ -71,7 +71,7 @@ export class LocalJupyterServer {
     });
     const args = [
       '-c',
-      LAUNCHER_SCRIPT,
+      launcherScript(),
       stateDir,
       '--ServerApp.ip=127.0.0.1',
       '--ServerApp.port=0',

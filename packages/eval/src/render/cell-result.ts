@@ -1,4 +1,4 @@
-import { type ContentPart, collapseCarriageReturns, imagePart, stripTerminalCodes, type ToolResult } from '@agent-tools/core';
+import { type ContentPart, collapseCarriageReturns, imagePart, plural, stripTerminalCodes, type ToolResult } from '@agent-tools/core';
 import type { CellOutput, MimeBundle } from '../jupyter/kernel-session.js';
 import type { KernelLanguage } from '../language.js';
 import { htmlTableToMarkdown } from './html-table.js';
@@ -107,7 +107,7 @@ export function renderCell(report: CellReport): ToolResult<EvalStructured> {
         break;
     }
   }
-  if (imagesDropped) blocks.push({ text: `(${imagesDropped} more image${imagesDropped === 1 ? '' : 's'} not shown)` });
+  if (imagesDropped) blocks.push({ text: `(${plural(imagesDropped, 'more image')} not shown)` });
 
   const content: ContentPart[] = [];
   let pending: string[] = [...report.before];

@@ -1,3 +1,4 @@
+import { plural } from '@agent-tools/core';
 /** How big a rendered table may get. */
 export interface TableCaps {
   /** Body rows shown at most (default 20). */
@@ -86,10 +87,6 @@ export function htmlTableToMarkdown(html: string, caps: TableCaps = {}): string 
     shownRows < totalRows || shownColumns < totalColumns ? `; shown: ${plural(shownRows, 'row')} × ${plural(shownColumns, 'column')}` : '';
   lines.push(`(${noun}: ${size}${shown})`);
   return lines.join('\n');
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function isEllipsis(text: string): boolean {

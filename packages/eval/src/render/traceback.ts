@@ -1,4 +1,4 @@
-import { stripTerminalCodes } from '@agent-tools/core';
+import { plural, stripTerminalCodes } from '@agent-tools/core';
 import { PRELUDE_FILENAME } from '../python/prelude.js';
 
 interface Segment {
@@ -49,7 +49,7 @@ function renderSegment(entries: readonly string[], currentCount: number | null):
   const flushLibrary = (keepInnermost: boolean): void => {
     if (library.length === 0) return;
     const hidden = keepInnermost ? library.length - 1 : library.length;
-    if (hidden > 0) out.push(`  … ${hidden} frame${hidden === 1 ? '' : 's'} in library code …`);
+    if (hidden > 0) out.push(`  … ${plural(hidden, 'frame')} in library code …`);
     if (keepInnermost) out.push(`  ${(library[library.length - 1]?.split('\n')[0] ?? '').trim()}`);
     library = [];
   };

@@ -1,4 +1,4 @@
-import { defineTool, errorResult, errorSentence, type ToolResult, textResult } from '@agent-tools/core';
+import { defineTool, errorResult, errorSentence, formatDuration, type ToolResult, textResult } from '@agent-tools/core';
 import { z } from 'zod';
 import type { AcquiredKernel, KernelFactory } from '../jupyter/kernel-factory.js';
 import { LANGUAGES } from '../language.js';
@@ -9,14 +9,6 @@ import { runCell } from '../run-cell.js';
 
 /** The default idle budget of a cell, in seconds. */
 export const DEFAULT_IDLE_SECONDS = 300;
-
-/** A duration for a sentence: "90 s", "30 min", "2 h". */
-function duration(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 120) return `${seconds} s`;
-  const minutes = Math.round(seconds / 60);
-  return minutes < 120 ? `${minutes} min` : `${Math.round((minutes / 60) * 10) / 10} h`;
-}
 
 /** Counts the words of a description (tokens holding a letter or digit). */
 export function wordCount(text: string): number {
@@ -143,7 +135,7 @@ export function evalTool(factory: KernelFactory) {
         case 'timeout':
           after.push(
             run.stoppedBy === 'ceiling'
-              ? `The cell was interrupted after running ${duration(factory.cellCeilingMs)}, the most one cell may run (tool calls not counted), although it was still printing. The kernel and its variables are kept; split the work into shorter cells.`
+              ? `The cell was interrupted after running ${formatDuration(factory.cellCeilingMs)}, the most one cell may run (tool calls not counted), although it was still printing. The kernel and its variables are kept; split the work into shorter cells.`
               : `The cell was interrupted after ${idleSeconds} s without output or a tool call. The kernel and its variables are kept; to allow longer quiet stretches pass a larger timeout_seconds, or print progress.`,
           );
           break;

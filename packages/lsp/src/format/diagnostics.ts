@@ -1,7 +1,7 @@
-import { type Diagnostic, formatDiagnostic } from '@agent-tools/core';
+import { type Diagnostic, formatDiagnostic, plural, shownNote } from '@agent-tools/core';
 import { bySeverityThenPosition } from '../diagnostics/convert.js';
 import { displayPath } from '../util/paths.js';
-import { plural, showLine } from '../util/text.js';
+import { showLine } from '../util/text.js';
 import type { LineReader } from './line-reader.js';
 import { countByFile, cutLines, type FileCount, pageOf } from './paging.js';
 
@@ -58,7 +58,6 @@ export function renderDiagnostics(
   const nextCall = options.nextCall ?? ((offset: number) => `with "offset": ${offset}`);
   const cut = cutLines(page, ordered, fileOf, { noun: 'diagnostics (errors first)', nextCall });
   if (cut) lines.push(cut);
-  const whole = page.offset === 0 && page.items.length === page.total;
-  const note = whole ? '' : page.offset === 0 ? `${page.items.length} of ${page.total} shown` : `${page.offset + 1}-${page.offset + page.items.length} of ${page.total} shown`;
+  const note = shownNote(page.offset, page.items.length, page.total);
   return { text: lines.join('\n'), data, note, offset: page.offset, next: page.next, files: countByFile(ordered, fileOf) };
 }

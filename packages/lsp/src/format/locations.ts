@@ -1,3 +1,4 @@
+import { shownNote } from '@agent-tools/core';
 import type { Location, LocationLink, Range } from 'vscode-languageserver-protocol';
 import { fromUri, isInside } from '../util/paths.js';
 import { showLine } from '../util/text.js';
@@ -103,8 +104,7 @@ export function renderLocations(locations: readonly RawLocation[], options: Loca
   const nextCall = options.nextCall ?? ((offset: number) => `with "offset": ${offset}`);
   const cut = cutLines(page, sorted, fileOf, { noun: options.noun ?? 'locations', nextCall });
   if (cut) lines.push(cut);
-  const whole = page.offset === 0 && page.items.length === page.total;
-  const note = whole ? '' : page.offset === 0 ? `${page.items.length} of ${page.total} shown` : `${page.offset + 1}-${page.offset + page.items.length} of ${page.total} shown`;
+  const note = shownNote(page.offset, page.items.length, page.total);
   return { text: lines.join('\n'), data, total: page.total, note, offset: page.offset, next: page.next, files: countByFile(sorted, fileOf) };
 }
 

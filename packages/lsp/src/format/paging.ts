@@ -1,4 +1,4 @@
-import { plural } from '../util/text.js';
+import { plural } from '@agent-tools/core';
 
 /** One page of a list in its stable order, and what a model needs to read the rest. */
 export interface Page<T> {

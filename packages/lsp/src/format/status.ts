@@ -1,3 +1,4 @@
+import { formatDuration, plural } from '@agent-tools/core';
 import type { InstanceStatus, ServerStatus } from '../supervisor.js';
 
 /** The supervisor's status as a model reads it: per server, what runs, and for the others what is missing. */
@@ -36,13 +37,8 @@ function instanceLine(instance: InstanceStatus): string {
     const restarts = instance.starts > 1 ? `, started ${instance.starts} times` : '';
     const verb = instance.state === 'running' ? 'running' : 'starting';
     const problem = instance.problem ? `; NOT CHECKING the last file asked about: ${instance.problem}` : '';
-    return `${verb} for ${instance.root}: pid ${instance.pid}, up ${seconds(instance.uptimeMs)}, ${instance.openDocuments} open file${instance.openDocuments === 1 ? '' : 's'}${restarts}${busy}; binary ${instance.binary}${problem}`;
+    return `${verb} for ${instance.root}: pid ${instance.pid}, up ${formatDuration(instance.uptimeMs)}, ${plural(instance.openDocuments, 'open file')}${restarts}${busy}; binary ${instance.binary}${problem}`;
   }
   const why = instance.lastFailure ? `: ${instance.lastFailure}` : '';
   return `${instance.state} for ${instance.root}${why}`;
-}
-
-function seconds(ms: number): string {
-  const s = Math.round(ms / 1000);
-  return s < 120 ? `${s} s` : `${Math.round(s / 60)} min`;
 }

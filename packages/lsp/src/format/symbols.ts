@@ -1,4 +1,4 @@
-import { capList } from '@agent-tools/core';
+import { capList, shownNote } from '@agent-tools/core';
 import { type DocumentSymbol, type Range, type SymbolInformation, SymbolKind, type WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import { fromUri, isInside } from '../util/paths.js';
 import { pathLabel } from './outside-label.js';
@@ -159,7 +159,6 @@ export function renderWorkspaceSymbols(
   const nextCall = options.nextCall ?? ((offset: number) => `with "offset": ${offset}`);
   const cut = cutLines(page, sorted, (s) => s.file, { noun: 'symbols', nextCall });
   if (cut) lines.push(cut);
-  const whole = page.offset === 0 && page.items.length === page.total;
-  const note = whole ? '' : page.offset === 0 ? `${page.items.length} of ${page.total} shown` : `${page.offset + 1}-${page.offset + page.items.length} of ${page.total} shown`;
+  const note = shownNote(page.offset, page.items.length, page.total);
   return { text: lines.join('\n'), note, shown: page.items, offset: page.offset, next: page.next, files: countByFile(sorted, (s) => s.file) };
 }

@@ -1,4 +1,4 @@
-import { type Diagnostic, errorDetail, type ToolProgress } from '@agent-tools/core';
+import { type Diagnostic, errorDetail, formatDuration, plural, type ToolProgress } from '@agent-tools/core';
 import type { ServerConfig } from '../config/server-config.js';
 import { fromLspDiagnostic } from '../diagnostics/convert.js';
 import { findBinary } from '../discovery/binary.js';
@@ -63,7 +63,7 @@ function reportChecking(report: ((progress: ToolProgress) => void) | undefined, 
   const started = Date.now();
   const send = (): void => {
     const seconds = Math.floor((Date.now() - started) / 1000);
-    const elapsed = seconds > 0 ? ` for ${seconds} s` : '';
+    const elapsed = seconds > 0 ? ` for ${formatDuration(seconds * 1000)}` : '';
     report({ message: `checking ${what}${elapsed} (project ${done + 1} of ${total})`, progress: done, total });
   };
   send();
@@ -165,7 +165,7 @@ async function viaSweep(
 ): Promise<ProjectCheckPart> {
   const extensions = Object.keys(server.config.extensions);
   const { files, seen } = listSourceFiles(server.root, extensions, SWEEP_MAX_FILES);
-  const method = `opening ${files.length} file${files.length === 1 ? '' : 's'} with ${server.config.name}`;
+  const method = `opening ${plural(files.length, 'file')} with ${server.config.name}`;
   const deadline = Date.now() + supervisor.checkTimeoutMs;
   const diagnostics: Diagnostic[] = [];
   const unanswered: string[] = [];

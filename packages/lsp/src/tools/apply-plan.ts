@@ -1,10 +1,9 @@
 import type { ToolContext, ToolResult } from '@agent-tools/core';
-import { appendText } from '@agent-tools/core';
+import { appendText, plural } from '@agent-tools/core';
 import { FileChangeType } from 'vscode-languageserver-protocol';
 import { applyEditPlan, type EditPlan } from '../edits/workspace-edit.js';
 import type { LanguageServer } from '../server/language-server.js';
 import { displayPath, toUri } from '../util/paths.js';
-import { plural } from '../util/text.js';
 
 /**
  * Applies a checked edit plan all or nothing, tells the server what changed, and answers with the files, their

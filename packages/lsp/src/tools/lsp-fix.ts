@@ -1,4 +1,4 @@
-import { defineTool, errorDetail, errorResult, type ToolContext, type ToolResult } from '@agent-tools/core';
+import { defineTool, errorDetail, errorResult, plural, type ToolContext, type ToolResult } from '@agent-tools/core';
 import {
   type ApplyWorkspaceEditResult,
   type CodeAction,
@@ -13,7 +13,6 @@ import { applyEditPlan, type EditPlan, type FileChange, planWorkspaceEdit } from
 import { LspError } from '../errors.js';
 import type { LanguageServer } from '../server/language-server.js';
 import { displayPath, relativeText } from '../util/paths.js';
-import { plural } from '../util/text.js';
 import { applyAndReport, reportApplied, syncServer } from './apply-plan.js';
 import { maybeStale, openAll, readText } from './server-view.js';
 import { failure, resolveFile, type ToolEnv, withNotes } from './shared.js';

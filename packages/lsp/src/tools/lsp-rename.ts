@@ -1,4 +1,4 @@
-import { defineTool, errorResult, type ToolResult } from '@agent-tools/core';
+import { defineTool, errorResult, plural, type ToolResult } from '@agent-tools/core';
 import { PrepareRenameRequest, RenameRequest, type WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { invalidName } from '../edits/new-name.js';
@@ -8,7 +8,7 @@ import { planWorkspaceEdit } from '../edits/workspace-edit.js';
 import { LspError } from '../errors.js';
 import { familyOf } from '../position/code-mask.js';
 import { displayPath, fromUri } from '../util/paths.js';
-import { plural, splitLines } from '../util/text.js';
+import { splitLines } from '../util/text.js';
 import { applyAndReport } from './apply-plan.js';
 import { occurrenceParameter } from './lsp-parameters.js';
 import { declinedRename, translateRefusal } from './server-errors.js';

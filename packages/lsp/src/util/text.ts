@@ -11,11 +11,6 @@ export function showLine(line: string, max = 160): string {
   return trimmed.length > max ? `${trimmed.slice(0, max)}…` : trimmed;
 }
 
-/** `1 file`, `3 files`. */
-export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
-  return `${count} ${count === 1 ? noun : pluralNoun}`;
-}
-
 /** The text a range covers, lines joined with newlines. */
 export function textInRange(lines: readonly string[], range: Range): string {
   if (range.start.line === range.end.line) return (lines[range.start.line] ?? '').slice(range.start.character, range.end.character);

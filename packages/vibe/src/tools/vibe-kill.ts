@@ -1,6 +1,6 @@
-import { capTextTail, defineTool, type ToolResult, textResult } from '@agent-tools/core';
+import { capTextTail, defineTool, formatDuration, type ToolResult, textResult } from '@agent-tools/core';
 import { z } from 'zod';
-import { formatElapsed, statusPhrase, workerName } from '../format.js';
+import { statusPhrase, workerName } from '../format.js';
 import { noticeKey } from '../notice.js';
 import { plainOutput } from '../plain-output.js';
 import type { WorkerList } from '../worker-list.js';
@@ -31,7 +31,7 @@ export function vibeKillTool(workers: WorkerList) {
       }
       const output = plainOutput(worker.result?.output ?? '');
       const tail = output ? ` Its output before it was killed:\n${capTextTail(output, 2000)}` : '';
-      return textResult(`Killed worker ${workerName(worker)} after ${formatElapsed(worker.elapsedMs)}.${tail}`, {
+      return textResult(`Killed worker ${workerName(worker)} after ${formatDuration(worker.elapsedMs)}.${tail}`, {
         worker,
         wasRunning,
       });

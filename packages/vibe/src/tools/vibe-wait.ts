@@ -1,6 +1,6 @@
-import { capTextTail, defineTool, errorResult, type ToolContext, textResult } from '@agent-tools/core';
+import { capTextTail, defineTool, errorResult, formatDuration, type ToolContext, textResult } from '@agent-tools/core';
 import { z } from 'zod';
-import { formatElapsed, statusPhrase, workerName } from '../format.js';
+import { statusPhrase, workerName } from '../format.js';
 import { noticeKey } from '../notice.js';
 import { plainOutput } from '../plain-output.js';
 import type { WorkerList } from '../worker-list.js';
@@ -47,7 +47,7 @@ export function vibeWaitTool(workers: WorkerList) {
         const soFar = plainOutput(worker.output);
         const output = soFar ? `\nOutput so far:\n${capTextTail(soFar, 1000)}` : '';
         return textResult(
-          `Worker ${workerName(worker)} is still running: the wait timed out after ${formatElapsed(params.timeout_seconds * 1000)} (this run has taken ${formatElapsed(worker.elapsedMs)} so far). It keeps working in the background; call vibe_wait again to wait longer, vibe_send to steer it, or vibe_kill to stop it.${output}`,
+          `Worker ${workerName(worker)} is still running: the wait timed out after ${formatDuration(params.timeout_seconds * 1000)} (this run has taken ${formatDuration(worker.elapsedMs)} so far). It keeps working in the background; call vibe_wait again to wait longer, vibe_send to steer it, or vibe_kill to stop it.${output}`,
           structured,
         );
       }
@@ -82,7 +82,7 @@ function reportWhileWaiting(workers: WorkerList, id: string, ctx: ToolContext): 
     // window is twice what is kept, so a code cut at its start falls in the half that is dropped.
     const output = plainOutput(worker.output.slice(-2 * PROGRESS_CHARS));
     ctx.reportProgress({
-      message: `worker ${workerName(worker)} running for ${formatElapsed(worker.elapsedMs)}`,
+      message: `worker ${workerName(worker)} running for ${formatDuration(worker.elapsedMs)}`,
       ...(output ? { output: output.slice(-PROGRESS_CHARS) } : {}),
     });
   }, PROGRESS_MS);

@@ -1,6 +1,5 @@
-import { defineTool, errorResult, readRegularFileSync, resolveInside, textResult, wrapWrite } from '@agent-tools/core';
+import { defineTool, errorResult, readRegularFileSync, resolveInside, textResult, wrapWrite, writeFileAtomic } from '@agent-tools/core';
 import { z } from 'zod';
-import { writeFileAtomic } from './atomic-write.js';
 
 /** Arguments of the harness's `edit` tool. */
 export const editParameters = z.object({

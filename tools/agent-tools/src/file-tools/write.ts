@@ -1,6 +1,5 @@
-import { defineTool, resolveInside, textResult, wrapWrite } from '@agent-tools/core';
+import { defineTool, plural, resolveInside, textResult, wrapWrite, writeFileAtomic } from '@agent-tools/core';
 import { z } from 'zod';
-import { writeFileAtomic } from './atomic-write.js';
 import { textLines } from './read.js';
 
 /** Arguments of the harness's `write` tool. */
@@ -24,7 +23,7 @@ export function writeTool(cwd: string) {
         writeFileAtomic(target.absolute, content);
         const lines = textLines(content).length;
         const verb = target.exists ? 'Wrote' : 'Created';
-        return textResult(`${verb} ${target.relative} (${lines} line${lines === 1 ? '' : 's'}).`, { path: target.relative, created: !target.exists });
+        return textResult(`${verb} ${target.relative} (${plural(lines, 'line')}).`, { path: target.relative, created: !target.exists });
       },
     }),
   );

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readRegularFileSync } from '@agent-tools/core';
+import { readRegularFileSync, writeFileAtomic } from '@agent-tools/core';
 import { listSourceFiles } from '../../discovery/root.js';
 import type { LaunchPreparation } from '../server-config.js';
 
@@ -42,8 +42,8 @@ export function generatedDatabase(root: string, base: string = tmpdir()): Launch
   const home = databaseFolder(root, base);
   pruneDatabases(base, home);
   const dir = home ?? mkdtempSync(join(base, PREFIX));
-  writeAtomically(join(dir, 'compile_commands.json'), JSON.stringify(entries));
-  writeAtomically(join(dir, ROOT_FILE), root);
+  writeFileAtomic(join(dir, 'compile_commands.json'), JSON.stringify(entries));
+  writeFileAtomic(join(dir, ROOT_FILE), root);
   // Only a one-off folder (the per-root one could not be used) is removed when the server exits.
   return { args: [`--compile-commands-dir=${dir}`], cleanup: home ? () => {} : () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -98,13 +98,6 @@ function pruneDatabases(base: string, keep: string | undefined): void {
       // Being set up by another run, or already removed: leave it.
     }
   }
-}
-
-/** Writes through a temporary sibling and a rename, so a clangd of another run never reads half a database. */
-function writeAtomically(path: string, content: string): void {
-  const temporary = `${path}.${process.pid}.${Math.random().toString(16).slice(2)}.tmp`;
-  writeFileSync(temporary, content);
-  renameSync(temporary, path);
 }
 
 function userTag(): string {

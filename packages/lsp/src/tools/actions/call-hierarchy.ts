@@ -1,4 +1,5 @@
 import type { ToolResult } from '@agent-tools/core';
+import { plural } from '@agent-tools/core';
 import {
   type CallHierarchyIncomingCall,
   CallHierarchyIncomingCallsRequest,
@@ -15,7 +16,6 @@ import { callWith, cutInHead } from '../../format/paging.js';
 import { kindName } from '../../format/symbols.js';
 import type { LanguageServer } from '../../server/language-server.js';
 import { fromUri } from '../../util/paths.js';
-import { plural } from '../../util/text.js';
 import type { LspParams } from '../lsp-parameters.js';
 import { pageData } from '../page-data.js';
 import { pathFilter } from '../path-filter.js';

@@ -1,5 +1,5 @@
 import type { ToolResult } from '@agent-tools/core';
-import { capList } from '@agent-tools/core';
+import { capList, plural } from '@agent-tools/core';
 import {
   type CodeAction,
   CodeActionRequest,
@@ -80,7 +80,7 @@ export async function codeActions(env: ToolEnv, params: LspParams, signal: Abort
     return ok(`${context}${who} no code actions at \`${params.symbol}\` (${file}:${position.line + 1}).`, { action: 'code_actions', total: 0, actions: [] });
   }
   const lines = [
-    `${context}${listed.total} code action${listed.total === 1 ? '' : 's'} at \`${symbol}\` (${file}:${position.line + 1}); none is applied yet. Where you may change files, apply one with lsp_fix (file and its number) or make the change with your edit tool:`,
+    `${context}${plural(listed.total, 'code action')} at \`${symbol}\` (${file}:${position.line + 1}); none is applied yet. Where you may change files, apply one with lsp_fix (file and its number) or make the change with your edit tool:`,
   ];
   for (const [index, action] of actions.entries()) {
     const tags = [action.kind, action.preferred ? 'preferred' : undefined].filter(Boolean).join(', ');

@@ -1,4 +1,4 @@
-import { type Diagnostic, errorResult, type ToolProgress, type ToolResult } from '@agent-tools/core';
+import { type Diagnostic, errorResult, nounFor, plural, type ToolProgress, type ToolResult } from '@agent-tools/core';
 import { countText, renderDiagnostics } from '../../format/diagnostics.js';
 import { LineReader } from '../../format/line-reader.js';
 import { callWith } from '../../format/paging.js';
@@ -26,7 +26,7 @@ export async function diagnostics(
   const list = merged.diagnostics;
   const relevant = list.filter((d) => SHOWN.has(d.severity));
   const hidden = list.length - relevant.length;
-  const tail = hidden > 0 ? `\n(${hidden} hint${hidden === 1 ? '' : 's'} and information message${hidden === 1 ? '' : 's'} not shown)` : '';
+  const tail = hidden > 0 ? `\n(${plural(hidden, 'hint')} and information ${nounFor(hidden, 'message')} not shown)` : '';
   const by = merged.servers.map((s) => s.config.name).join(', ') || 'no server';
   // A server that could not check the file comes first: without it the list is not the whole answer.
   const lead = merged.problems.length ? `INCOMPLETE: ${merged.problems.join('\n')}\n` : '';
@@ -63,7 +63,7 @@ async function project(env: ToolEnv, params: LspParams, signal: AbortSignal, rep
   }
   const found: Diagnostic[] = parts.flatMap((p) => p.diagnostics.filter((d) => SHOWN.has(d.severity)));
   const all = filter ? found.filter((d) => filter.matches(d.file)) : found;
-  const lines = [`Whole-project check of the working directory (${parts.length} project${parts.length === 1 ? '' : 's'}):`];
+  const lines = [`Whole-project check of the working directory (${plural(parts.length, 'project')}):`];
   for (const part of parts) {
     const shown = part.diagnostics.filter((d) => SHOWN.has(d.severity));
     const where = `${part.languages} at ${part.root}`;

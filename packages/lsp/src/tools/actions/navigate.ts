@@ -1,4 +1,5 @@
 import type { ToolResult } from '@agent-tools/core';
+import { plural } from '@agent-tools/core';
 import {
   DefinitionRequest,
   ImplementationRequest,
@@ -11,7 +12,6 @@ import { LineReader } from '../../format/line-reader.js';
 import { fileCount, renderLocations, toRawLocations } from '../../format/locations.js';
 import { pathLabel } from '../../format/outside-label.js';
 import { callWith, cutInHead } from '../../format/paging.js';
-import { plural } from '../../util/text.js';
 import type { LspParams } from '../lsp-parameters.js';
 import { pageData } from '../page-data.js';
 import { pathFilter } from '../path-filter.js';
