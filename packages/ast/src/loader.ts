@@ -116,15 +116,16 @@ export class TreeSitterLoader implements AsyncDisposable {
   async search(pattern: Query, files: readonly string[], options: SearchOptions = {}): Promise<FileOutcome[]> {
     this.#assertLive();
     if (options.signal?.aborted) throw new AstError('cancelled', 'The search was cancelled.');
+    const sizes = sizesOf(files);
     const request = {
       job: ++this.#job,
       pattern,
-      cache: fitsCache(files, this.#options.cacheBytes),
+      cache: fitsCache(sizes, this.#options.cacheBytes),
       wantText: options.wantText ?? false,
       maxFileBytes: this.#options.maxFileBytes,
       parseTimeoutMs: this.#options.parseTimeoutMs,
     };
-    if (this.#options.workers > 0) return this.#poolOf().search(request, files, options.signal, options.onSearched);
+    if (this.#options.workers > 0) return this.#poolOf().search(request, files, sizes, options.signal, options.onSearched);
     this.#inline ??= new FileSearcher(this.runtime, new TreeCache(this.#options.cacheBytes));
     const signal = options.signal;
     const stop = (): boolean => signal?.aborted === true || this.#disposed;
@@ -194,18 +195,22 @@ export class TreeSitterLoader implements AsyncDisposable {
   }
 }
 
-/**
- * Whether a search's trees could mostly stay cached: its files' estimated tree and text bytes are at most twice
- * the cache. Sizes come from `stat` (a few milliseconds for thousands of files); unreadable files count as empty.
- */
-function fitsCache(files: readonly string[], cacheBytes: number): boolean {
-  let bytes = 0;
-  for (const file of files) {
+/** Files' sizes in bytes from `stat` (a few milliseconds for thousands of files); an unreadable file counts as empty. */
+function sizesOf(files: readonly string[]): number[] {
+  return files.map((file) => {
     try {
-      bytes += statSync(file).size * (TREE_BYTES_PER_CHAR + 2);
+      return statSync(file).size;
     } catch {
-      // counted as empty; the search names it
+      return 0; // the search names it
     }
+  });
+}
+
+/** Whether a search's trees could mostly stay cached: its files' estimated tree and text bytes are at most twice the cache. */
+function fitsCache(sizes: readonly number[], cacheBytes: number): boolean {
+  let bytes = 0;
+  for (const size of sizes) {
+    bytes += size * (TREE_BYTES_PER_CHAR + 2);
     if (bytes > 2 * cacheBytes) return false;
   }
   return true;

@@ -50,6 +50,30 @@ describe('worker threads', () => {
     expect(second.reduce((n, s) => n + s.trees, 0)).toBe(40);
   });
 
+  it('give every new big file to the first worker, up to its share of the bytes, so only one wasm memory grows to hold big trees', async () => {
+    const big = (n: number) => `def g${n}(x):\n${'    y = target(x) + 1\n'.repeat(3500)}    return y\n`;
+    // Spread over the sorted list so that, handed out in order, they would fall to both workers.
+    const bigOnes = ['a.py', 's20b.py', 's40b.py'];
+    const files: Record<string, string> = Object.fromEntries(bigOnes.map((name, n) => [name, big(n)]));
+    for (let i = 0; i < 60; i++) files[`s${String(i).padStart(2, '0')}.py`] = `def f${i}(x):\n${'    y = x + 1\n'.repeat(400)}    return target(x)\n`;
+    using mixed = tempDir(files);
+    expect(Buffer.byteLength(big(1))).toBeGreaterThan(64 * 1024);
+    await using loader = createTreeSitterLoader({ workers: 2 });
+    const first = await searchWorkspace(loader, mixed.path, { pattern: 'target($X)', language: 'python' });
+    expect(first.totalMatches).toBe(3 * 3500 + 60);
+    // Only the big files again: all are the first worker's, whatever the race for the small ones did.
+    for (const file of bigOnes) await searchWorkspace(loader, mixed.path, { pattern: 'target($X)', language: 'python', path: file });
+    const [one, two] = await loader.cacheStats();
+    const before = { one: one?.hits ?? 0, two: two?.hits ?? 0 };
+    for (const file of bigOnes) await searchWorkspace(loader, mixed.path, { pattern: 'target($X)', language: 'python', path: file });
+    const [oneAfter, twoAfter] = await loader.cacheStats();
+    expect((oneAfter?.hits ?? 0) - before.one).toBe(3);
+    expect((twoAfter?.hits ?? 0) - before.two).toBe(0);
+    // Both workers took part in the first search all the same.
+    expect(one?.trees).toBeGreaterThan(3);
+    expect(two?.trees).toBeGreaterThan(0);
+  });
+
   it('stop when the search is cancelled', async () => {
     await using loader = createTreeSitterLoader({ workers: 2 });
     const controller = new AbortController();
@@ -61,6 +85,26 @@ describe('worker threads', () => {
 });
 
 describe('the tree cache', () => {
+  it('keeps each searched kind\'s nodes with a cached tree, so a search rooted at the same kind finds the same matches without a walk', async () => {
+    await using loader = createTreeSitterLoader({ workers: 1 });
+    // No literal to find candidates from: they are the tree's nodes of the pattern's root kind.
+    const first = found(await search(loader, '$A + $B'));
+    expect(first).toHaveLength(40);
+    const [one] = await loader.cacheStats();
+    expect(one?.nodeLists).toBe(40);
+    // Another pattern of the same root kind uses the same lists; the first pattern finds what it found.
+    expect(found(await search(loader, '$F($N) + $X'))).toEqual(first);
+    expect(found(await search(loader, '$A + $B'))).toEqual(first);
+    expect((await loader.cacheStats())[0]?.nodeLists).toBe(40);
+    // Other kinds add lists (a bare metavariable has no kind), at most four per file, the oldest going first; the
+    // bytes count them.
+    for (const pattern of ['$F($X)', 'return $X', 'def $F($X): $$$B', 'if $C: $$$B', '$X']) await search(loader, pattern);
+    const [after] = await loader.cacheStats();
+    expect(after?.nodeLists).toBe(4 * 40);
+    expect(after?.bytes).toBeGreaterThan(one?.bytes ?? 0);
+    expect(found(await search(loader, '$A + $B'))).toEqual(first);
+  });
+
   it('reuses parsed trees for a repeated search and re-parses a file whose size or mtime changed', async () => {
     await using loader = createTreeSitterLoader({ workers: 1 });
     await search(loader, '$A + $B');

@@ -89,7 +89,7 @@ export {
 } from './paths.js';
 export { formatProgress, type ProgressEvent, type ProgressListener, type ToolProgress } from './progress.js';
 export { createRegistry, type FactoryStatus, Registry, type RegistryOptions } from './registry.js';
-export { notRegularFile, readRegularFile, readRegularFileSync, specialFileKind } from './regular-file.js';
+export { notRegularFile, type ReadScratch, readRegularFile, readRegularFileIntoSync, readRegularFileSync, specialFileKind } from './regular-file.js';
 export {
   appendText,
   type ContentPart,

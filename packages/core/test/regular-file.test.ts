@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRegularFile, readRegularFileSync, resolveInside } from '../src/index.js';
+import { readRegularFile, readRegularFileIntoSync, readRegularFileSync, resolveInside } from '../src/index.js';
 import { scratch } from './helpers.js';
 
 function thrown(fn: () => unknown): Error {
@@ -43,5 +43,24 @@ describe('special files are refused by name, never opened in a way that blocks',
     expect(readRegularFileSync(join(dir.path, 'ok.py')).toString()).toBe('print(1)\n');
     expect((await readRegularFile(join(dir.path, 'ok.py'))).bytes.toString()).toBe('print(1)\n');
     expect(thrown(() => readRegularFileSync('/dev/null', 'null.py')).message).toContain('"null.py" is a character device');
+  });
+
+  it('readRegularFileIntoSync reads into one growing buffer, each read whole, and refuses what readRegularFileSync refuses', () => {
+    using dir = scratch();
+    execFileSync('mkfifo', [join(dir.path, 'x.py')]);
+    const big = 'x = 1\n'.repeat(5000);
+    writeFileSync(join(dir.path, 'big.py'), big);
+    writeFileSync(join(dir.path, 'small.py'), 'print(2)\n');
+    writeFileSync(join(dir.path, 'empty.py'), '');
+    const buffer = { buffer: Buffer.alloc(4) };
+    expect(readRegularFileIntoSync(join(dir.path, 'small.py'), buffer).toString()).toBe('print(2)\n');
+    expect(readRegularFileIntoSync(join(dir.path, 'big.py'), buffer).toString()).toBe(big);
+    const grown = buffer.buffer;
+    expect(grown.length).toBeGreaterThan(big.length);
+    expect(readRegularFileIntoSync(join(dir.path, 'small.py'), buffer).toString()).toBe('print(2)\n');
+    expect(readRegularFileIntoSync(join(dir.path, 'empty.py'), buffer).length).toBe(0);
+    expect(buffer.buffer).toBe(grown);
+    expect(thrown(() => readRegularFileIntoSync(join(dir.path, 'x.py'), buffer, 'x.py')).message).toContain('"x.py" is a FIFO (named pipe)');
+    expect(thrown(() => readRegularFileIntoSync(dir.path, buffer, 'dir')).message).toContain('"dir" is a directory');
   });
 });

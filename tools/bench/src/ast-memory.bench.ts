@@ -8,7 +8,8 @@ import { promisify } from 'node:util';
 /**
  * ast memory: peak resident memory (RSS) of one search over Go's standard library (Debian golang-go, about 5.5k
  * files), ast_grep in a fresh Node process against the ast-grep CLI, measured by `/usr/bin/time -f %M` around
- * each process. Medians of AST_MEMORY_ROUNDS (3) runs, for a selective pattern and one every file is parsed for.
+ * each process. Medians of AST_MEMORY_ROUNDS (3) runs, for a selective pattern and one every file is parsed for;
+ * ours with its defaults (as many workers as CPUs, at most 4), without a tree cache, and with one worker.
  */
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -21,8 +22,8 @@ writeFileSync(
   script,
   `import { astTools, createTreeSitterLoader } from ${JSON.stringify(import.meta.resolve("@agent-tools/ast"))};
 import { createRegistry } from ${JSON.stringify(import.meta.resolve("@agent-tools/core"))};
-const [cwd, pattern, cache] = process.argv.slice(2);
-const loader = createTreeSitterLoader(cache ? { cacheBytes: Number(cache) } : {});
+const [cwd, pattern, options] = process.argv.slice(2);
+const loader = createTreeSitterLoader(options ? JSON.parse(options) : {});
 const registry = createRegistry({ resources: { cwd, treeSitter: loader }, factories: [astTools] });
 const result = await registry.call('ast_grep', { pattern, language: 'go', max_results: 1 });
 console.log(result.structured.totalMatches);
@@ -50,22 +51,25 @@ const median = (xs: number[]): number => {
 };
 
 console.log(`Peak RSS of one search over ${GO} (${ROUNDS} runs each, median; fresh process per run).\n`);
-console.log('| pattern | ast-grep CLI MB | ast_grep MB | ast_grep, cacheBytes 0 MB | matches (CLI / ours) |');
-console.log('|---|---:|---:|---:|---|');
+console.log('| pattern | ast-grep CLI MB | ast_grep MB | ast_grep, cacheBytes 0 MB | ast_grep, workers 1 MB | matches (CLI / ours) |');
+console.log('|---|---:|---:|---:|---:|---|');
 for (const pattern of ['return nil, $E', '$A == $A']) {
   const cli: number[] = [];
   const ours: number[] = [];
   const uncached: number[] = [];
+  const oneWorker: number[] = [];
   let counts = '';
   for (let i = 0; i < ROUNDS; i++) {
     const a = await peakKiB(AST_GREP, ['run', '--pattern', pattern, '--lang', 'go', '--json=stream', '.']);
     const b = await peakKiB(process.execPath, [script, GO, pattern]);
-    const c = await peakKiB(process.execPath, [script, GO, pattern, '0']);
+    const c = await peakKiB(process.execPath, [script, GO, pattern, JSON.stringify({ cacheBytes: 0 })]);
+    const d = await peakKiB(process.execPath, [script, GO, pattern, JSON.stringify({ workers: 1 })]);
     cli.push(a.kib);
     ours.push(b.kib);
     uncached.push(c.kib);
+    oneWorker.push(d.kib);
     counts = `${a.matches} / ${b.matches}`;
   }
   const mb = (kib: number): string => (kib / 1024).toFixed(0);
-  console.log(`| \`${pattern}\` | ${mb(median(cli))} | ${mb(median(ours))} | ${mb(median(uncached))} | ${counts} |`);
+  console.log(`| \`${pattern}\` | ${mb(median(cli))} | ${mb(median(ours))} | ${mb(median(uncached))} | ${mb(median(oneWorker))} | ${counts} |`);
 }

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
-import { readRegularFileSync } from '@agent-tools/core';
+import { type ReadScratch, readRegularFileIntoSync } from '@agent-tools/core/regular-file';
 import type { Node, Tree } from 'web-tree-sitter';
 import { type LanguageSpec, languageSpec } from '../languages.js';
-import { findMatches, type MatchRecord } from '../match/find.js';
+import { descendantsOf, findMatches, type MatchRecord, type NodesOf } from '../match/find.js';
 import { stringLineStarts } from '../match/regions.js';
 import { findRuleMatches } from '../rules/find.js';
 import { isRule, type Query } from '../rules/types.js';
@@ -43,7 +43,7 @@ export interface SearchRequest {
   readonly parseTimeoutMs: number;
 }
 
-/** Characters looked at for a NUL to call a file binary (git's heuristic looks at 8000 bytes). */
+/** Bytes looked at for a NUL to call a file binary (as git's heuristic does). */
 const SNIFF_BYTES = 8000;
 
 /**
@@ -54,6 +54,8 @@ const SNIFF_BYTES = 8000;
 export class FileSearcher {
   readonly #runtime: TreeSitterRuntime;
   readonly #cache: TreeCache;
+  /** One read buffer for every file this thread reads (no buffer per file for the garbage collector). */
+  readonly #scratch: ReadScratch = { buffer: Buffer.allocUnsafeSlow(64 * 1024) };
 
   constructor(runtime: TreeSitterRuntime, cache: TreeCache) {
     this.#runtime = runtime;
@@ -101,14 +103,20 @@ export class FileSearcher {
     const cached = this.#cache.get(key, size, mtimeMs);
     let text = cached?.text;
     if (text === undefined) {
+      let bytes: Buffer;
       try {
-        text = readRegularFileSync(file).toString('utf8');
+        bytes = readRegularFileIntoSync(file, this.#scratch);
       } catch (error) {
         return { file, status: 'unreadable', matches: [], reason: reasonOf(error) };
       }
-      // A NUL byte decodes to U+0000: its position tells a binary file as git does.
-      const nul = text.indexOf('\u0000');
-      if (nul >= 0 && nul < SNIFF_BYTES) return { file, status: 'binary', matches: [] };
+      // A NUL byte in the first ones tells a binary file, as git does.
+      if (bytes.subarray(0, SNIFF_BYTES).includes(0)) return { file, status: 'binary', matches: [] };
+      // Literals are looked for in the bytes (UTF-8 both), so a file that lacks one is never decoded, unless its
+      // text is to be cached for later searches.
+      if (!request.cache && !pattern.literals.every((literal) => bytes.includes(literal))) {
+        return { file, status: 'searched', matches: [], prefiltered: true };
+      }
+      text = bytes.toString('utf8');
     }
     const source = text;
     if (!pattern.literals.every((literal) => source.includes(literal))) {
@@ -134,11 +142,13 @@ export class FileSearcher {
       errorRow = tree.rootNode.hasError ? firstErrorRow(tree.rootNode) : undefined;
       owned = !request.cache || !this.#cache.put(key, { size, mtimeMs, text: source, tree, errorRow });
     }
+    const remembered: (Node | null)[][] = [];
     try {
       const forEdit = request.wantText;
+      const nodesOf: NodesOf = owned ? descendantsOf : (_, kinds) => this.#nodesOf(key, tree, kinds, remembered);
       const matches = isRule(pattern)
-        ? findRuleMatches(tree, source, pattern, stop, { comments: forEdit })
-        : findMatches(tree, source, pattern, stop, { comments: forEdit });
+        ? findRuleMatches(tree, source, pattern, stop, { comments: forEdit, nodesOf })
+        : findMatches(tree, source, pattern, stop, { comments: forEdit, nodesOf });
       return {
         file,
         status: 'searched',
@@ -147,9 +157,36 @@ export class FileSearcher {
         ...(forEdit && matches.length > 0 ? { text: source, stringLines: stringLineStarts(tree, source) } : {}),
       };
     } finally {
+      for (const list of remembered) for (const node of list) if (node) forgetChildren(node);
       if (owned) tree.delete();
     }
   }
+
+  /**
+   * The nodes of some kinds in a cached tree, remembered with it: a search rooted at the same kinds again (the same
+   * pattern or rule, or another of the same root kind) skips the walk over the whole tree, which costs about as
+   * much as matching. `remembered` collects the lists handed out, whose nodes must forget their children after.
+   */
+  #nodesOf(key: string, tree: Tree, kinds: readonly string[], remembered: (Node | null)[][]): readonly (Node | null)[] {
+    const name = kinds.join(',');
+    let nodes = this.#cache.kindsOf(key, name);
+    if (!nodes) {
+      nodes = descendantsOf(tree, kinds);
+      this.#cache.rememberKinds(key, name, nodes);
+    }
+    remembered.push(nodes);
+    return nodes;
+  }
+}
+
+/**
+ * web-tree-sitter keeps a node's children once they were asked for: a node remembered with a cached tree lets go
+ * of them after each search, so matching does not grow what the cache holds behind its byte count.
+ */
+function forgetChildren(node: Node): void {
+  const held = node as unknown as { _children?: unknown; _namedChildren?: unknown };
+  held._children = undefined;
+  held._namedChildren = undefined;
 }
 
 function firstErrorRow(node: Node): number {

@@ -28,4 +28,6 @@ export interface WorkerStats {
   readonly bytes: number;
   readonly hits: number;
   readonly misses: number;
+  /** Lists of candidate nodes kept with cached trees, for searches rooted at the same kinds. */
+  readonly nodeLists: number;
 }

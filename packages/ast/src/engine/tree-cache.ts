@@ -1,4 +1,4 @@
-import type { Tree } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
 
 /** What is kept of one file: its text, and its tree once it was parsed. */
 export interface CacheEntry {
@@ -8,9 +8,14 @@ export interface CacheEntry {
   tree: Tree | undefined;
   /** 0-based row of the first syntax error, when the tree has one. */
   errorRow: number | undefined;
-  /** Estimated bytes held (text plus tree). */
+  /** Estimated bytes held (text, tree and node lists). */
   bytes: number;
   lastJob: number;
+  /**
+   * The nodes of some kinds, by the kinds' names (joined): the candidates of an earlier search, ready for the next
+   * one rooted at the same kinds (walking a whole tree for them costs about as much as matching them).
+   */
+  kinds?: Map<string, (Node | null)[]>;
 }
 
 /**
@@ -19,6 +24,10 @@ export interface CacheEntry {
  */
 export const TREE_BYTES_PER_CHAR = 32;
 
+/** Estimated bytes of one remembered node (a web-tree-sitter `Node` object and its start position). */
+const NODE_BYTES = 120;
+/** Node lists kept per file: a few kinds of search repeated, not every kind ever searched. */
+const KIND_LISTS = 4;
 /**
  * Parsed trees (and texts) keyed by path, valid while the file keeps its size and modification time, bounded
  * by an estimate of the bytes they hold. Scan-resistant: when full, it evicts only entries the current search
@@ -78,21 +87,69 @@ export class TreeCache {
         this.#drop(k, e);
       }
     }
+    // Node lists are cheap to find again: a tree goes before them.
+    if (this.#bytes + bytes > this.#maxBytes) {
+      for (const e of this.#entries.values()) {
+        if (this.#bytes + bytes <= this.#maxBytes) break;
+        this.#dropLists(e);
+      }
+    }
     if (this.#bytes + bytes > this.#maxBytes) return false;
     this.#entries.set(key, { ...entry, bytes, lastJob: this.#job });
     this.#bytes += bytes;
     return true;
   }
 
+  /** The nodes of some kinds remembered with a file's tree (see {@link rememberKinds}). */
+  kindsOf(key: string, kinds: string): (Node | null)[] | undefined {
+    return this.#entries.get(key)?.kinds?.get(kinds);
+  }
+
+  /**
+   * Keeps the nodes of some kinds with a file's cached tree, within the byte budget (nothing is evicted for them);
+   * past {@link KIND_LISTS} lists, the entry's oldest goes.
+   */
+  rememberKinds(key: string, kinds: string, nodes: (Node | null)[]): void {
+    const entry = this.#entries.get(key);
+    if (!entry?.tree) return;
+    const bytes = listBytes(nodes);
+    if (this.#bytes + bytes > this.#maxBytes) return;
+    entry.kinds ??= new Map();
+    const oldest = entry.kinds.size >= KIND_LISTS ? entry.kinds.entries().next().value : undefined;
+    if (oldest) {
+      entry.kinds.delete(oldest[0]);
+      const freed = listBytes(oldest[1]);
+      entry.bytes -= freed;
+      this.#bytes -= freed;
+    }
+    entry.kinds.set(kinds, nodes);
+    entry.bytes += bytes;
+    this.#bytes += bytes;
+  }
+
   /** Counters for tests and benchmarks. */
-  stats(): { entries: number; bytes: number; hits: number; misses: number; trees: number } {
+  stats(): { entries: number; bytes: number; hits: number; misses: number; trees: number; nodeLists: number } {
     let trees = 0;
-    for (const e of this.#entries.values()) if (e.tree) trees++;
-    return { entries: this.#entries.size, bytes: this.#bytes, hits: this.#hits, misses: this.#misses, trees };
+    let nodeLists = 0;
+    for (const e of this.#entries.values()) {
+      if (e.tree) trees++;
+      nodeLists += e.kinds?.size ?? 0;
+    }
+    return { entries: this.#entries.size, bytes: this.#bytes, hits: this.#hits, misses: this.#misses, trees, nodeLists };
   }
 
   clear(): void {
     for (const [k, e] of this.#entries) this.#drop(k, e);
+  }
+
+  #dropLists(entry: CacheEntry): void {
+    if (!entry.kinds) return;
+    for (const list of entry.kinds.values()) {
+      const freed = listBytes(list);
+      entry.bytes -= freed;
+      this.#bytes -= freed;
+    }
+    entry.kinds = undefined;
   }
 
   #drop(key: string, entry: CacheEntry, deleteTree = true): void {
@@ -100,4 +157,8 @@ export class TreeCache {
     this.#bytes -= entry.bytes;
     if (deleteTree) entry.tree?.delete();
   }
+}
+
+function listBytes(nodes: readonly unknown[]): number {
+  return nodes.length * NODE_BYTES + 100;
 }

@@ -14,6 +14,14 @@ const SHARED_BATCH = 16;
 const MAX_HOMES = 200_000;
 /** Batches in flight per worker, so a worker never waits for its next message. */
 const IN_FLIGHT = 2;
+/** Files at least this large are big: their trees take megabytes of a worker's wasm memory. */
+const BIG_FILE = 64 * 1024;
+/**
+ * A worker's young generation, in MB. V8's default (up to 48 MB) fills with each file's text and the nodes of
+ * its matching before a collection; that garbage is short-lived, so a small young generation keeps a worker's
+ * heap at a few megabytes without slowing a search.
+ */
+const YOUNG_GENERATION_MB = 4;
 
 interface Pending {
   resolve(message: FromWorker): void;
@@ -53,19 +61,39 @@ export class WorkerPool {
    * Searches files across the workers; the outcomes come back in no particular order. A file a worker has
    * searched before goes back to that worker (its cache holds the tree); new files are handed out from a
    * shared queue to whichever worker is free, so uneven file sizes do not leave one worker doing the most.
+   *
+   * New big files (`sizes` in bytes, in the order of `files`) all go to the first worker, largest first, up to
+   * its share of the bytes: a wasm instance's memory never shrinks, so each worker keeps the size of the largest
+   * tree it ever built (30 MB for a 900 KB Go file), and one worker holding the big trees keeps the others small.
    */
   async search(
     request: Omit<SearchRequest, 'files'>,
     files: readonly string[],
+    sizes: readonly number[],
     signal?: AbortSignal,
     onSearched?: (files: number) => void,
   ): Promise<FileOutcome[]> {
     const own: string[][] = Array.from({ length: this.#size }, () => []);
     const shared: string[] = [];
-    for (const file of files) {
+    const big: number[] = [];
+    let total = 0;
+    files.forEach((file, i) => {
+      const size = sizes[i] ?? 0;
+      total += size;
       const home = this.#home.get(file);
-      if (home === undefined) shared.push(file);
-      else own[home]?.push(file);
+      if (home !== undefined) own[home]?.push(file);
+      else if (size >= BIG_FILE && this.#size > 1) big.push(i);
+      else shared.push(file);
+    });
+    big.sort((a, b) => (sizes[b] ?? 0) - (sizes[a] ?? 0));
+    let first = 0;
+    for (const i of big) {
+      const file = files[i] as string;
+      first += sizes[i] ?? 0;
+      if (first <= total / this.#size) {
+        own[0]?.push(file);
+        this.#remember(file, 0);
+      } else shared.push(file);
     }
     const queue = { files: shared, next: 0 };
     let searched = 0;
@@ -184,7 +212,11 @@ export class WorkerPool {
     if (this.#disposed) throw new AstError('disposed', 'The tree-sitter loader was disposed; no further searches can run.');
     const existing = this.#slots[index];
     if (existing && !existing.dead) return existing;
-    const worker = new Worker(workerScript(), { workerData: this.#config, name: `agent-tools-ast-${index}` });
+    const worker = new Worker(workerScript(), {
+      workerData: this.#config,
+      name: `agent-tools-ast-${index}`,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     const slot: Slot = { worker, pending: new Map(), dead: false };
     worker.unref();
     worker.on('message', (message: FromWorker) => {

@@ -58,7 +58,7 @@ export function findMatches(
   src: string,
   pattern: CompiledPattern,
   stop?: () => boolean,
-  options: { readonly comments?: boolean } = {},
+  options: { readonly comments?: boolean; readonly nodesOf?: NodesOf } = {},
 ): MatchRecord[] {
   const forEdit = options.comments === true;
   const matcher = new Matcher(pattern.root, src, pattern.deviations, { trace: forEdit });
@@ -121,7 +121,7 @@ export function findMatches(
   const roots = [root, ...(pattern.alternatives ?? [])].filter((r): r is PatternNode & { type: 'inner' | 'leaf' } => r.type !== 'meta');
   const kindIds = new Set(roots.map((r) => r.kindId));
   if (kindIds.has(top.typeId)) visit(top);
-  const candidates = top.descendantsOfType(kindIds.size === 1 ? root.kind : [...new Set(roots.map((r) => r.kind))]);
+  const candidates = (options.nodesOf ?? descendantsOf)(tree, [...new Set(roots.map((r) => r.kind))]);
   for (let i = 0; i < candidates.length; i++) {
     const node = candidates[i] as Node;
     if (!kindIds.has(node.typeId)) continue;
@@ -129,6 +129,21 @@ export function findMatches(
     visit(node);
   }
   return out;
+}
+
+/**
+ * The nodes of some kinds in a tree, in document order (the candidates of a search): a cache of trees may keep
+ * them for the next search rooted at the same kinds.
+ * @internal
+ */
+export type NodesOf = (tree: Tree, kinds: readonly string[]) => readonly (Node | null)[];
+
+/**
+ * {@link NodesOf} by a walk over the whole tree.
+ * @internal
+ */
+export function descendantsOf(tree: Tree, kinds: readonly string[]): (Node | null)[] {
+  return tree.rootNode.descendantsOfType([...kinds]);
 }
 
 /** Occurrences of the anchor text per character of source above which a walk over the tree is cheaper. */

@@ -106,9 +106,9 @@ export class RuleEvaluator {
       case 'has':
         return rule.field === undefined ? this.#has(rule.rule, rule.stopBy, node) : this.#hasField(rule.rule, rule.stopBy, this.#field(rule.field, node), node);
       case 'precedes':
-        return this.#along(rule.rule, rule.stopBy, node.nextSibling, () => siblings(node, 'next'));
+        return this.#along(rule.rule, rule.stopBy, () => node.nextSibling, () => siblings(node, 'next'));
       case 'follows':
-        return this.#along(rule.rule, rule.stopBy, node.previousSibling, () => siblings(node, 'previous'));
+        return this.#along(rule.rule, rule.stopBy, () => node.previousSibling, () => siblings(node, 'previous'));
     }
   }
 
@@ -142,9 +142,13 @@ export class RuleEvaluator {
   /**
    * Walks a chain of nodes as ast-grep's `StopBy::find` does: the first one alone for `neighbor` (the parent or the
    * adjacent sibling), all of them for `end`, up to and including the first the stop rule matches otherwise.
+   * `first` is asked for only for `neighbor`: a node's parent costs a walk down from the root.
    */
-  #along(rule: RuleNode, stopBy: StopBy, first: Node | null, chain: () => Iterable<Node>, check?: (n: Node) => boolean): boolean {
-    if (stopBy === 'neighbor') return first !== null && (!check || check(first)) && this.#eval(rule, first);
+  #along(rule: RuleNode, stopBy: StopBy, first: () => Node | null, chain: () => Iterable<Node>, check?: (n: Node) => boolean): boolean {
+    if (stopBy === 'neighbor') {
+      const next = first();
+      return next !== null && (!check || check(next)) && this.#eval(rule, next);
+    }
     for (const n of chain()) {
       const stop = stopBy !== 'end' && this.#test(stopBy, n);
       if ((!check || check(n)) && this.#eval(rule, n)) return true;
@@ -154,13 +158,13 @@ export class RuleEvaluator {
   }
 
   #inside(rule: RuleNode, stopBy: StopBy, node: Node): boolean {
-    return this.#along(rule, stopBy, node.parent, () => ancestors(node));
+    return this.#along(rule, stopBy, () => node.parent, () => ancestors(node));
   }
 
   /** `inside` with `field`: each ancestor tried must hold the node it was reached from in that field. */
   #insideField(rule: RuleNode, stopBy: StopBy, field: number, node: Node): boolean {
     let last = node.id;
-    return this.#along(rule, stopBy, node.parent, () => ancestors(node), (n) => {
+    return this.#along(rule, stopBy, () => node.parent, () => ancestors(node), (n) => {
       const expected = last;
       last = n.id;
       return n.childForFieldId(field)?.id === expected;

@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { type MatchRecord, record } from '../match/find.js';
+import { descendantsOf, type MatchRecord, type NodesOf, record } from '../match/find.js';
 import type { UnnamedGroup } from '../match/matcher.js';
 import { commentsIn } from '../match/regions.js';
 import { unnamedParts } from '../match/unnamed.js';
@@ -16,14 +16,14 @@ export function findRuleMatches(
   src: string,
   rule: CompiledRule,
   stop?: () => boolean,
-  options: { readonly comments?: boolean } = {},
+  options: { readonly comments?: boolean; readonly nodesOf?: NodesOf } = {},
 ): MatchRecord[] {
   const forEdit = options.comments === true;
   const evaluator = new RuleEvaluator(rule, src, { trace: forEdit });
   const kinds = new Set(rule.kinds);
   const top = tree.rootNode;
   const candidates: Node[] = kinds.has(top.typeId) ? [top] : [];
-  for (const node of top.descendantsOfType([...rule.kindNames])) if (node && kinds.has(node.typeId)) candidates.push(node);
+  for (const node of (options.nodesOf ?? descendantsOf)(tree, rule.kindNames)) if (node && kinds.has(node.typeId)) candidates.push(node);
   const out: MatchRecord[] = [];
   for (let i = 0; i < candidates.length; i++) {
     if ((i & 255) === 255 && stop?.()) break;
