@@ -103,6 +103,13 @@ describe('a fragment that parses only by error recovery is unparseable, with the
     });
   }
 
+  it("python: `case` is a soft keyword, so `case = $X` stays a pattern (an assignment), while `case $P:` is a clause", async () => {
+    const spec = findLanguage('python');
+    if (!spec) throw new Error('python');
+    expect((await loader.compile(spec, 'case = $X')).root).toMatchObject({ kind: 'assignment' });
+    await expect(loader.compile(spec, 'case $P:\n    pass')).rejects.toThrow('only appears inside a larger construct');
+  });
+
   it('javascript: `catch (e) {}` reads as a method named catch; the no-match answer says how to write the clause', async () => {
     await using t = realWorkspace(loader, []);
     writeFileSync(t.dir.join('a.js'), 'try { a(); } catch (e) {}\n');

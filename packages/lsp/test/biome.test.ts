@@ -43,3 +43,16 @@ describe('Biome beside tsserver (biome lsp-proxy, ultracite preset)', () => {
     expect(actions.filter((a) => a.server === 'biome').map((a) => a.title), text(list)).toContain('Use === instead.');
   });
 });
+
+describe('a Biome configuration that does not load never blocks tsserver', () => {
+  it('says why at once, without waiting for diagnostics Biome will never publish', async () => {
+    await using run = startRun({ ...files, 'biome.jsonc': '{ "linter": { "rulez": {} } }\n' }, {}, 20_000);
+    linkPackages(run.dir.path, { '@biomejs/biome': 'ultracite-biome' }, { biome: '@biomejs/biome/bin/biome' });
+    const written = text(await run.call('write', { path: 'src/a.ts', content: 'export const s: string = 1;\n' }));
+    expect(written, written).toContain("1:14 error TS2322: Type 'number' is not assignable to type 'string'. [typescript]");
+    expect(written).toContain('biome: could not load biome.jsonc: Found an unknown key `rulez`.');
+    expect(written).not.toContain('pending');
+    const result = text(await run.lsp({ action: 'diagnostics', file: 'src/a.ts' }));
+    expect(result.split('\n')[0]).toBe('INCOMPLETE: biome: could not load biome.jsonc: Found an unknown key `rulez`. (after fixing it, call lsp with action "reload")');
+  });
+});

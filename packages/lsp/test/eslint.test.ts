@@ -76,6 +76,12 @@ describe('ESLint beside tsserver (vscode-eslint-language-server, real flat confi
     expect(body).toContain('1:11 warning @typescript-eslint/naming-convention: Interface name `lower` must match one of the following formats: PascalCase [eslint]');
   });
 
+  it('leaves the additional server out of a workspace search (it has no symbols): the answer is complete', async () => {
+    const result = text(await run.lsp({ action: 'symbols', query: 'twice' }));
+    expect(result).not.toContain('INCOMPLETE');
+    expect(result).toContain('twice');
+  });
+
   it('shows the additional server in status', async () => {
     const body = text(await run.lsp({ action: 'status' }));
     expect(body).toContain('eslint (JavaScript/TypeScript lint; .js .jsx .mjs .cjs .ts .tsx …; additional: diagnostics and code actions beside the primary server)');

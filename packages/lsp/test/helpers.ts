@@ -29,6 +29,8 @@ export function writeTool(cwd: string) {
       name: 'write',
       tier: 'write',
       parallelSafe: false,
+      // Tests may give the write hook budgets of minutes (every dependent's diagnostics, on a loaded machine).
+      timeoutMs: 900_000,
       description: 'Write a file.',
       parameters: z.object({ path: z.string(), content: z.string() }),
       execute({ path, content }) {

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,8 @@ import { type Timing, timed, timing, timingTable } from './measure.js';
  * Start-up: whole processes of `node tools/agent-tools/dist/cli.js`, from the spawn to the exit after the first
  * answer, for `list`, `call ast_grep` and `call lsp` (hover), each side by side with a reference in the same rounds
  * (A B A B ...):
- *   - `list` against a bare `node -e 0`: the floor any Node program pays;
+ *   - `list` against a bare `node -e 0`: the floor any Node program pays; likewise the first answer of `tools/list`
+ *     from `agent-tools mcp` over stdio (initialize first);
  *   - `call ast_grep` on requests (Debian's python3-requests, 18 files, real code nobody here wrote) against the
  *     ast-grep CLI (@ast-grep/cli) searching the same files for the same pattern;
  *   - `call lsp` hover on a copy of the harness's sample project against the same cold start inside an already
@@ -36,6 +37,36 @@ function wall(command: string, args: readonly string[], cwd: string, answers = t
   const ms = performance.now() - started;
   if (run.status !== 0 || (answers && !run.stdout)) throw new Error(`${command} ${args.join(' ')} failed (${run.status}): ${run.stderr}`);
   return ms;
+}
+
+/** `agent-tools mcp` over stdio: from the spawn to the answer of `tools/list` (initialize first), then its exit. */
+function mcpList(cwd: string): Promise<number> {
+  const started = performance.now();
+  const server = spawn(process.execPath, [CLI, 'mcp', '--cwd', cwd], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const messages = [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ];
+  server.stdin.write(messages.map((m) => `${JSON.stringify(m)}\n`).join(''));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let answered: number | undefined;
+    server.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const lines = out.split('\n');
+      out = lines.pop() ?? '';
+      for (const line of lines) {
+        const message = JSON.parse(line) as { id?: number; result?: { tools?: unknown[] } };
+        if (answered === undefined && message.id === 2 && (message.result?.tools?.length ?? 0) > 0) {
+          answered = performance.now() - started;
+          server.stdin.end();
+        }
+      }
+    });
+    server.on('error', reject);
+    server.on('close', () => (answered === undefined ? reject(new Error(`no tools/list answer: ${out.slice(0, 500)}`)) : resolve(answered)));
+  });
 }
 
 /** A and B in turn, one unmeasured round first; the medians of each. */
@@ -64,6 +95,10 @@ try {
   const timings: Timing[] = [
     ...(await sideBySide(
       { label: 'agent-tools list (whole process)', run: () => cli('list') },
+      { label: 'reference: node -e 0 (whole process)', run: () => wall(process.execPath, ['-e', '0'], sample, false) },
+    )),
+    ...(await sideBySide(
+      { label: 'agent-tools mcp (stdio): first answer of tools/list', run: () => mcpList(sample) },
       { label: 'reference: node -e 0 (whole process)', run: () => wall(process.execPath, ['-e', '0'], sample, false) },
     )),
     ...(await sideBySide(

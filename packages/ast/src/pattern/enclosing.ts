@@ -66,6 +66,8 @@ const NAMES_ALLOWED: Partial<Record<LanguageId, true | readonly string[]>> = {
   typescript: true,
   tsx: true,
   kotlin: ['catch', 'finally'],
+  // Python's `case` is a soft keyword: `case = 1` is an assignment.
+  python: ['case'],
   ruby: true,
   bash: true,
   lua: true,

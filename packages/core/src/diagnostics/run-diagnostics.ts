@@ -226,7 +226,9 @@ export class RunDiagnostics {
     this.#found.delete(key);
     if (!found || found.total === 0 || !this.#source) return { reports: [], summary: '' };
     const written = files.map((file) => displayPath(file, this.#cwd));
-    const what = written.length === 1 ? (written[0] as string) : `${written.length} written files`;
+    const what = written.length === 1 ? (written[0] as string) : `the ${written.length} written files`;
+    const was = written.length === 1 ? 'was' : 'were';
+    const it = written.length === 1 ? 'it' : 'them';
     const list = found.files.filter((file) => !files.includes(file));
     const checks = list.length ? await this.#ask(this.#source.check.bind(this.#source), list, signal, this.#dependents.budgetMs).catch(() => []) : [];
     const reports: WrittenFileReport[] = [];
@@ -261,7 +263,7 @@ export class RunDiagnostics {
     const notChecked = found.total - checked;
     const parts = [
       checked === 0
-        ? `Only ${what} was checked, not the ${plural(found.total, 'file')} depending on it (${found.how})`
+        ? `Only ${what} ${was} checked, not the ${plural(found.total, 'file')} depending on ${it} (${found.how})`
         : `Also checked ${checked === found.total ? `the ${plural(checked, 'file')}` : `${checked} of the ${plural(found.total, 'file')}`} depending on ${what} (${found.how}): ${broken === 0 ? 'no new diagnostics in them' : `new diagnostics in ${plural(broken, 'file')}, above`}`,
     ];
     if (notChecked > 0 && checked > 0) {

@@ -55,6 +55,11 @@ export interface ServerReport {
   readonly path: string;
   readonly log: readonly ServerLogLine[];
   readonly events: readonly ServerEvent[];
+  /**
+   * `before`: asked before waiting for the document's diagnostics (a server that already said it cannot work, like a
+   * Biome whose configuration does not load, would never publish them: the wait is skipped); `after`: once they came.
+   */
+  readonly phase: 'before' | 'after';
 }
 
 /**

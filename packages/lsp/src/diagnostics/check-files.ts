@@ -132,7 +132,9 @@ function syncAll(knownFiles: Set<string>, server: LanguageServer, files: readonl
   return files.map((file) => {
     const created = mode === 'check' && !knownFiles.has(file) && !server.documents.get(file);
     if (existsSync(file)) knownFiles.add(file);
-    return server.documents.sync(file, { created }).doc;
+    // A check after a write refreshes files the write did not change (its dependents): their diagnostics from
+    // before it would otherwise count as the answer.
+    return server.documents.sync(file, { created, refresh: mode === 'check' }).doc;
   });
 }
 

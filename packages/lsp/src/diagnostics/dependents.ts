@@ -34,9 +34,11 @@ export async function findDependents(host: CheckHost, files: readonly string[], 
       if (list) hows.add(`the files that import it, per ${server.config.name}`);
     }
     if (!list) {
-      const scan = mentioning(server, file);
+      const header = HEADER.test(file);
+      const scan = header ? including(server, file) : mentioning(server, file);
       list = scan.files;
-      hows.add(scan.cut ? `the files of its project that name it, among the first ${MAX_SCANNED}` : 'the files of its project that name it');
+      const what = header ? 'the files of its project that include it, directly or through other headers' : 'the files of its project that name it';
+      hows.add(scan.cut ? `${what}, among the first ${MAX_SCANNED}` : what);
     }
     for (const path of list) if (!written.has(path)) found.add(path);
   }
@@ -46,6 +48,39 @@ export async function findDependents(host: CheckHost, files: readonly string[], 
 
 function rank(host: CheckHost, path: string): number {
   return host.isOpen(path) ? 0 : 1;
+}
+
+/** C and C++ headers: what depends on one is what includes it, not what names it. */
+const HEADER = /\.(h|hh|hpp|hxx|h\+\+|inc|inl|ipp|tcc)$/i;
+const INCLUDE = /^[ \t]*#[ \t]*(?:include|import)[ \t]*[<"]([^>"\n]+)[>"]/gm;
+
+/**
+ * Files of the server's root that include a header, directly or through headers that include it (curl.h includes
+ * easy.h, so a file including curl.h depends on easy.h). Includes are matched by the header's file name, as a
+ * compiler's search path would find it under any include directory.
+ */
+function including(server: LanguageServer, file: string): { files: string[]; cut: boolean } {
+  const listed = listSourceFiles(server.root, Object.keys(server.config.extensions), MAX_SCANNED);
+  const includers = new Map<string, string[]>();
+  for (const path of listed.files) {
+    const text = server.documents.get(path)?.text ?? readSafely(path);
+    if (text === undefined) continue;
+    for (const match of text.matchAll(INCLUDE)) {
+      const name = basename(match[1] as string);
+      includers.set(name, [...(includers.get(name) ?? []), path]);
+    }
+  }
+  const found = new Set<string>();
+  const queue = [file];
+  while (queue.length > 0) {
+    const header = queue.shift() as string;
+    for (const path of includers.get(basename(header)) ?? []) {
+      if (path === file || found.has(path)) continue;
+      found.add(path);
+      if (HEADER.test(path)) queue.push(path);
+    }
+  }
+  return { files: [...found], cut: listed.seen > listed.files.length };
 }
 
 /** Files of the server's root that name the module, and for Go the other files of its package. */

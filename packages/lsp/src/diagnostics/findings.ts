@@ -15,9 +15,12 @@ export interface Findings {
  * (its own `source`, or the configuration's id), and the problem its configuration reads from its reports.
  */
 export async function findingsOf(server: LanguageServer, doc: OpenDocument, deadline: number, signal?: AbortSignal): Promise<Findings> {
+  const report = (phase: 'before' | 'after') => server.config.problem?.({ root: server.root, path: doc.path, log: server.log, events: server.events.all, phase });
+  const known = report('before');
+  if (known) return { diagnostics: [], problem: known };
   const list = await server.diagnostics.of(doc, deadline, signal);
   const diagnostics = list.map((d) => fromLspDiagnostic(doc.path, d.source ? d : { ...d, source: server.config.id }));
-  const problem = server.config.problem?.({ root: server.root, path: doc.path, log: server.log, events: server.events.all });
+  const problem = report('after');
   return { diagnostics, ...(problem ? { problem } : {}) };
 }
 

@@ -77,7 +77,7 @@ export class DocumentSync {
    * Reads the file and tells the server what changed: open it, send its new content, or close it when it is
    * gone. `created` adds a watched-file event first, so the server's project picks up the new file.
    */
-  sync(path: string, options: { created?: boolean } = {}): SyncResult {
+  sync(path: string, options: { created?: boolean; refresh?: boolean } = {}): SyncResult {
     const doc = this.#open.get(path);
     let text: string;
     let stat: { mtimeMs: number; size: number };
@@ -97,8 +97,10 @@ export class DocumentSync {
       doc.lastUsed = Date.now();
       doc.mtimeMs = stat.mtimeMs;
       doc.size = stat.size;
-      if (doc.text === text) return { doc, changed: false };
       const othersChanged = this.#changes > (this.#stamps.get(path) ?? 0);
+      // `refresh`: a file whose own text is the same but which depends on files changed since it was sent gets a
+      // new version, so what a push server publishes about it afterwards can be told from what it published before.
+      if (doc.text === text && !(options.refresh && othersChanged)) return { doc, changed: false };
       doc.text = text;
       doc.version = this.#nextVersion(path);
       doc.syncSeq = this.#channel.seq();

@@ -18,6 +18,8 @@ export class PublishedDiagnostics {
   readonly #entries = new Map<string, Published>();
   readonly #max: number;
   #seq = 0;
+  /** Whether the server has said which version it checked: then a publish that does not say is no answer. */
+  #versioned = false;
   readonly #wakeups = new Wakeups();
 
   constructor(maxFiles = 5000) {
@@ -30,6 +32,7 @@ export class PublishedDiagnostics {
   }
 
   record(path: string, version: number | undefined, diagnostics: readonly LspDiagnostic[]): void {
+    if (version !== undefined) this.#versioned = true;
     this.#entries.delete(path);
     this.#entries.set(path, { version, diagnostics, seq: ++this.#seq });
     while (this.#entries.size > this.#max) {
@@ -60,6 +63,9 @@ export class PublishedDiagnostics {
     const entry = this.#entries.get(path);
     if (!entry) return undefined;
     if (entry.version !== undefined) return entry.version >= version ? entry : undefined;
+    // clangd clears a closed file's diagnostics with an unversioned empty publish; reopened (after a header
+    // changed), that clearing must not pass for the new version's answer.
+    if (this.#versioned) return undefined;
     return entry.seq > syncSeq ? entry : undefined;
   }
 

@@ -39,7 +39,7 @@ export class DirectClient implements AsyncDisposable {
   readonly #server: DirectServer;
   readonly #progress = new Set<string | number>();
   readonly #opened = new Set<string>();
-  readonly #published = new Map<string, { diagnostics: PublishedDiagnostic[]; at: number }>();
+  readonly #published = new Map<string, { version?: number; diagnostics: PublishedDiagnostic[]; at: number }>();
   #loaded: boolean;
 
   private constructor(root: string, server: DirectServer) {
@@ -65,8 +65,8 @@ export class DirectClient implements AsyncDisposable {
     this.#connection.onNotification('window/logMessage', (params: { message: string }) => {
       if (server.loaded?.test(params.message)) this.#loaded = true;
     });
-    this.#connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string; diagnostics: PublishedDiagnostic[] }) => {
-      this.#published.set(params.uri, { diagnostics: params.diagnostics, at: Date.now() });
+    this.#connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string; version?: number; diagnostics: PublishedDiagnostic[] }) => {
+      this.#published.set(params.uri, { ...(params.version === undefined ? {} : { version: params.version }), diagnostics: params.diagnostics, at: Date.now() });
     });
     this.#connection.onNotification(() => {});
     this.#connection.listen();
@@ -147,6 +147,16 @@ export class DirectClient implements AsyncDisposable {
       out.set(path, report.items ?? []);
     }
     return out;
+  }
+
+  /** Sends a notification (debugging aid). */
+  notify(method: string, params: unknown): Promise<void> {
+    return this.#connection.sendNotification(method, params);
+  }
+
+  /** The last publication for a path (debugging aid). */
+  lastPublished(path: string): { version?: number; diagnostics: PublishedDiagnostic[]; at: number } | undefined {
+    return this.#published.get(pathToFileURL(path).href);
   }
 
   /** Asks once. */

@@ -1,6 +1,6 @@
 import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { listSourceFiles } from '../../src/discovery/root.js';
 import type { DirectServer } from './direct-client.js';
 
@@ -83,4 +83,19 @@ export const curl: RealProject = {
     return files.map((file) => join(dir, file));
   },
   server: () => ({ command: 'clangd-19', args: ['--log=error', '--limit-references=0'], languageId: () => 'c' }),
+};
+
+/** curl's examples with libcurl's headers copied into include/curl, found there first (-Iinclude). */
+export const curlWithHeaders: RealProject = {
+  name: 'C (curl examples and libcurl headers from Debian)',
+  prepare(dir) {
+    const examples = curl.prepare(dir);
+    const headers = '/usr/include/x86_64-linux-gnu/curl';
+    mkdirSync(join(dir, 'include', 'curl'), { recursive: true });
+    for (const header of readdirSync(headers)) cpSync(join(headers, header), join(dir, 'include', 'curl', header));
+    const names = examples.map((f) => relative(dir, f));
+    writeFileSync(join(dir, 'compile_commands.json'), JSON.stringify(names.map((file) => ({ directory: dir, file, arguments: ['cc', '-Iinclude', '-c', file] }))));
+    return examples;
+  },
+  server: curl.server,
 };

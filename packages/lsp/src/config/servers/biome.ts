@@ -1,5 +1,6 @@
 import { bundledNodeBin } from '../bundled.js';
 import { defineServer } from '../server-config.js';
+import { biomeProblem } from './biome-problem.js';
 import { projectPackage } from './project-package.js';
 
 /**
@@ -30,6 +31,7 @@ export const biomeServer = defineServer({
   args: ['lsp-proxy'],
   bundled: bundledNodeBin('@biomejs/biome', 'biome'),
   requires: ({ root, cwd }) => projectPackage('@biomejs/biome', root, cwd),
+  problem: biomeProblem,
   // Nothing to check project-wide through it: its findings of every file come with the diagnostics of that file.
   projectWide: false,
 });

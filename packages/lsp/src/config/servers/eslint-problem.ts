@@ -13,6 +13,8 @@ const STATUS_ERROR = 3;
  * and in its log (the error, with a stack that names the configuration file when loading it failed).
  */
 export const eslintProblem: ProblemReader = (report) => {
+  // Its status of a document is only known once the document was linted again.
+  if (report.phase === 'before') return undefined;
   const uri = toUri(report.path);
   const mine = report.events.filter((e) => documentOf(e.params) === uri);
   const last = mine.at(-1);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { errorDetail, errorResult, plural, type ToolResult } from '@agent-tools/core';
 import { DocumentSymbolRequest, WorkspaceSymbolRequest } from 'vscode-languageserver-protocol';
+import type { ServerConfig } from '../../config/server-config.js';
 import { findBinary } from '../../discovery/binary.js';
 import { discoverRoots, listSourceFiles } from '../../discovery/root.js';
 import { callWith, cutInHead } from '../../format/paging.js';
@@ -121,11 +122,11 @@ async function search(env: ToolEnv, query: string, params: LspParams, signal: Ab
 /** The servers of every project root in the working directory, started as needed. */
 async function workspaceServers(env: ToolEnv, signal: AbortSignal): Promise<{ servers: LanguageServer[]; problems: string[] }> {
   const servers = new Map<string, LanguageServer>();
-  for (const server of env.supervisor.running()) servers.set(`${server.config.id}\u0000${server.root}`, server);
+  for (const server of env.supervisor.running()) if (searchable(server.config)) servers.set(`${server.config.id}\u0000${server.root}`, server);
   const problems: string[] = [];
   let started = 0;
   const skipped: string[] = [];
-  for (const config of env.supervisor.servers) {
+  for (const config of env.supervisor.servers.filter(searchable)) {
     for (const root of discoverRoots(env.cwd, config.rootMarkers)) {
       const key = `${config.id}\u0000${root}`;
       if (servers.has(key)) continue;
@@ -155,6 +156,14 @@ async function workspaceServers(env: ToolEnv, signal: AbortSignal): Promise<{ se
     problems.push(`${skipped.length} more project root(s) were not searched (${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', …' : ''}); open a file there with another lsp action first to include them.`);
   }
   return { servers: [...servers.values()], problems };
+}
+
+/**
+ * Whether a workspace search asks a server: not an additional one (ESLint, Biome: diagnostics and code actions only)
+ * nor one of single documents (JSON, YAML: `projectWide: false`), which have no workspace symbols to give.
+ */
+function searchable(config: ServerConfig): boolean {
+  return config.role !== 'additional' && config.projectWide !== false;
 }
 
 /** Some servers (tsserver) search only the projects of open files: open one source file when none is. */
