@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { waitUntil } from '@agent-tools/test-utils';
 import { generateText, stepCountIs, streamText, type ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { type AiSdkToolOutput, toAiSdkTools } from '../src/index.js';
@@ -111,7 +112,7 @@ describe.each(Object.keys(loops) as (keyof typeof loops)[])('a full %s loop', (k
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('user pressed stop')), 150);
     await loop(model, toAiSdkTools(f.registry), controller.signal).catch(() => undefined);
-    await until(() => f.seen.slowAborted !== undefined);
+    await waitUntil(() => f.seen.slowAborted !== undefined);
     expect(f.seen.slowAborted).toBeDefined();
   });
 });
@@ -192,6 +193,3 @@ function imageOf(part: Record<string, unknown> | undefined): { data: unknown; me
   return { data: part, mediaType: undefined };
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
-}

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { waitUntil } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   askCard,
@@ -28,15 +29,6 @@ function streams() {
   });
   const port = terminalPort({ input, output });
   return { input, port, written: () => written };
-}
-
-/** Waits until `check` holds, polling briefly (for text that another stream writes). */
-async function until(check: () => boolean, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(10);
-  }
 }
 
 describe('card rendering', () => {
@@ -189,9 +181,9 @@ describe('terminal port over plain streams', () => {
   it('renders the card, re-prompts on a bad line, and returns the chosen option', async () => {
     const { input, port, written } = streams();
     const answer = askCard(port, card(), { target, timeoutMs: 10_000 });
-    await until(() => written().includes('answer> '));
+    await waitUntil(() => written().includes('answer> '));
     input.write('9\n');
-    await until(() => written().includes('There is no option 9'));
+    await waitUntil(() => written().includes('There is no option 9'));
     input.write('2\n');
     expect(await answer).toEqual({ type: 'answered', selected: ['SQLite'] });
     expect(written()).toContain('Which database should the service use?');
@@ -266,7 +258,7 @@ describe('terminal port over a harness line interface', () => {
     const h = harnessTerminal();
     const port = terminalPort(h.terminal);
     const answer = askCard(port, card({ multiSelect: true }), { target, timeoutMs: 10_000 });
-    await until(() => h.waiting() === 1);
+    await waitUntil(() => h.waiting() === 1);
     h.type('1,2');
     expect(await answer).toEqual({ type: 'answered', selected: ['Postgres', 'SQLite'] });
     expect(h.written()).toContain('── question');
@@ -277,7 +269,7 @@ describe('terminal port over a harness line interface', () => {
     const port = terminalPort(h.terminal);
     const controller = new AbortController();
     const first = askCard(port, card(), { target, signal: controller.signal, timeoutMs: 10_000 });
-    await until(() => h.waiting() === 1);
+    await waitUntil(() => h.waiting() === 1);
     controller.abort();
     expect(await first).toEqual({ type: 'withdrawn' });
     expect(h.written()).toContain('(the question was withdrawn)');
@@ -293,7 +285,7 @@ describe('terminal port over a harness line interface', () => {
     const port = terminalPort(h.terminal);
     expect(await askCard(port, card(), { target, timeoutMs: 50 })).toEqual({ type: 'timed_out' });
     h.type('status');
-    await until(() => h.written().includes('(ignored "status"'));
+    await waitUntil(() => h.written().includes('(ignored "status"'));
     expect(h.written()).toContain('(ignored "status": the question it would have answered was withdrawn; type it again)');
   });
 });

@@ -79,6 +79,7 @@ export {
 } from './model-apis/openai.js';
 export { toStrictSchema } from './model-apis/strict-schema.js';
 export { type Notice, type NoticeLimits, RunNotices } from './notices.js';
+export { onAbort } from './on-abort.js';
 export {
   type DisplayPathOptions,
   displayPath,

@@ -15,6 +15,7 @@ export {
 export { type KeeperStatus, keeperStatus } from './process/keeper.js';
 export { KEEPER_PATH } from './process/keeper-script.js';
 export { liveTreeCount } from './process/live-trees.js';
+export { type PendingOutcome, type PendingRequestOptions, PendingRequests } from './process/pending-requests.js';
 export {
   childrenOf,
   descendantsOf,

@@ -9,6 +9,7 @@ export type DebugErrorCode =
   | 'adapter_exited'
   | 'request_failed'
   | 'request_timeout'
+  | 'cancelled'
   | 'session_running'
   | 'no_session'
   | 'not_stopped'

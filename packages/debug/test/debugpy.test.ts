@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
+import { waitDead } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
-import { debugRig, freePort, ManualClock, SYSTEM_PYTHON, waitDead } from './helpers.js';
+import { debugRig, freePort, ManualClock, SYSTEM_PYTHON } from './helpers.js';
 import { lineOf, PYTHON_APP, PYTHON_SERVER } from './programs.js';
 
 const files = { 'pyproject.toml': '[project]\nname = "fixture"\n', 'app.py': PYTHON_APP };

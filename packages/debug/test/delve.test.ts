@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { waitDead } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
-import { debugRig, freePort, waitDead } from './helpers.js';
+import { debugRig, freePort } from './helpers.js';
 import { GO_APP, GO_MOD, lineOf } from './programs.js';
 
 describe('debug with delve on a Go module (real adapter, DAP over TCP)', () => {

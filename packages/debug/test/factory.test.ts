@@ -1,8 +1,7 @@
 import { approveAll, createRegistry, resultText } from '@agent-tools/core';
-import { factoryContract, processesMatching, tempDir, waitForNoProcesses } from '@agent-tools/test-utils';
+import { factoryContract, processesMatching, tempDir, waitDead, waitForNoProcesses } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDebugSupervisor, debugTools } from '../src/index.js';
-import { waitDead } from './helpers.js';
 
 const dirs: { remove(): void }[] = [];
 afterAll(() => {

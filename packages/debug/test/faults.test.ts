@@ -1,9 +1,9 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { waitUntil } from '@agent-tools/test-utils';
+import { waitDead, waitUntil } from '@agent-tools/test-utils';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import { describe, expect, it } from 'vitest';
-import { debugRig, fakeAdapter, waitDead } from './helpers.js';
+import { debugRig, fakeAdapter } from './helpers.js';
 
 const files = { 'fake.toml': '', 'prog.fake': 'line 1\n' };
 

@@ -1,7 +1,6 @@
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { approveAll, createRegistry, type Registry, resultText } from '@agent-tools/core';
-import { isLive, readProcess } from '@agent-tools/core/process';
 import { descendantsOf, type ProcessInfo, type TempDir, tempDir } from '@agent-tools/test-utils';
 import { type AdapterConfig, type Clock, createDebugSupervisor, type DebugSupervisor, type DebugSupervisorOptions, debugTools } from '../src/index.js';
 
@@ -46,21 +45,6 @@ export function debugRig(files: Record<string, string>, options: DebugSupervisor
       dir.remove();
     },
   };
-}
-
-/** Whether a process is alive (zombies count as gone), read from /proc. */
-export function alive(pid: number): boolean {
-  return isLive(readProcess(pid));
-}
-
-/** Waits until none of `pids` is alive; returns the survivors. */
-export async function waitDead(pids: readonly number[], ms = 10_000): Promise<number[]> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const left = pids.filter(alive);
-    if (left.length === 0 || Date.now() > deadline) return left;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** A clock the test moves by hand; timers fire when `advance` passes them. */

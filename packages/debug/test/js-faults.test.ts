@@ -1,6 +1,6 @@
-import { disposeHarness, killHarness, tempDir, waitForNoProcesses } from '@agent-tools/test-utils';
+import { disposeHarness, killHarness, tempDir, waitDead, waitForNoProcesses } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
-import { debugRig, waitDead } from './helpers.js';
+import { debugRig } from './helpers.js';
 import { FORKER_JS } from './js-programs.js';
 import { lineOf } from './programs.js';
 

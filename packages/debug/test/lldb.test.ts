@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { waitDead } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
-import { debugRig, freePort, waitDead } from './helpers.js';
+import { debugRig, freePort } from './helpers.js';
 import { C_APP, C_CMAKE, C_LOOP, lineOf } from './programs.js';
 
 /** A project with a CMakeLists.txt (the lldb root marker) and `app` built from app.c with gcc -g. */

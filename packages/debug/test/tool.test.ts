@@ -1,8 +1,8 @@
 import { approveAll, createRegistry, toolSchema } from '@agent-tools/core';
-import { descendantsOf, tempDir } from '@agent-tools/test-utils';
+import { descendantsOf, tempDir, waitDead } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createDebugSupervisor, debugTool, debugTools } from '../src/index.js';
-import { debugRig, waitDead } from './helpers.js';
+import { debugRig } from './helpers.js';
 import { lineOf, PYTHON_APP } from './programs.js';
 
 const files = { 'pyproject.toml': '[project]\nname = "fixture"\n', 'app.py': PYTHON_APP };

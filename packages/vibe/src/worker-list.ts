@@ -1,7 +1,15 @@
 import { afterDelay, defaultSurface, type Surface } from '@agent-tools/core';
 import { fullBrief, resumeMessage } from './brief.js';
 import { VibeError } from './errors.js';
-import { capabilities, type RunnerCapabilities, runOnce, type WorkerRunner, type WorkerTask, type WorkerTier } from './runner.js';
+import {
+  capabilities,
+  type RunnerCapabilities,
+  runOnce,
+  type WorkerResult,
+  type WorkerRunner,
+  type WorkerTask,
+  type WorkerTier,
+} from './runner.js';
 import { surfacePhrase, widens } from './surface-policy.js';
 import {
   deferred,
@@ -11,6 +19,7 @@ import {
   snapshot,
   type Worker,
   type WorkerSnapshot,
+  type WorkerStatus,
 } from './worker-state.js';
 
 /** How a {@link WorkerList} runs its workers. */
@@ -270,10 +279,7 @@ export class WorkerList implements AsyncDisposable {
       if (worker.current === run && result.session) worker.session = result.session;
       // A run stopped for a restart hands over to the next run; one replaced after a stop timeout is forgotten.
       if (worker.current !== run || run.stopFor === 'restart') return;
-      worker.status = run.stopFor === 'kill' ? 'killed' : result.ok ? 'finished' : 'failed';
-      worker.result = result;
-      worker.endedAt = Date.now();
-      this.#ended(worker);
+      this.#end(worker, run, run.stopFor === 'kill' ? 'killed' : result.ok ? 'finished' : 'failed', result);
       this.#evict();
     });
     this.#notify(worker);
@@ -290,16 +296,22 @@ export class WorkerList implements AsyncDisposable {
     // or when the run had already handed over to a restart that this kill cancelled.
     if (worker.current === run && worker.status === 'running') {
       worker.current = undefined;
-      worker.status = 'killed';
-      worker.endedAt = Date.now();
       const detail = confirmed ? 'stopped' : 'the runner did not confirm that it stopped';
-      worker.result = { ok: false, output: worker.output, detail };
-      this.#ended(worker);
+      this.#end(worker, run, 'killed', { ok: false, output: worker.output, detail });
     }
   }
 
-  /** A run has ended: waiters wake, listeners hear of it. */
-  #ended(worker: Worker): void {
+  /**
+   * The one end of a run, whichever way it ends (it settled, or a stop gave up waiting for it): sets the worker's
+   * status, result and end time, then waiters wake and listeners hear of it. Once per run: a run that settles after
+   * a stop already ended it changes nothing.
+   */
+  #end(worker: Worker, run: Run, status: WorkerStatus, result: WorkerResult): void {
+    if (run.ended) return;
+    run.ended = true;
+    worker.status = status;
+    worker.result = result;
+    worker.endedAt = Date.now();
     this.#notify(worker);
     const ended = snapshot(worker);
     for (const listener of this.#listeners) {

@@ -45,6 +45,8 @@ export interface Run {
   readonly controller: AbortController;
   settled: Promise<void>;
   stopFor?: 'kill' | 'restart';
+  /** Set by the run's one end (WorkerList's #end): a run ends once, however it ends. */
+  ended?: boolean;
 }
 
 /** A worker's mutable state inside the list. */

@@ -20,15 +20,6 @@ export function groupMembers(pgid: number): number[] {
   return processGroup(pgid).map((entry) => entry.pid);
 }
 
-/** Waits until `check` holds, polling briefly. */
-export async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-}
-
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

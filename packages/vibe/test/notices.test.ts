@@ -1,9 +1,9 @@
 import { createRegistry, defineTool, resultText, textResult } from '@agent-tools/core';
-import { waitForNoProcesses } from '@agent-tools/test-utils';
+import { waitForNoProcesses, waitUntil } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { processRunner, vibeTools, WorkerList } from '../src/index.js';
-import { scripts, until } from './helpers.js';
+import { scripts } from './helpers.js';
 
 const dir = scripts();
 afterAll(async () => {
@@ -32,7 +32,7 @@ describe('a worker that ends is announced on the next tool result, once', () => 
     const { registry, workerList } = run();
     await using _ = registry;
     await registry.call('vibe_spawn', { brief: 'summarise', label: 'finish' });
-    await until(() => workerList.get('w1').status !== 'running');
+    await waitUntil(() => workerList.get('w1').status !== 'running');
     const next = resultText(await registry.call('look', {}));
     expect(next).toMatch(
       /^looked\nBackground workers:\nWorker w1 "finish" finished in \d+ (ms|s): worker w1 \(finish\) tier=good run=1 model=none brief lines: 1 done: summarise — call vibe_wait with worker_id "w1" for its result in full\.$/,
@@ -48,7 +48,7 @@ describe('a worker that ends is announced on the next tool result, once', () => 
     // Spawned outside a call, so no result of the registry comes between the two endings.
     workerList.spawn({ brief: 'b', label: 'fail' });
     workerList.spawn({ brief: 'b', label: 'hang' });
-    await until(() => workerList.get('w1').status === 'failed' && workerList.get('w2').output.includes('working'));
+    await waitUntil(() => workerList.get('w1').status === 'failed' && workerList.get('w2').output.includes('working'));
     // The harness stops a worker itself (a button in its UI): the model has not heard of it.
     await workerList.kill('w2');
     const text = resultText(await registry.call('look', {}));
@@ -70,14 +70,14 @@ describe('a worker that ends is announced on the next tool result, once', () => 
     expect(resultText(await registry.call('look', {}))).toBe('looked');
 
     await registry.call('vibe_spawn', { brief: 'b', label: 'hang' });
-    await until(() => workerList.get('w2').pid !== undefined);
+    await waitUntil(() => workerList.get('w2').pid !== undefined);
     const killed = resultText(await registry.call('vibe_kill', { worker_id: 'w2' }));
     expect(killed).toMatch(/^Killed worker w2 "hang"/);
     expect(killed).not.toContain('Background workers');
     expect(resultText(await registry.call('look', {}))).toBe('looked');
 
     await registry.call('vibe_spawn', { brief: 'b', label: 'finish' });
-    await until(() => workerList.get('w3').status === 'finished');
+    await waitUntil(() => workerList.get('w3').status === 'finished');
     expect(resultText(await registry.call('vibe_list', {}))).not.toContain('Background workers');
     expect(resultText(await registry.call('look', {}))).toBe('looked');
   });
@@ -86,10 +86,10 @@ describe('a worker that ends is announced on the next tool result, once', () => 
     const { registry, workerList } = run();
     await using _ = registry;
     await registry.call('vibe_spawn', { brief: 'b', label: 'slow' });
-    await until(() => workerList.get('w1').pid !== undefined);
+    await waitUntil(() => workerList.get('w1').pid !== undefined);
     const sent = resultText(await registry.call('vibe_send', { worker_id: 'w1', message: 'again' }));
     expect(sent).not.toContain('Background workers');
-    await until(() => workerList.get('w1').status === 'finished', 10_000);
+    await waitUntil(() => workerList.get('w1').status === 'finished', 10_000);
     const text = resultText(await registry.call('look', {}));
     expect(text.match(/Worker w1/g)).toHaveLength(1);
     expect(text).toContain('slow result');
@@ -98,7 +98,7 @@ describe('a worker that ends is announced on the next tool result, once', () => 
   it('stops posting once the run is disposed', async () => {
     const { registry, workerList } = run();
     await registry.call('vibe_spawn', { brief: 'b', label: 'hang' });
-    await until(() => workerList.get('w1').pid !== undefined);
+    await waitUntil(() => workerList.get('w1').pid !== undefined);
     await registry.dispose();
     expect(workerList.get('w1').status).toBe('killed');
     expect(registry.notices.pending()).toBe(0);

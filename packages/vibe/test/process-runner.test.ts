@@ -1,7 +1,7 @@
-import { isKeeper, processesMatching, waitForNoProcesses } from '@agent-tools/test-utils';
+import { isKeeper, processesMatching, waitForNoProcesses, waitUntil } from '@agent-tools/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expandTemplate, processRunner, splitCommandLine, WorkerList } from '../src/index.js';
-import { groupMembers, scripts, until } from './helpers.js';
+import { groupMembers, scripts } from './helpers.js';
 
 const dirs: ReturnType<typeof scripts>[] = [];
 function fixtures() {
@@ -93,9 +93,9 @@ describe('processRunner with real scripts standing in for agents', () => {
     const dir = fixtures();
     await using list = new WorkerList({ runner: processRunner({ command: ['sh', dir.script('hang')] }) });
     list.spawn({ brief: 'never ends', label: 'hang' });
-    await until(() => list.get('w1').output.includes('working'));
+    await waitUntil(() => list.get('w1').output.includes('working'));
     const pid = list.get('w1').pid as number;
-    await until(() => groupMembers(pid).length === 3);
+    await waitUntil(() => groupMembers(pid).length === 3);
     const { worker, wasRunning } = await list.kill('w1');
     expect(wasRunning).toBe(true);
     expect(worker.status).toBe('killed');
@@ -107,9 +107,9 @@ describe('processRunner with real scripts standing in for agents', () => {
     const dir = fixtures();
     await using list = new WorkerList({ runner: processRunner({ command: ['sh', dir.script('stubborn')], killGraceMs: 300 }) });
     list.spawn({ brief: 'b', label: 'stubborn' });
-    await until(() => list.get('w1').output.includes('ignoring SIGTERM'));
+    await waitUntil(() => list.get('w1').output.includes('ignoring SIGTERM'));
     const pid = list.get('w1').pid as number;
-    await until(() => groupMembers(pid).length === 3);
+    await waitUntil(() => groupMembers(pid).length === 3);
     const started = Date.now();
     const { worker } = await list.kill('w1');
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
@@ -130,12 +130,12 @@ describe('processRunner with real scripts standing in for agents', () => {
     const dir = fixtures();
     await using list = new WorkerList({ runner: processRunner({ command: ['sh', dir.script('hang')] }) });
     list.spawn({ brief: 'first brief', label: 'steered' });
-    await until(() => list.get('w1').output.includes('working'));
+    await waitUntil(() => list.get('w1').output.includes('working'));
     const firstPid = list.get('w1').pid as number;
     const sent = await list.send('w1', 'use tabs');
     expect(sent.run).toBe(2);
     expect(groupMembers(firstPid)).toEqual([]);
-    await until(() => list.get('w1').output.includes('working'));
+    await waitUntil(() => list.get('w1').output.includes('working'));
     const now = list.get('w1');
     expect(now.pid).not.toBe(firstPid);
     expect(now.output).toContain('first brief\n\n--- Message 1 from the lead ---');
@@ -171,7 +171,7 @@ describe('processRunner with real scripts standing in for agents', () => {
     const list = new WorkerList({ runner: processRunner({ command: ['sh', '{label}'], killGraceMs: 200 }) });
     list.spawn({ brief: 'b', label: dir.script('hang') });
     list.spawn({ brief: 'b', label: dir.script('stubborn') });
-    await until(() => list.list().every((w) => w.output !== ''));
+    await waitUntil(() => list.list().every((w) => w.output !== ''));
     const pids = list.list().map((w) => w.pid as number);
     expect(processesMatching(dir.path).filter((p) => !isKeeper(p))).toHaveLength(2);
     await list.dispose();

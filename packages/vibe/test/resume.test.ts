@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resultText } from '@agent-tools/core';
-import { waitForNoProcesses } from '@agent-tools/test-utils';
+import { waitForNoProcesses, waitUntil } from '@agent-tools/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ProcessRunnerOptions, processRunner } from '../src/index.js';
-import { fakeAgentRun, type scripts, until } from './helpers.js';
+import { fakeAgentRun, type scripts } from './helpers.js';
 
 const dirs: ReturnType<typeof scripts>[] = [];
 afterEach(async () => {
@@ -73,7 +73,7 @@ describe('vibe_send continues the worker\'s session when the runner can resume',
     }));
     await using _ = s.registry;
     await s.registry.call('vibe_spawn', { brief: 'long task', label: 'busy' });
-    await until(() => s.sessions().length === 1);
+    await waitUntil(() => s.sessions().length === 1);
     const firstPid = s.workerList.get('w1').pid as number;
     const sent = await s.registry.call('vibe_send', { worker_id: 'w1', message: 'change of plan' });
     expect(resultText(sent)).toContain('(run 2, 1 message so far): it continues its session with your message.');

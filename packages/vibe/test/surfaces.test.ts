@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { defineSurface, resultText } from '@agent-tools/core';
-import { waitForNoProcesses } from '@agent-tools/test-utils';
+import { waitForNoProcesses, waitUntil } from '@agent-tools/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ProcessRunnerOptions, processRunner, VibeError, WorkerList } from '../src/index.js';
-import { fakeAgentRun, type scripts, until } from './helpers.js';
+import { fakeAgentRun, type scripts } from './helpers.js';
 
 const dirs: ReturnType<typeof scripts>[] = [];
 afterEach(async () => {
@@ -114,7 +114,7 @@ describe('the spawning surface travels with the worker', () => {
       },
     });
     confined.spawn({ brief: 'b', label: 'l', surface: defineSurface('review', ['read']) });
-    await until(() => seen.length === 1);
+    await waitUntil(() => seen.length === 1);
     expect(seen).toEqual(['review:read']);
   });
 

@@ -1,8 +1,8 @@
 import { createRegistry, resultText, toolSchema } from '@agent-tools/core';
-import { factoryContract, waitForNoProcesses } from '@agent-tools/test-utils';
+import { factoryContract, waitForNoProcesses, waitUntil } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { processRunner, vibeTools, WorkerList, type WorkerRunner } from '../src/index.js';
-import { groupMembers, scripts, until } from './helpers.js';
+import { groupMembers, scripts } from './helpers.js';
 
 const dir = scripts();
 afterAll(() => dir.remove());
@@ -64,7 +64,7 @@ describe('vibe tools end to end with real scripts', () => {
     );
     await registry.call('vibe_spawn', { brief: 'b', label: 'finish' });
     await registry.call('vibe_wait', { worker_id: 'w2' });
-    await until(() => workerList.get('w1').output.includes('working'));
+    await waitUntil(() => workerList.get('w1').output.includes('working'));
 
     const listed = resultText(await registry.call('vibe_list', {}));
     expect(listed).toMatch(
@@ -113,14 +113,14 @@ describe('vibe tools end to end with real scripts', () => {
     const { registry, workerList } = run();
     await using _ = registry;
     await registry.call('vibe_spawn', { brief: 'first', label: 'hang' });
-    await until(() => workerList.get('w1').output.includes('working'));
+    await waitUntil(() => workerList.get('w1').output.includes('working'));
     const firstPid = workerList.get('w1').pid as number;
     const sent = await registry.call('vibe_send', { worker_id: 'w1', message: 'use tabs' });
     expect(resultText(sent)).toBe(
       'Sent to w1 "hang" (run 2, 1 message so far): it restarted from scratch with your message appended to its brief, because this worker runner cannot continue a session. It runs in the background; call vibe_wait with worker_id "w1" for its result.',
     );
     expect(groupMembers(firstPid)).toEqual([]);
-    await until(() => workerList.get('w1').output.includes('working'));
+    await waitUntil(() => workerList.get('w1').output.includes('working'));
     expect(workerList.get('w1').output).toContain('use tabs');
     expect(resultText(await registry.call('vibe_list', {}))).toMatch(/- w1 "hang" · good · running for \d+ (ms|s) · run 2 \(1 message, restarted\)/);
   });
@@ -165,7 +165,7 @@ describe('vibe tools end to end with real scripts', () => {
     const { registry, workerList } = run();
     await registry.call('vibe_spawn', { brief: 'b', label: 'hang' });
     await registry.call('vibe_spawn', { brief: 'b', label: 'stubborn' });
-    await until(() => workerList.list().every((w) => w.output !== ''));
+    await waitUntil(() => workerList.list().every((w) => w.output !== ''));
     const pids = workerList.list().map((w) => w.pid as number);
     await registry.dispose();
     for (const pid of pids) expect(groupMembers(pid)).toEqual([]);

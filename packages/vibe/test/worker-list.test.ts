@@ -1,6 +1,7 @@
+import { waitUntil } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import { VibeError, WorkerList, type WorkerRunner, type WorkerTask } from '../src/index.js';
-import { sleep, until } from './helpers.js';
+import { sleep } from './helpers.js';
 
 /** A runner whose runs the test ends by hand; each run records its task. */
 function manualRunner() {
@@ -71,7 +72,7 @@ describe('WorkerList', () => {
       },
     });
     list.spawn({ brief: 'b', label: 'streamer' });
-    await until(() => list.get('w1').output === 'step 1\n');
+    await waitUntil(() => list.get('w1').output === 'step 1\n');
     expect(list.get('w1').status).toBe('running');
     release();
     const { worker } = await list.wait('w1', 5000);
@@ -93,7 +94,7 @@ describe('WorkerList', () => {
     const { runner, runs } = manualRunner();
     await using list = new WorkerList({ runner });
     list.spawn({ brief: 'write the parser', label: 'parser' });
-    await until(() => runs.length === 1);
+    await waitUntil(() => runs.length === 1);
     const sent = await list.send('w1', 'also handle comments');
     expect(runs[0]?.task.signal.aborted).toBe(true);
     expect(sent).toMatchObject({ status: 'running', run: 2, messages: 1 });
@@ -115,7 +116,7 @@ describe('WorkerList', () => {
       });
     await using list = new WorkerList({ runner });
     list.spawn({ brief: 'task', label: 'l' });
-    await until(() => runs.length === 1);
+    await waitUntil(() => runs.length === 1);
     const [a, b] = await Promise.all([list.send('w1', 'first'), list.send('w1', 'second')]);
     expect(a.run).toBe(2);
     expect(b.messages).toBe(2);
@@ -144,7 +145,7 @@ describe('WorkerList', () => {
     const { runner, runs } = manualRunner();
     await using list = new WorkerList({ runner });
     list.spawn({ brief: 'task', label: 'l' });
-    await until(() => runs.length === 1);
+    await waitUntil(() => runs.length === 1);
     const waiting = list.wait('w1', 5000);
     await list.send('w1', 'more');
     runs[1]?.finish('second run result');

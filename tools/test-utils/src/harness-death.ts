@@ -13,6 +13,9 @@ export interface HarnessDeathOutcome {
   readonly survivors: readonly ProcessInfo[];
 }
 
+/** How long after the harness is ready its call may take to start its first process. */
+const STARTED_WAIT_MS = 10_000;
+
 /**
  * The factory contract's harness-death check: runs a package's harness module in the contract's stand-in
  * (contract-harness.ts), lets its call start whatever it starts, and ends it without disposing through
@@ -27,7 +30,12 @@ export async function harnessDeath(options: {
 }): Promise<HarnessDeathOutcome> {
   const moduleUrl = typeof options.module === 'string' ? options.module : options.module.href;
   const args = [moduleUrl, options.dir, options.call.tool, JSON.stringify(options.call.args)];
-  const outcome = await endHarness({ script: driverPath(), args, death: options.death, budgetMs: options.budgetMs });
+  // A call may start its processes after it answers (a background worker does), and a keeper is forked by a zygote
+  // that carries no marker: wait a while for the first marked process, then end the harness anyway so the caller's
+  // own check reports a call that started nothing.
+  const waitUntil = Date.now() + STARTED_WAIT_MS;
+  const started = (running: readonly ProcessInfo[]): boolean => running.length > 0 || Date.now() > waitUntil;
+  const outcome = await endHarness({ script: driverPath(), args, death: options.death, budgetMs: options.budgetMs, started });
   const answer = JSON.parse(outcome.output.split('\n')[0] ?? '{}') as HarnessDeathOutcome['answer'];
   return { answer, started: outcome.seen.length, survivors: outcome.survivors };
 }

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { envMarker, markedProcesses, type ProcessInfo, waitForNoMarked } from './processes.js';
+import { waitUntil } from './wait.js';
 
 /** A stand-in harness: a Node script run as its own process, so a test can kill it the way a harness dies. */
 export interface HarnessProcess {
@@ -51,15 +52,6 @@ export function startHarnessProcess(script: string, args: readonly string[], env
         check();
       }),
   };
-}
-
-/** Polls `check` until it holds; throws after `ms`. */
-export async function waitUntil(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /** How a stand-in harness ends without disposing: `process.exit` (SIGUSR2, see `standIn`), or SIGKILL. */

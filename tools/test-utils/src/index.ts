@@ -10,7 +10,6 @@ export {
   type HarnessProcess,
   killHarness,
   startHarnessProcess,
-  waitUntil,
 } from './harness-process.js';
 export {
   descendantsOf,
@@ -27,3 +26,4 @@ export {
 export { seededRandom } from './seeded-random.js';
 export { checkStrictSchema } from './strict-rules.js';
 export { type TempDir, tempDir } from './temp-dir.js';
+export { alive, waitDead, waitUntil } from './wait.js';

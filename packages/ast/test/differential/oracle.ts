@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AST_GREP } from '../corpus.js';
 import { readTree, type TreeLine } from './trees.js';
@@ -43,7 +46,13 @@ export async function oracleLocations(
   try {
     stdout = await scan(ids);
   } catch {
-    for (const i of ids) await scan([i]).catch(() => refused.add(i));
+    // Refused before any file is read: each pattern alone is tried on an empty folder (see oracleRuleLocations).
+    const empty = mkdtempSync(join(tmpdir(), 'ast-grep-empty-'));
+    try {
+      for (const i of ids) await cli(['scan', '--inline-rules', rule(i), '--json=stream', '.'], empty).catch(() => refused.add(i));
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
     ids = ids.filter((i) => !refused.has(i));
     stdout = ids.length ? await scan(ids) : '';
   }
@@ -121,7 +130,18 @@ export async function oracleRuleLocations(
   try {
     stdout = await scan(ids);
   } catch {
-    for (const i of ids) await scan([i]).catch((error: { stderr?: string }) => refused.set(i, (error.stderr ?? '').trim().split('\n').filter((l) => !/^(Help|See also):/.test(l.trim())).slice(0, 4).join(' ')));
+    // ast-grep refuses a rule before reading any file: each rule alone is tried on an empty folder, which is quick
+    // (on the corpus, 150 rules one by one took most of an hour on a loaded machine).
+    const empty = mkdtempSync(join(tmpdir(), 'ast-grep-empty-'));
+    try {
+      for (const i of ids) {
+        await cli(['scan', '--inline-rules', inline(i), '--json=stream', '.'], empty).catch((error: { stderr?: string }) =>
+          refused.set(i, (error.stderr ?? '').trim().split('\n').filter((l) => !/^(Help|See also):/.test(l.trim())).slice(0, 4).join(' ')),
+        );
+      }
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
     ids = ids.filter((i) => !refused.has(i));
     stdout = ids.length ? await scan(ids) : '';
   }

@@ -110,7 +110,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
       this.stderr = ended(stdio[2]);
       this.#child = undefined;
       this.#kept = undefined;
-      this.#treeGone = true;
+      this.#treeEnded();
       this.#gone = Promise.resolve();
       process.nextTick(() => this.#onLeaderExit({ code: null, signal: null, spawnError: `spawn ${options.command} ${unusable}` }));
       return;
@@ -147,8 +147,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
       child.once('error', (error) => {
         // A process that could not be spawned emits no 'exit'.
         if (child.pid !== undefined) return;
-        this.#treeGone = true;
-        unregisterLive(this);
+        this.#treeEnded();
         const code = (error as NodeJS.ErrnoException).code;
         this.#onLeaderExit({ code: null, signal: null, spawnError: code ? `spawn ${options.command} ${code}` : error.message });
         resolve();
@@ -369,8 +368,7 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
   #onKeeperExit(code: number | null, signal: NodeJS.Signals | null): void {
     // A keeper exits by itself only once its tree is gone, with the command's status as its code.
     const killed = signal !== null || this.#exit === undefined;
-    this.#treeGone = true;
-    unregisterLive(this);
+    this.#treeEnded();
     if (killed) this.#endOrphanedTree();
     this.#onLeaderExit({ code, signal });
   }
@@ -397,10 +395,9 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
     this.#exit = exit;
     this.#resolveStarted(this.#pid);
     if (!this.#keeper) {
-      this.#treeGone = exit.spawnError !== undefined;
       // The rest of the group, and what escaped it, go with the command, as the keeper does on Linux.
-      if (this.#treeGone) unregisterLive(this);
-      else void this.stop().then(() => this.#onFallbackTreeGone());
+      if (exit.spawnError !== undefined) this.#treeEnded();
+      else void this.stop().then(() => this.#treeEnded());
     }
     const stderr = this.stderr;
     if (!stderr || stderr.readableEnded || exit.spawnError) {
@@ -416,7 +413,12 @@ export class SupervisedProcess implements AsyncDisposable, ExitKillable {
     });
   }
 
-  #onFallbackTreeGone(): void {
+  /**
+   * The one end of the tree, however it came (the keeper exited, the command could not start, the fallback's stop
+   * finished): nothing of it is left to end, so the exit hook forgets it. Once.
+   */
+  #treeEnded(): void {
+    if (this.#treeGone) return;
     this.#treeGone = true;
     unregisterLive(this);
   }

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { ContentLengthReader, encodeContentLength } from '@agent-tools/core/process';
+import { ContentLengthReader, encodeContentLength, PendingRequests } from '@agent-tools/core/process';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DebugError } from '../errors.js';
 import { type CloseReason, describeClose } from './close-reason.js';
@@ -24,12 +24,6 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
 }
 
-interface Pending {
-  readonly command: string;
-  resolve(body: unknown): void;
-  reject(error: unknown): void;
-}
-
 /**
  * A DAP client over a pair of streams (an adapter's stdio, or a TCP socket): typed requests with timeouts,
  * events, and answers to the adapter's reverse requests. Framing is core's `ContentLengthReader`, so a line an
@@ -39,7 +33,9 @@ interface Pending {
 export class DapConnection {
   readonly #output: Writable;
   readonly #options: DapConnectionOptions;
-  readonly #pending = new Map<number, Pending>();
+  readonly #pending = new PendingRequests<number>();
+  /** The command of each request still waiting, for the close's message. */
+  readonly #commands = new Map<number, string>();
   readonly #eventListeners = new Set<(event: DapEvent) => void>();
   readonly #closeListeners = new Set<(reason: CloseReason) => void>();
   #seq = 1;
@@ -75,38 +71,26 @@ export class DapConnection {
     args: DapRequests[C]['args'],
     options: RequestOptions = {},
   ): Promise<DapRequests[C]['body']> {
-    if (this.#closeReason !== undefined) {
-      return Promise.reject(this.#closedError(command));
-    }
     const seq = this.#seq++;
     const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? 10_000;
-    const { signal } = options;
-    return new Promise<DapRequests[C]['body']>((resolve, reject) => {
-      const onAbort = (): void => finish(() => reject(signal?.reason));
-      const timer = setTimeout(() => {
+    this.#commands.set(seq, command);
+    const answer = this.#pending.wait(seq, {
+      timeoutMs,
+      signal: options.signal,
+      timedOut: () => {
         const seconds = Math.round(timeoutMs / 100) / 10;
-        finish(() =>
-          reject(
-            new DebugError('request_timeout', `The ${this.#options.name} adapter did not answer "${command}" within ${seconds} s.`),
-          ),
-        );
-      }, timeoutMs);
-      const finish = (settle: () => void): void => {
-        if (!this.#pending.delete(seq)) return;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        settle();
-      };
-      this.#pending.set(seq, {
-        command,
-        resolve: (body) => finish(() => resolve(body as DapRequests[C]['body'])),
-        reject: (error) => finish(() => reject(error)),
-      });
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const message: DebugProtocol.Request = { seq, type: 'request', command, ...(args === undefined ? {} : { arguments: args }) };
-      this.#write(message);
-    });
+        return new DebugError('request_timeout', `The ${this.#options.name} adapter did not answer "${command}" within ${seconds} s.`);
+      },
+      cancelled: () => new DebugError('cancelled', `The "${command}" request to the ${this.#options.name} adapter was cancelled.`),
+      settled: () => this.#commands.delete(seq),
+    }) as Promise<DapRequests[C]['body']>;
+    if (this.#closeReason !== undefined || options.signal?.aborted) {
+      this.#commands.delete(seq);
+      return answer;
+    }
+    const message: DebugProtocol.Request = { seq, type: 'request', command, ...(args === undefined ? {} : { arguments: args }) };
+    this.#write(message);
+    return answer;
   }
 
   /** Listens to every event; returns the unsubscribe function. */
@@ -129,8 +113,7 @@ export class DapConnection {
   close(reason: CloseReason): void {
     if (this.#closeReason !== undefined) return;
     this.#closeReason = reason;
-    for (const [, pending] of this.#pending) pending.reject(this.#closedError(pending.command));
-    this.#pending.clear();
+    this.#pending.close((seq) => this.#closedError(this.#commands.get(seq) ?? 'a request'));
     for (const listener of this.#closeListeners) listener(reason);
     this.#closeListeners.clear();
     this.#eventListeners.clear();
@@ -152,10 +135,8 @@ export class DapConnection {
   #dispatch(message: DebugProtocol.ProtocolMessage): void {
     if (message.type === 'response') {
       const response = message as DebugProtocol.Response;
-      const pending = this.#pending.get(response.request_seq);
-      if (!pending) return;
-      if (response.success) pending.resolve(response.body);
-      else pending.reject(new DebugError('request_failed', describeFailure(this.#options.name, response)));
+      if (response.success) this.#pending.resolve(response.request_seq, response.body);
+      else this.#pending.reject(response.request_seq, new DebugError('request_failed', describeFailure(this.#options.name, response)));
     } else if (message.type === 'event') {
       const event = message as DebugProtocol.Event;
       const typed = { event: event.event, body: event.body } as DapEvent;

@@ -1,7 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
-import { type ContentLengthLimits, ContentLengthReader } from '@agent-tools/core/process';
+import { type ContentLengthLimits, ContentLengthReader, encodeContentLength, PendingRequests } from '@agent-tools/core/process';
 import {
   AbstractMessageReader,
+  AbstractMessageWriter,
   CancellationTokenSource,
   createMessageConnection,
   type DataCallback,
@@ -9,11 +10,10 @@ import {
   ErrorCodes,
   type Message,
   type MessageConnection,
+  type MessageWriter,
   ResponseError,
-  StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
 import { LspError } from '../errors.js';
-import { onAbort } from '../util/on-abort.js';
 
 /** Bounds of the reader that keep a misbehaving server from exhausting the harness's memory. */
 export type FramingLimits = ContentLengthLimits;
@@ -113,6 +113,23 @@ class BoundedMessageReader extends AbstractMessageReader {
   }
 }
 
+/** Writes messages with core's Content-Length framing, the same layer the reader above reads with. */
+class FramedMessageWriter extends AbstractMessageWriter implements MessageWriter {
+  readonly #output: Writable;
+
+  constructor(output: Writable) {
+    super();
+    this.#output = output;
+  }
+
+  async write(message: Message): Promise<void> {
+    if (this.#output.destroyed || !this.#output.writable) throw new Error('the server\'s input is closed');
+    this.#output.write(encodeContentLength(message));
+  }
+
+  end(): void {}
+}
+
 /**
  * A JSON-RPC 2.0 connection to one server process on vscode-jsonrpc's `createMessageConnection`, which does the
  * protocol itself: ids, responses, `$/cancelRequest`, dispatch of the server's requests and notifications.
@@ -123,7 +140,8 @@ class BoundedMessageReader extends AbstractMessageReader {
 export class RpcConnection {
   readonly #options: RpcConnectionOptions;
   readonly #connection: MessageConnection;
-  readonly #pending = new Set<(error: LspError) => void>();
+  readonly #pending = new PendingRequests<number>();
+  #nextKey = 1;
   #closed: LspError | undefined;
 
   constructor(options: RpcConnectionOptions) {
@@ -131,7 +149,7 @@ export class RpcConnection {
     // A write to a dead process fails with EPIPE; the exit handler reports it, so the stream error is ignored.
     options.output.on('error', () => {});
     const reader = new BoundedMessageReader(options.input, options.limits, (reason) => this.#malformed(reason));
-    this.#connection = createMessageConnection(reader, new StreamMessageWriter(options.output, 'utf-8'));
+    this.#connection = createMessageConnection(reader, new FramedMessageWriter(options.output));
     this.#connection.onNotification((method, params) => this.#guard(() => options.onNotification(method, params)));
     // vscode-jsonrpc routes `$/progress` to progress handlers, never to the generic notification handler.
     this.#connection.onUnhandledProgress((params) => this.#guard(() => options.onNotification('$/progress', params)));
@@ -159,47 +177,35 @@ export class RpcConnection {
 
   /** Sends a request by method name (for methods vscode-languageserver-protocol does not type). */
   requestRaw(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
-    if (this.#closed) return Promise.reject(this.#closed);
-    if (options.signal?.aborted) return Promise.reject(cancelled(method));
-    return new Promise<unknown>((resolve, reject) => {
-      const source = new CancellationTokenSource();
-      let settled = false;
-      let stopListening = (): void => {};
-      const finish = (outcome: () => void): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        stopListening();
-        this.#pending.delete(fail);
-        source.dispose();
-        outcome();
-      };
-      const fail = (error: LspError): void => finish(() => reject(error));
-      const timer = setTimeout(() => {
-        // Cancelling sends `$/cancelRequest`; the late answer, if any, is dropped.
-        source.cancel();
+    const key = this.#nextKey++;
+    const source = new CancellationTokenSource();
+    const answer = this.#pending.wait(key, {
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      timedOut: () => {
         const seconds = Math.round(options.timeoutMs / 100) / 10;
-        fail(new LspError('timeout', `${this.#options.name} did not answer ${method} within ${seconds} s.`));
-      }, options.timeoutMs);
-      if (options.signal) {
-        stopListening = onAbort(options.signal, () => {
-          source.cancel();
-          fail(cancelled(method));
-        });
-      }
-      this.#pending.add(fail);
-      let sent: Promise<unknown>;
-      try {
-        sent = this.#connection.sendRequest(method, params, source.token);
-      } catch (error) {
-        fail(new LspError('server_exited', `${this.#options.name} could not be sent ${method}: ${(error as Error).message}`));
-        return;
-      }
-      sent.then(
-        (result) => finish(() => resolve(result ?? null)),
-        (error: unknown) => fail(this.#failure(method, error)),
-      );
+        return new LspError('timeout', `${this.#options.name} did not answer ${method} within ${seconds} s.`);
+      },
+      cancelled: () => cancelled(method),
+      settled: (how) => {
+        // Cancelling sends `$/cancelRequest`; the late answer, if any, is dropped.
+        if (how === 'timeout' || how === 'cancelled') source.cancel();
+        source.dispose();
+      },
     });
+    if (this.#pending.closed || options.signal?.aborted) return answer;
+    let sent: Promise<unknown>;
+    try {
+      sent = this.#connection.sendRequest(method, params, source.token);
+    } catch (error) {
+      this.#pending.reject(key, new LspError('server_exited', `${this.#options.name} could not be sent ${method}: ${(error as Error).message}`));
+      return answer;
+    }
+    sent.then(
+      (result) => this.#pending.resolve(key, result ?? null),
+      (error: unknown) => this.#pending.reject(key, this.#failure(method, error)),
+    );
+    return answer;
   }
 
   /** Sends a typed notification. */
@@ -222,8 +228,7 @@ export class RpcConnection {
   close(reason: LspError): void {
     if (this.#closed) return;
     this.#closed = reason;
-    for (const fail of [...this.#pending]) fail(reason);
-    this.#pending.clear();
+    this.#pending.close(() => reason);
     this.#connection.dispose();
   }
 

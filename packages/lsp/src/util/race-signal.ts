@@ -1,5 +1,5 @@
+import { onAbort } from '@agent-tools/core';
 import { LspError } from '../errors.js';
-import { onAbort } from './on-abort.js';
 
 /**
  * Waits for a shared promise (a server's start) on behalf of one caller: the caller's abort ends its wait

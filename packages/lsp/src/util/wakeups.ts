@@ -1,4 +1,4 @@
-import { onAbort } from './on-abort.js';
+import { onAbort } from '@agent-tools/core';
 
 /**
  * Callers waiting for the next event of something (a publish, a progress report): each wait ends at the next
