@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { seededRandom } from '@agent-tools/test-utils';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { added } from './differential/diagnostic-keys.js';
 import { rxjs } from './differential/projects.js';
 import { startRun, text } from './helpers.js';
 
@@ -27,18 +28,6 @@ function projectCheck(dir: string): Map<string, string[]> {
     byFile.set(file, [...(byFile.get(file) ?? []), key]);
   }
   return byFile;
-}
-
-function added(after: readonly string[], before: readonly string[]): string[] {
-  const left = new Map<string, number>();
-  for (const k of before) left.set(k, (left.get(k) ?? 0) + 1);
-  const out: string[] = [];
-  for (const k of after) {
-    const n = left.get(k) ?? 0;
-    if (n > 0) left.set(k, n - 1);
-    else out.push(k);
-  }
-  return out.sort();
 }
 
 /** The source with a required parameter added to the declaration of `name` (its parameter list found by balance). */

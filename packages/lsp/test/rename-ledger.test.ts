@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { seededRandom } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import { listSourceFiles } from '../src/discovery/root.js';
+import { added } from './differential/diagnostic-keys.js';
 import { type RealProject, requests, rxjs } from './differential/projects.js';
 import { type Run, startRun, text } from './helpers.js';
 
@@ -31,19 +32,6 @@ async function serverKeys(run: Run, file: string): Promise<string[]> {
   const data = result.structured as { total: number; diagnostics: Keyed[] };
   expect(data.diagnostics.length, `${file}: diagnostics were cut`).toBe(data.total);
   return data.diagnostics.map(key);
-}
-
-/** Multiset difference: what `after` has more of than `before`. */
-function added(after: readonly string[], before: readonly string[]): string[] {
-  const left = new Map<string, number>();
-  for (const k of before) left.set(k, (left.get(k) ?? 0) + 1);
-  const out: string[] = [];
-  for (const k of after) {
-    const n = left.get(k) ?? 0;
-    if (n > 0) left.set(k, n - 1);
-    else out.push(k);
-  }
-  return out.sort();
 }
 
 async function renameEach(project: RealProject, module: string, functions: RegExp, extension: string, max: number, seed: number): Promise<void> {
