@@ -5,10 +5,11 @@
 
 /**
  * A duration as a person reads it: "150 ms", "45 s", "75 s", "10 min", "2 min 5 s", "1 h 5 min". Seconds up to a
- * minute and a half, as people say "75 seconds" rather than "1 minute 15".
+ * minute and a half, as people say "75 seconds" rather than "1 minute 15". With `precision` 's', never milliseconds.
  */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+export function formatDuration(ms: number, precision: 'ms' | 's' = 'ms'): string {
+  // A clock that counts whole seconds (a running cell) says "0 s" at its start, not "0 ms".
+  if (ms < 1000 && precision === 'ms') return `${Math.max(0, Math.round(ms))} ms`;
   const seconds = Math.round(ms / 1000);
   if (seconds < 90) return `${seconds} s`;
   const minutes = Math.floor(seconds / 60);

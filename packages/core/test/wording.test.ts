@@ -18,6 +18,8 @@ describe('wording', () => {
       [3_900_000, '1 h 5 min'],
     ];
     expect(cases.map(([ms]) => formatDuration(ms))).toEqual(cases.map(([, text]) => text));
+    // A clock of whole seconds never says milliseconds.
+    expect([formatDuration(0, 's'), formatDuration(400, 's'), formatDuration(75_000, 's')]).toEqual(['0 s', '0 s', '75 s']);
   });
 
   it('counts nouns, regular and irregular', () => {

@@ -34,7 +34,7 @@ export class CellProgress implements Disposable {
     const seconds = Math.floor((performance.now() - this.#started) / 1000);
     const output = collapseCarriageReturns(this.#tail).replace(/^\n+/, '').trimEnd();
     this.#report?.({
-      message: `${this.#language} cell running for ${formatDuration(seconds * 1000)}${output ? '' : ', no output yet'}`,
+      message: `${this.#language} cell running for ${formatDuration(seconds * 1000, 's')}${output ? '' : ', no output yet'}`,
       ...(output ? { output } : {}),
     });
   }
