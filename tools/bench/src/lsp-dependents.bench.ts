@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRegistry, type Registry } from '@agent-tools/core';
 import { createLspSupervisor, lspTools } from '@agent-tools/lsp';
+import { timedWrite } from './lsp-write.js';
 import { timing, timingTable } from './measure.js';
 
 /**
@@ -37,16 +38,9 @@ function run(cwd: string, dependents: boolean): Registry {
   });
 }
 
-/** One write as the hook sees it: baseline, write, check. Returns its time and how many dependents it checked. */
-async function write(registry: Registry, cwd: string, content: string): Promise<{ ms: number; text: string }> {
-  const path = join(cwd, FILE);
-  const started = performance.now();
-  await registry.diagnostics.beforeWrite([path]);
-  writeFileSync(path, content);
-  const report = await registry.diagnostics.afterWrite([path]);
-  const ms = performance.now() - started;
-  if (report.files[0]?.state !== 'checked') throw new Error(`not checked: ${report.text}`);
-  return { ms, text: report.text };
+/** One write of FILE as the hook sees it: baseline, write, check. */
+function write(registry: Registry, cwd: string, content: string): Promise<{ ms: number; text: string }> {
+  return timedWrite(registry, join(cwd, FILE), content);
 }
 
 
