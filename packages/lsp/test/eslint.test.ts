@@ -85,7 +85,8 @@ describe('ESLint beside tsserver (vscode-eslint-language-server, real flat confi
   it('shows the additional server in status', async () => {
     const body = text(await run.lsp({ action: 'status' }));
     expect(body).toContain('eslint (JavaScript/TypeScript lint; .js .jsx .mjs .cjs .ts .tsx …; additional: diagnostics and code actions beside the primary server)');
-    expect(body).toMatch(/\n {2}running for \.: pid \d+, .*binary vscode-eslint-language-server from vscode-langservers-extracted 4\.10\.0/);
+    // Under `pnpm test` the package's node_modules/.bin is on PATH, so the binary is named by its path there.
+    expect(body).toMatch(/\n {2}running for \.: pid \d+, .*binary (?:vscode-eslint-language-server from vscode-langservers-extracted 4\.10\.0|\/\S*\/node_modules\/\.bin\/vscode-eslint-language-server)/);
     const forFile = text(await run.lsp({ action: 'status', file: 'src/clean.ts' }));
     expect(forFile).toContain('For src/clean.ts: typescript-language-server answers, with root ..\n  eslint adds its diagnostics and code actions, with root ..');
   });
