@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { collapseCarriageReturns } from '@agent-tools/core';
+import { collapseCarriageReturns } from '@agent-tools/core/internal';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { CAPS, htmlTableToMarkdown } from '../src/index.js';

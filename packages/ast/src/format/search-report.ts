@@ -1,4 +1,4 @@
-import { capText, plural } from '@agent-tools/core';
+import { capText, plural } from '@agent-tools/core/internal';
 import type { CaptureRecord, MatchRecord } from '../match/find.js';
 import { enclosingConstruct } from '../pattern/enclosing.js';
 import { isRule } from '../rules/types.js';

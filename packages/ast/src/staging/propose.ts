@@ -1,4 +1,4 @@
-import { readRegularFile } from '@agent-tools/core';
+import { readRegularFile } from '@agent-tools/core/internal';
 import type { Tree } from 'web-tree-sitter';
 import type { LanguageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';

@@ -1,4 +1,5 @@
-import { defineTool, nounFor, plural, textResult } from '@agent-tools/core';
+import { defineTool, textResult } from '@agent-tools/core';
+import { nounFor, plural } from '@agent-tools/core/internal';
 import { z } from 'zod';
 import { caveats, list, noMatchText, oneLine } from '../format/search-report.js';
 import type { TreeSitterLoader } from '../loader.js';

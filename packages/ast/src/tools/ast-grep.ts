@@ -1,4 +1,5 @@
-import { countOfTotal, defineTool, plural, textResult } from '@agent-tools/core';
+import { defineTool, textResult } from '@agent-tools/core';
+import { countOfTotal, plural } from '@agent-tools/core/internal';
 import { z } from 'zod';
 import {
   caveats,
