@@ -1,7 +1,8 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTreeSitterLoader, findLanguage } from '../src/index.js';
+import { createTreeSitterLoader } from '../src/index.js';
+import { findLanguage } from '../src/languages.js';
 import { comparePattern, grammarDiffers, type PatternOutcome, REASONS, type Reason } from './differential/compare.js';
 import { CORPORA, collectCorpus } from './differential/corpora.js';
 import { generatePatterns } from './differential/generate.js';

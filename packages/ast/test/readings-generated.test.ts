@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTreeSitterLoader, findLanguage } from '../src/index.js';
+import { createTreeSitterLoader } from '../src/index.js';
+import { findLanguage } from '../src/languages.js';
 import { findMatches } from '../src/match/find.js';
 import { CORPORA, collectCorpus } from './differential/corpora.js';
 import { type Generated, generatePatterns } from './differential/generate.js';
