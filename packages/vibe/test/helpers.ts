@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRegistry } from '@agent-tools/core';
-import { groupMembers as processGroup } from '@agent-tools/core/process';
+import { isLive, listProcesses } from '@agent-tools/core/process';
 import { type ProcessInfo, type TempDir, tempDir, waitForNoProcesses } from '@agent-tools/test-utils';
 import { type ProcessRunnerOptions, processRunner, vibeTools, WorkerList } from '../src/index.js';
 
@@ -30,7 +30,9 @@ export async function removeWhenIdle(dirs: TempDir[]): Promise<ProcessInfo[]> {
 
 /** Live processes of a process group (Linux /proc), zombies excluded. */
 export function groupMembers(pgid: number): number[] {
-  return processGroup(pgid).map((entry) => entry.pid);
+  return listProcesses()
+    .filter((entry) => entry.pgid === pgid && isLive(entry))
+    .map((entry) => entry.pid);
 }
 
 export function sleep(ms: number): Promise<void> {
