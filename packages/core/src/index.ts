@@ -12,6 +12,7 @@ export type {
   DiagnosticSeverity,
   DiagnosticsSource,
   FileCheck,
+  PendingPart,
 } from './diagnostics/diagnostic.js';
 export { formatDiagnostic } from './diagnostics/format.js';
 export { DiagnosticsLedger, type LedgerLimits, ledgerKey } from './diagnostics/ledger.js';
