@@ -1,5 +1,5 @@
 import type { ToolResult } from '@agent-tools/core';
-import { plural } from '@agent-tools/core';
+import { plural } from '@agent-tools/core/internal';
 import type { Tool } from 'ai';
 
 /** What the AI SDK sends to the model for a tool result (its `ToolResultOutput`). */

@@ -1,4 +1,5 @@
-import { afterDelay, errorDetail } from '@agent-tools/core';
+import { errorDetail } from '@agent-tools/core';
+import { afterDelay } from '@agent-tools/core/internal';
 import { type CardOutcome, checkCard, type QuestionCard, type QuestionPort, type TargetSpace } from './card.js';
 import { checkOutcome } from './outcome-check.js';
 

@@ -1,4 +1,4 @@
-import { capText } from '@agent-tools/core';
+import { capText } from '@agent-tools/core/internal';
 import { type CardOutcome, type CardQuestion, cardQuestions, type QuestionAnswer, type QuestionCard } from './card.js';
 import { AskError } from './errors.js';
 

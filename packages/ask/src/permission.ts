@@ -1,4 +1,5 @@
-import { type ApprovalCallback, type ApprovalDecision, type ApprovalRequest, capText, formatDuration } from '@agent-tools/core';
+import type { ApprovalCallback, ApprovalDecision, ApprovalRequest } from '@agent-tools/core';
+import { capText, formatDuration } from '@agent-tools/core/internal';
 import type { QuestionCard, QuestionPort, TargetSpace } from './card.js';
 import { askCard } from './desk.js';
 

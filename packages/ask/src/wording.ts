@@ -1,4 +1,4 @@
-import { formatDuration } from '@agent-tools/core';
+import { formatDuration } from '@agent-tools/core/internal';
 import type { CardQuestion, QuestionAnswer } from './card.js';
 import type { AskOutcome } from './desk.js';
 

@@ -37,6 +37,13 @@ export interface TreeSitterLoaderOptions {
   readonly maxFileBytes?: number;
   /** A file whose parse takes longer is skipped as unparsed (and named). Default 10 s. */
   readonly parseTimeoutMs?: number;
+  /**
+   * A search of at most this many bytes of files runs on the calling thread while no worker has started: its
+   * grammar is already loaded there (the pattern was compiled with it), and starting a worker (an isolate, its
+   * modules, web-tree-sitter and the grammar again) costs more than parsing that much. Default 512 KiB; `0`
+   * sends every search to the workers.
+   */
+  readonly inlineBytes?: number;
 }
 
 /** What a search needs beside the pattern and the files. */
@@ -50,6 +57,11 @@ export interface SearchOptions {
 
 /** Files searched inline between two yields to the event loop. */
 const INLINE_SLICE = 16;
+/**
+ * The default {@link TreeSitterLoaderOptions.inlineBytes}. A worker's start costs about what parsing 250–500 KB
+ * costs on the calling thread; above that, two workers finish sooner.
+ */
+const INLINE_BYTES = 512 * 1024;
 
 /**
  * The `treeSitter` resource: web-tree-sitter with the prebuilt grammars, a pool of search workers and their
@@ -71,6 +83,7 @@ export class TreeSitterLoader implements AsyncDisposable {
       grammarDir: options.grammarDir,
       maxFileBytes: options.maxFileBytes ?? 2 * 1024 * 1024,
       parseTimeoutMs: options.parseTimeoutMs ?? 10_000,
+      inlineBytes: Math.max(0, options.inlineBytes ?? INLINE_BYTES),
     };
   }
 
@@ -90,11 +103,12 @@ export class TreeSitterLoader implements AsyncDisposable {
   }
 
   /**
-   * Gets ready to search a language: starts the workers and has them load its grammar in the background, so
-   * that work overlaps the pattern compilation and the directory walk. Never throws.
+   * Gets ready to search a language: workers already started load its grammar in the background, so that work
+   * overlaps the pattern compilation and the directory walk. Workers are not started here: until the files are
+   * known, it is not known whether the search is small enough for the calling thread. Never throws.
    */
   prepare(spec: LanguageSpec): void {
-    if (this.#disposed || this.#options.workers === 0) return;
+    if (this.#disposed || !this.#pool) return;
     try {
       this.#poolOf().warm(spec.id);
     } catch {
@@ -125,7 +139,9 @@ export class TreeSitterLoader implements AsyncDisposable {
       maxFileBytes: this.#options.maxFileBytes,
       parseTimeoutMs: this.#options.parseTimeoutMs,
     };
-    if (this.#options.workers > 0) return this.#poolOf().search(request, files, sizes, options.signal, options.onSearched);
+    if (this.#options.workers > 0 && (this.#pool || total(sizes) > this.#options.inlineBytes)) {
+      return this.#poolOf().search(request, files, sizes, options.signal, options.onSearched);
+    }
     this.#inline ??= new FileSearcher(this.runtime, new TreeCache(this.#options.cacheBytes));
     const signal = options.signal;
     const stop = (): boolean => signal?.aborted === true || this.#disposed;
@@ -183,6 +199,8 @@ export class TreeSitterLoader implements AsyncDisposable {
   }
 
   #poolOf(): WorkerPool {
+    // From now on every search goes to the workers: the trees searched inline would only take memory.
+    if (!this.#pool) this.#inline?.cache.clear();
     this.#pool ??= new WorkerPool(this.#options.workers, {
       grammarDir: this.#options.grammarDir,
       cacheBytes: Math.floor(this.#options.cacheBytes / this.#options.workers),
@@ -204,6 +222,12 @@ function sizesOf(files: readonly string[]): number[] {
       return 0; // the search names it
     }
   });
+}
+
+function total(sizes: readonly number[]): number {
+  let bytes = 0;
+  for (const size of sizes) bytes += size;
+  return bytes;
 }
 
 /** Whether a search's trees could mostly stay cached: its files' estimated tree and text bytes are at most twice the cache. */

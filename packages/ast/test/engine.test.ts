@@ -1,8 +1,9 @@
-import { utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TREE_BYTES_PER_CHAR, TreeCache } from '../src/engine/tree-cache.js';
-import { AstError, createTreeSitterLoader, findLanguage, type TreeSitterLoader } from '../src/index.js';
+import { AstError, createTreeSitterLoader, type TreeSitterLoader } from '../src/index.js';
+import { findLanguage } from '../src/languages.js';
 import { searchWorkspace } from '../src/workspace/search.js';
 
 /** Forty small python files, each calling target() once with its own number. */
@@ -25,7 +26,7 @@ function found(summary: Awaited<ReturnType<typeof search>>): string[] {
 
 describe('worker threads', () => {
   it('find exactly what the calling thread finds, sorted by file', async () => {
-    await using pooled = createTreeSitterLoader({ workers: 3 });
+    await using pooled = createTreeSitterLoader({ workers: 3, inlineBytes: 0 });
     await using inline = createTreeSitterLoader({ workers: 0 });
     const a = await search(pooled, 'target($N)');
     const b = await search(inline, 'target($N)');
@@ -38,7 +39,7 @@ describe('worker threads', () => {
   });
 
   it('send a file back to the worker that cached it, so a repeated search parses nothing', async () => {
-    await using loader = createTreeSitterLoader({ workers: 2 });
+    await using loader = createTreeSitterLoader({ workers: 2, inlineBytes: 0 });
     await search(loader, '$A + $B');
     const first = await loader.cacheStats();
     expect(first.reduce((n, s) => n + s.trees, 0)).toBe(40);
@@ -58,7 +59,7 @@ describe('worker threads', () => {
     for (let i = 0; i < 60; i++) files[`s${String(i).padStart(2, '0')}.py`] = `def f${i}(x):\n${'    y = x + 1\n'.repeat(400)}    return target(x)\n`;
     using mixed = tempDir(files);
     expect(Buffer.byteLength(big(1))).toBeGreaterThan(64 * 1024);
-    await using loader = createTreeSitterLoader({ workers: 2 });
+    await using loader = createTreeSitterLoader({ workers: 2, inlineBytes: 0 });
     const first = await searchWorkspace(loader, mixed.path, { pattern: 'target($X)', language: 'python' });
     expect(first.totalMatches).toBe(3 * 3500 + 60);
     // Only the big files again: all are the first worker's, whatever the race for the small ones did.
@@ -74,8 +75,26 @@ describe('worker threads', () => {
     expect(two?.trees).toBeGreaterThan(0);
   });
 
+  it('are not started for a search smaller than inlineBytes; the first larger one starts them, and every later one uses them', async () => {
+    const threads = (): number => readdirSync('/proc/self/task').length;
+    await using loader = createTreeSitterLoader({ workers: 2, inlineBytes: 1024 });
+    const baseline = threads();
+    const small = await searchWorkspace(loader, dir.path, { pattern: 'target($N)', language: 'python', path: 'pkg/m01.py' });
+    expect(found(small)).toEqual(['pkg/m01.py:target(1)']);
+    expect(threads()).toBe(baseline);
+    expect(await loader.cacheStats()).toHaveLength(1); // the calling thread's cache
+    const all = await search(loader, 'target($N)'); // 40 files, about 1,600 bytes
+    expect(found(all)).toHaveLength(40);
+    expect(threads()).toBeGreaterThan(baseline);
+    const pooled = await loader.cacheStats();
+    expect(pooled).toHaveLength(2);
+    const again = await searchWorkspace(loader, dir.path, { pattern: 'target($N)', language: 'python', path: 'pkg/m01.py' });
+    expect(found(again)).toEqual(['pkg/m01.py:target(1)']);
+    expect((await loader.cacheStats()).reduce((n, s) => n + s.hits, 0)).toBe(pooled.reduce((n, s) => n + s.hits, 0) + 1);
+  });
+
   it('stop when the search is cancelled', async () => {
-    await using loader = createTreeSitterLoader({ workers: 2 });
+    await using loader = createTreeSitterLoader({ workers: 2, inlineBytes: 0 });
     const controller = new AbortController();
     controller.abort();
     await expect(search(loader, '$A + $B', controller.signal)).rejects.toMatchObject({ code: 'cancelled' });
@@ -86,7 +105,7 @@ describe('worker threads', () => {
 
 describe('the tree cache', () => {
   it('keeps each searched kind\'s nodes with a cached tree, so a search rooted at the same kind finds the same matches without a walk', async () => {
-    await using loader = createTreeSitterLoader({ workers: 1 });
+    await using loader = createTreeSitterLoader({ workers: 1, inlineBytes: 0 });
     // No literal to find candidates from: they are the tree's nodes of the pattern's root kind.
     const first = found(await search(loader, '$A + $B'));
     expect(first).toHaveLength(40);
@@ -106,7 +125,7 @@ describe('the tree cache', () => {
   });
 
   it('reuses parsed trees for a repeated search and re-parses a file whose size or mtime changed', async () => {
-    await using loader = createTreeSitterLoader({ workers: 1 });
+    await using loader = createTreeSitterLoader({ workers: 1, inlineBytes: 0 });
     await search(loader, '$A + $B');
     const [first] = await loader.cacheStats();
     expect(first).toMatchObject({ trees: 40, hits: 0 });
@@ -129,7 +148,7 @@ describe('the tree cache', () => {
   });
 
   it('skips parsing files that lack the literals of the pattern', async () => {
-    await using loader = createTreeSitterLoader({ workers: 1 });
+    await using loader = createTreeSitterLoader({ workers: 1, inlineBytes: 0 });
     const summary = await search(loader, 'nowhere_to_be_found($N)');
     expect(summary.filesSearched).toBe(40);
     const [stats] = await loader.cacheStats();
@@ -140,7 +159,7 @@ describe('the tree cache', () => {
     const perFile = 'def f10(x):\n    return target(10) + x\n'.length * (2 + TREE_BYTES_PER_CHAR) + 200;
     // 40 files, room for 25: within twice the budget, so the search is cached as far as it fits.
     const budget = perFile * 25;
-    await using loader = createTreeSitterLoader({ workers: 1, cacheBytes: budget });
+    await using loader = createTreeSitterLoader({ workers: 1, inlineBytes: 0, cacheBytes: budget });
     await search(loader, '$A + $B');
     const [first] = await loader.cacheStats();
     expect(first!.bytes).toBeLessThanOrEqual(budget);
@@ -153,7 +172,7 @@ describe('the tree cache', () => {
 
   it('does not cache a search that needs more than twice the budget (a repeat could reuse little of it)', async () => {
     const perFile = 'def f10(x):\n    return target(10) + x\n'.length * (2 + TREE_BYTES_PER_CHAR) + 200;
-    await using loader = createTreeSitterLoader({ workers: 1, cacheBytes: perFile * 15 });
+    await using loader = createTreeSitterLoader({ workers: 1, inlineBytes: 0, cacheBytes: perFile * 15 });
     await search(loader, '$A + $B');
     const [stats] = await loader.cacheStats();
     expect(stats).toMatchObject({ entries: 0, trees: 0 });

@@ -35,7 +35,7 @@ describe('astTools', () => {
     // Warm libuv's thread pool so its threads are in the baseline.
     await Promise.all(Array.from({ length: 8 }, () => import('node:fs/promises').then((fs) => fs.stat(sample.path))));
     const baseline = threads();
-    const loader = createTreeSitterLoader({ workers: 2 });
+    const loader = createTreeSitterLoader({ workers: 2, inlineBytes: 0 });
     expect(threads()).toBe(baseline);
     const registry = createRegistry({ resources: { cwd: sample.path, treeSitter: loader }, factories: [astTools] });
     const result = await registry.call('ast_grep', { pattern: 'foo($A)', language: 'typescript' });

@@ -7,7 +7,7 @@ const FILES = 400;
 
 describe('ast_grep over a large tree reports how far it is', () => {
   it.each([
-    ['the worker pool', {}],
+    ['the worker pool', { inlineBytes: 0 }],
     ['inline search', { workers: 0 }],
   ])('with %s: listing the files, then files searched of all, in order', async (_name, options) => {
     using dir = tempDir(

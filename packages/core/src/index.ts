@@ -1,10 +1,10 @@
 /**
- * @agent-tools/core: the tier model, tool definitions, the registrar, the diagnostics ledger and write wrapping.
- * Resource packages depend on it; it depends on none of them.
+ * @agent-tools/core: the tier model, tool definitions, the registrar, the diagnostics ledger and write wrapping —
+ * what a harness author needs to assemble a run and to write the harness's own tools. Helpers for authors of
+ * agent-tools packages are in `@agent-tools/core/internal`; the process supervisor is in `@agent-tools/core/process`.
  */
 export { type ApprovalCallback, type ApprovalDecision, type ApprovalRequest, approveAll } from './approval.js';
 export { writeFileAtomic } from './atomic-write.js';
-export { type Capped, capList, capText, capTextTail } from './caps.js';
 export type {
   CheckOptions,
   Dependents,
@@ -14,32 +14,13 @@ export type {
   FileCheck,
   PendingPart,
 } from './diagnostics/diagnostic.js';
-export { formatDiagnostic } from './diagnostics/format.js';
-export { DiagnosticsLedger, type LedgerLimits, ledgerKey } from './diagnostics/ledger.js';
-export {
-  LATE_DIAGNOSTICS_SOURCE,
+export type { LedgerLimits } from './diagnostics/ledger.js';
+export type {
   RunDiagnostics,
-  type RunDiagnosticsOptions,
-  type WriteDiagnostics,
-  type WrittenFileReport,
+  RunDiagnosticsOptions,
+  WriteDiagnostics,
+  WrittenFileReport,
 } from './diagnostics/run-diagnostics.js';
-export {
-  ancestorsUpTo,
-  type BinaryLookup,
-  type BinarySearch,
-  type BinarySource,
-  type FoundRoot,
-  findBinary,
-  findExecutable,
-  findRoot,
-  IGNORED_DIRS,
-  isExecutable,
-  PROJECT_BIN_DIRS,
-  projectBinDirs,
-  type ResolvedCommand,
-  searchPath,
-} from './discovery.js';
-export { disposeValue } from './dispose.js';
 export { type ErrorData, toolErrorResult } from './error-result.js';
 export {
   AgentToolsError,
@@ -49,27 +30,17 @@ export {
   errorDetail,
   errorSentence,
   isAgentToolsError,
-  messageOf,
 } from './errors.js';
 export {
   type AnyToolFactory,
   defineFactory,
   type FactoryOutput,
   type FactoryRun,
-  isPresent,
   type Resources,
   type ResourcesWith,
   type ToolFactory,
 } from './factory.js';
-export {
-  applyFileChanges,
-  type ChangedFile,
-  type FileChange,
-  type FileChangesOptions,
-  type FileChangesOutcome,
-} from './file-changes.js';
-export { fileLockBusy, fileWritesSettled, outsideFileLocks, withFileLock } from './file-lock.js';
-export { afterDelay, MAX_TIMER_MS } from './long-timer.js';
+export { fileWritesSettled, withFileLock } from './file-lock.js';
 export { type AnthropicInputSchema, type AnthropicTool, toAnthropicTools } from './model-apis/anthropic.js';
 export { type GeminiFunctionDeclaration, type GeminiTool, toGeminiTools } from './model-apis/gemini.js';
 export {
@@ -79,19 +50,17 @@ export {
   toOpenAITools,
 } from './model-apis/openai.js';
 export { toStrictSchema } from './model-apis/strict-schema.js';
-export { type Notice, type NoticeLimits, RunNotices } from './notices.js';
-export { onAbort } from './on-abort.js';
+export type { Notice, NoticeLimits, RunNotices } from './notices.js';
 export {
   type DisplayPathOptions,
   displayPath,
-  isWithin,
   type ResolvedPath,
   type ResolveOptions,
   resolveInside,
 } from './paths.js';
 export { formatProgress, type ProgressEvent, type ProgressListener, type ToolProgress } from './progress.js';
 export { createRegistry, type FactoryStatus, Registry, type RegistryOptions } from './registry.js';
-export { notRegularFile, type ReadScratch, readRegularFile, readRegularFileIntoSync, readRegularFileSync, specialFileKind } from './regular-file.js';
+export { readRegularFileSync } from './regular-file.js';
 export {
   appendText,
   type ContentPart,
@@ -104,16 +73,7 @@ export {
   textResult,
 } from './result.js';
 export { type JsonSchema, type ToolSchema, toolSchema } from './schema.js';
-export {
-  admits,
-  builtinSurfaces,
-  defaultSurface,
-  defineSurface,
-  planSurface,
-  type Surface,
-  subagentSurface,
-} from './surface.js';
-export { collapseCarriageReturns, stripTerminalCodes } from './terminal-text.js';
+export { admits, builtinSurfaces, defaultSurface, defineSurface, type Surface } from './surface.js';
 export { needsApproval, TIERS, type Tier } from './tier.js';
 export {
   type AnyToolDefinition,
@@ -123,6 +83,4 @@ export {
   type ToolContext,
   type ToolDefinition,
 } from './tool.js';
-export { wellFormedResult, wellFormedText } from './well-formed.js';
-export { countOfTotal, formatDuration, nounFor, plural, shownNote } from './wording.js';
 export { type WithDiagnostics, type WrapWriteOptions, wrapWrite } from './write-wrapper.js';

@@ -11,6 +11,7 @@ import { afterDelay } from './long-timer.js';
 import { type NoticeLimits, RunNotices } from './notices.js';
 import { DEFAULT_PROGRESS_INTERVAL_MS, type ProgressListener, ProgressThrottle } from './progress.js';
 import { appendText, errorResult, type ToolResult } from './result.js';
+import { runStarted } from './runs.js';
 import { type ToolSchema, toolSchema } from './schema.js';
 import { asSentence } from './sentence.js';
 import { admits, builtinSurfaces, defaultSurface, type Surface } from './surface.js';
@@ -84,6 +85,8 @@ export class Registry implements ToolCaller, AsyncDisposable {
   readonly #outputs: FactoryOutput[] = [];
   readonly #lock = new KeyedLock();
   readonly #lifetime = new AbortController();
+  /** Ends this run's share of what lives as long as a run (the process supervisor's zygote). */
+  readonly #endRun = runStarted();
   #disposing: Promise<void> | undefined;
 
   constructor(options: RegistryOptions = {}) {
@@ -427,6 +430,8 @@ export class Registry implements ToolCaller, AsyncDisposable {
     for (const failure of failures) {
       if (failure) this.#options.onError?.(new Error(failure), { phase: 'dispose' });
     }
+    // After the resources: their trees have ended, so the zygote (kept for this run's spawns) can go with it.
+    await this.#endRun();
   }
 }
 

@@ -1,7 +1,8 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ancestorsUpTo, displayPath, findBinary, findExecutable, findRoot, projectBinDirs, searchPath } from '../src/index.js';
+import { ancestorsUpTo, findBinary, findExecutable, findRoot, projectBinDirs, searchPath } from '../src/discovery.js';
+import { displayPath } from '../src/index.js';
 import { scratch } from './helpers.js';
 
 /** Writes files (an executable when the content starts with #!) below `root`. */

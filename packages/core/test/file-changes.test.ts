@@ -4,7 +4,9 @@ import { rename } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyFileChanges, fileLockBusy, withFileLock } from '../src/index.js';
+import { applyFileChanges } from '../src/file-changes.js';
+import { fileLockBusy } from '../src/file-lock.js';
+import { withFileLock } from '../src/index.js';
 import { scratch } from './helpers.js';
 
 function files(dir: string, names: Record<string, string>): void {

@@ -1,7 +1,8 @@
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileLockBusy, isAgentToolsError, outsideFileLocks, withFileLock } from '../src/index.js';
+import { fileLockBusy, outsideFileLocks } from '../src/file-lock.js';
+import { isAgentToolsError, withFileLock } from '../src/index.js';
 import { scratch } from './helpers.js';
 
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic } from '../src/index.js';
+import { formatDiagnostic } from '../src/diagnostics/format.js';
 
 describe('formatDiagnostic', () => {
   it('labels a diagnostic with its source at the end of its first line', () => {

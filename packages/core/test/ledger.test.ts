@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DiagnosticsLedger } from '../src/index.js';
+import { DiagnosticsLedger } from '../src/diagnostics/ledger.js';
 import { diag } from './helpers.js';
 
 const F = '/w/src/a.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createRegistry, defineFactory, defineTool, RunNotices, resultText, textResult } from '../src/index.js';
+import { createRegistry, defineFactory, defineTool, resultText, textResult } from '../src/index.js';
+import { RunNotices } from '../src/notices.js';
 import { echoTool } from './helpers.js';
 
 /** A background job that posts to the board its factory was given when it is told to end. */

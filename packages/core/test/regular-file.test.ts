@@ -3,7 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRegularFile, readRegularFileIntoSync, readRegularFileSync, resolveInside } from '../src/index.js';
+import { readRegularFileSync, resolveInside } from '../src/index.js';
+import { readRegularFile, readRegularFileIntoSync } from '../src/regular-file.js';
 import { scratch } from './helpers.js';
 
 function thrown(fn: () => unknown): Error {

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  admits,
-  approveAll,
-  builtinSurfaces,
-  createRegistry,
-  defaultSurface,
-  defineSurface,
-  planSurface,
-  resultText,
-  subagentSurface,
-} from '../src/index.js';
+import { admits, approveAll, builtinSurfaces, createRegistry, defaultSurface, defineSurface, resultText } from '../src/index.js';
+import { planSurface, subagentSurface } from '../src/surface.js';
 import { echoTool } from './helpers.js';
 
 const tools = [echoTool('look', 'read'), echoTool('change', 'write'), echoTool('run', 'exec')];

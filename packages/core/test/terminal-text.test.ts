@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collapseCarriageReturns, stripTerminalCodes } from '../src/index.js';
+import { collapseCarriageReturns, stripTerminalCodes } from '../src/terminal-text.js';
 import { seededRandom as random } from './helpers.js';
 
 /** The oracle: a terminal line as an array of cells and a cursor, one character at a time. */

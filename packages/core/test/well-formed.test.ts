@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { capText, capTextTail, createRegistry, defineTool, resultText, textResult } from '../src/index.js';
+import { capText, capTextTail } from '../src/caps.js';
+import { createRegistry, defineTool, resultText, textResult } from '../src/index.js';
 
 /** Whether a string is valid UTF-16: no high surrogate without its low half, no low one alone. */
 const wellFormed = (text: string): boolean => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { capList, countOfTotal, formatDuration, nounFor, plural, shownNote } from '../src/index.js';
+import { capList } from '../src/caps.js';
+import { countOfTotal, formatDuration, nounFor, plural, shownNote } from '../src/wording.js';
 
 describe('wording', () => {
   it('words a duration the same wherever it is said', () => {

@@ -3,18 +3,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  applyFileChanges,
-  approveAll,
-  createRegistry,
-  type Diagnostic,
-  defineTool,
-  errorResult,
-  resolveInside,
-  resultText,
-  textResult,
-  wrapWrite,
-} from '../src/index.js';
+import { applyFileChanges } from '../src/file-changes.js';
+import { approveAll, createRegistry, type Diagnostic, defineTool, errorResult, resolveInside, resultText, textResult, wrapWrite } from '../src/index.js';
 import { deferred, diag, echoTool, ScriptedSource, scratch } from './helpers.js';
 
 /** A harness's write tool, wrapped with one call. */

@@ -1,4 +1,4 @@
-import { afterDelay } from '@agent-tools/core';
+import { afterDelay } from '@agent-tools/core/internal';
 
 /** A scheduled callback that can be cancelled. */
 export interface ClockTimer {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { capText } from '@agent-tools/core';
+import { capText } from '@agent-tools/core/internal';
 import { waitForNoProcesses } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import { type Answer, debugRig } from './helpers.js';

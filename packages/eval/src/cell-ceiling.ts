@@ -1,4 +1,4 @@
-import { afterDelay } from '@agent-tools/core';
+import { afterDelay } from '@agent-tools/core/internal';
 
 /**
  * A cell's hard ceiling: it runs out after `ms` of the cell's own running time, whatever it prints. Time spent in

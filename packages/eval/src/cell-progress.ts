@@ -1,4 +1,5 @@
-import { collapseCarriageReturns, formatDuration, type ToolProgress } from '@agent-tools/core';
+import type { ToolProgress } from '@agent-tools/core';
+import { collapseCarriageReturns, formatDuration } from '@agent-tools/core/internal';
 
 /** How much of a running cell's newest output a progress report carries. */
 const TAIL_CHARS = 2000;

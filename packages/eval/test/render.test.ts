@@ -1,11 +1,11 @@
 import { randomFillSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { collapseCarriageReturns } from '@agent-tools/core';
+import { collapseCarriageReturns } from '@agent-tools/core/internal';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { CAPS, htmlTableToMarkdown } from '../src/index.js';
 import type { CellOutput } from '../src/jupyter/kernel-session.js';
-import { renderCell } from '../src/render/cell-result.js';
+import { CAPS, renderCell } from '../src/render/cell-result.js';
+import { htmlTableToMarkdown } from '../src/render/html-table.js';
 import { preparePng } from '../src/render/png.js';
 import { capMiddle } from '../src/render/text.js';
 import { shortenPythonTraceback } from '../src/render/traceback.js';

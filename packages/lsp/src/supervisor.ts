@@ -1,4 +1,5 @@
-import { type CheckOptions, type Dependents, type DiagnosticsSource, errorDetail, type FileCheck, outsideFileLocks } from '@agent-tools/core';
+import { type CheckOptions, type Dependents, type DiagnosticsSource, errorDetail, type FileCheck } from '@agent-tools/core';
+import { outsideFileLocks } from '@agent-tools/core/internal';
 import { builtinServers } from './config/builtin-servers.js';
 import { handlesFile } from './config/file-match.js';
 import type { ServerConfig } from './config/server-config.js';

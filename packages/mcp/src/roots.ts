@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isWithin } from '@agent-tools/core';
+import { isWithin } from '@agent-tools/core/internal';
 import { McpServerError } from './errors.js';
 import type { McpSessionContext } from './session.js';
 

@@ -1,4 +1,4 @@
-import { capTextTail, formatDuration } from '@agent-tools/core';
+import { capTextTail, formatDuration } from '@agent-tools/core/internal';
 import { plainOutput } from './plain-output.js';
 import { admitsEverything, surfacePhrase } from './surface-policy.js';
 import type { WorkerSnapshot } from './worker-state.js';

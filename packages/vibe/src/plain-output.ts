@@ -1,4 +1,4 @@
-import { collapseCarriageReturns, stripTerminalCodes } from '@agent-tools/core';
+import { collapseCarriageReturns, stripTerminalCodes } from '@agent-tools/core/internal';
 
 /**
  * A worker's output as the model reads it: what its terminal would show (no colour codes, progress bars at their

@@ -1,4 +1,4 @@
-import { capTextTail } from '@agent-tools/core';
+import { capTextTail } from '@agent-tools/core/internal';
 import { type SupervisedProcess, spawnSupervised } from '@agent-tools/core/process';
 import { type CommandTemplate, ProcessCommands, type ResumeOptions } from './process-commands.js';
 import type { WorkerResult, WorkerRunnerSpec, WorkerTier } from './runner.js';

@@ -1,4 +1,5 @@
-import { afterDelay, defaultSurface, type Surface } from '@agent-tools/core';
+import { defaultSurface, type Surface } from '@agent-tools/core';
+import { afterDelay } from '@agent-tools/core/internal';
 import { fullBrief, resumeMessage } from './brief.js';
 import { VibeError } from './errors.js';
 import {

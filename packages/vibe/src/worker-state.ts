@@ -1,4 +1,5 @@
-import { afterDelay, type Surface } from '@agent-tools/core';
+import type { Surface } from '@agent-tools/core';
+import { afterDelay } from '@agent-tools/core/internal';
 import type { WorkerResult, WorkerTier } from './runner.js';
 
 /** Where a worker is: running (also while it restarts), or how its last run ended. */

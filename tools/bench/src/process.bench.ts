@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createRegistry } from '@agent-tools/core';
 import { spawnSupervised } from '@agent-tools/core/process';
 import { measure, timing, timingTable } from './measure.js';
 
@@ -6,9 +7,10 @@ import { measure, timing, timingTable } from './measure.js';
  * core/process: what supervision costs. The reference is a bare `child_process.spawn` (own process group, as every
  * package used to start its processes) of the same command, waiting for it to exit; the supervised runs start it
  * under a keeper (Linux, Python 3) and with it off (`AGENT_TOOLS_KEEPER_PYTHON=off` is read once per process, so
- * that mode runs in a child process of its own). A keeper is forked by the run's zygote, which starts with the first
- * tree and retires with the last: timed with another tree running (as a run's language server is), in turn with the
- * reference (A B A B ...) so load on the machine hits both alike, and alone (the zygote's start included).
+ * that mode runs in a child process of its own). A keeper is forked by the process's zygote, which starts with the
+ * first tree and stays while a run (a registry) is alive or a tree runs: timed alone inside a run (the harness's
+ * case), with another tree running (as a run's language server is), each in turn with the reference (A B A B ...)
+ * so load on the machine hits both alike, and alone outside any run (the zygote starts and retires every time).
  */
 function bareSpawn(): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -59,9 +61,17 @@ if (process.env['AGENT_TOOLS_BENCH_CHILD']) {
     child.on('error', reject);
     child.on('close', () => resolve(out.trim().split('\n').at(-1) ?? '{}'));
   });
-  // Alone, each tree starts the zygote and it retires with the tree (as the first tree of a run does); with another
-  // tree running (a run's language server) each is a fork of the running zygote.
-  const alone = await measure('spawnSupervised(true) + exit, under the keeper, no other tree running (zygote starts)', supervised, 15, 2);
+  // Outside any run, each tree alone starts the zygote and it retires with the tree; inside a run (the harness's
+  // case) the zygote stays between trees, so each is a fork, as it is with another tree running.
+  const alone = await measure('spawnSupervised(true) + exit, under the keeper, no run and no other tree (zygote starts, retires)', supervised, 15, 2);
+  const run = createRegistry();
+  const [bareInRun, keptInRun] = await alternate(
+    { label: 'reference: child_process.spawn(true) + close, own process group', task: bareSpawn },
+    { label: 'spawnSupervised(true) + exit, under the keeper, alone inside a run (zygote forks)', task: supervised },
+    15,
+    2,
+  );
+  await run.dispose();
   const server = spawnSupervised({ command: 'sleep', args: ['600'], cwd: process.cwd() });
   await server.started;
   const [bare, kept] = await alternate(
@@ -73,6 +83,8 @@ if (process.env['AGENT_TOOLS_BENCH_CHILD']) {
   const stops = await measure('spawnSupervised + stop of 3 processes, one setsid (keeper, SIGTERM)', supervisedStop, 9, 1);
   await server.stop();
   const timings = [
+    bareInRun,
+    keptInRun,
     bare,
     kept,
     alone,

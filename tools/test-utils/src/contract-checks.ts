@@ -1,15 +1,5 @@
-import {
-  type AnyToolDefinition,
-  type AnyToolFactory,
-  approveAll,
-  createRegistry,
-  disposeValue,
-  type Registry,
-  type Resources,
-  resultText,
-  type ToolResult,
-  toolSchema,
-} from '@agent-tools/core';
+import { type AnyToolDefinition, type AnyToolFactory, approveAll, createRegistry, type Registry, type Resources, resultText, type ToolResult, toolSchema } from '@agent-tools/core';
+import { disposeValue } from '@agent-tools/core/internal';
 
 /** A call of one tool. */
 export interface ContractCall {

@@ -1,4 +1,5 @@
-import { type AnyToolFactory, approveAll, createRegistry, disposeValue, type Resources, resultText, type Tier } from '@agent-tools/core';
+import { type AnyToolFactory, approveAll, createRegistry, type Resources, resultText, type Tier } from '@agent-tools/core';
+import { disposeValue } from '@agent-tools/core/internal';
 import { describe, expect, it } from 'vitest';
 import {
   afterDisposeProblems,

@@ -1,4 +1,4 @@
-import { formatDuration } from '@agent-tools/core';
+import { formatDuration } from '@agent-tools/core/internal';
 import { type CardOutcome, type CardQuestion, cardQuestions, type QuestionAnswer, type QuestionCard } from '../card.js';
 import { PERMISSION_LABELS } from '../permission.js';
 

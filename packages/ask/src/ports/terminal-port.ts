@@ -1,4 +1,4 @@
-import { formatDuration } from '@agent-tools/core';
+import { formatDuration } from '@agent-tools/core/internal';
 import { type CardOutcome, type CardQuestion, cardQuestions, type QuestionAnswer, type QuestionCard, type QuestionPort } from '../card.js';
 import { isTimeout } from '../desk.js';
 import { ABANDONED, type LineSource, type LineTerminal, streamSource, type TerminalStreams, terminalSource } from './line-source.js';

@@ -1,4 +1,4 @@
-import { capText, plural } from '@agent-tools/core';
+import { capText, plural } from '@agent-tools/core/internal';
 import type { CaptureRecord, MatchRecord } from '../match/find.js';
 import { enclosingConstruct } from '../pattern/enclosing.js';
 import { isRule } from '../rules/types.js';
@@ -133,6 +133,12 @@ function notRegularNote(summary: SearchSummary): string {
 export function list(items: readonly string[]): string {
   if (items.length <= MAX_NAMED) return items.join(', ');
   return `${items.slice(0, MAX_NAMED).join(', ')} and ${items.length - MAX_NAMED} more`;
+}
+
+/** How the pattern was read where that may not be what the model means, for the answer's first line. */
+export function readingFirst(summary: SearchSummary): string[] {
+  const { pattern } = summary;
+  return !isRule(pattern) && pattern.caveat ? [pattern.caveat] : [];
 }
 
 /** The zero-match answer: what was searched, how the pattern was read, and what to try. */

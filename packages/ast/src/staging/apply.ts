@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyFileChanges, type FileChangesOptions, isAgentToolsError, resolveInside, specialFileKind } from '@agent-tools/core';
+import { isAgentToolsError, resolveInside } from '@agent-tools/core';
+import { applyFileChanges, type FileChangesOptions, specialFileKind } from '@agent-tools/core/internal';
 import type { StagedFile } from './edit-store.js';
 
 /** How applying a staged edit went; files are named workspace-relative. */

@@ -1,4 +1,5 @@
-import { appendText, defineTool, errorResult, plural, textResult } from '@agent-tools/core';
+import { appendText, defineTool, errorResult, textResult } from '@agent-tools/core';
+import { plural } from '@agent-tools/core/internal';
 import { z } from 'zod';
 import { list } from '../format/search-report.js';
 import { unifiedDiff } from '../rewrite/diff.js';

@@ -1,4 +1,4 @@
-import { plural } from '@agent-tools/core';
+import { plural } from '@agent-tools/core/internal';
 import { AstError } from '../errors.js';
 import { LANGUAGE_IDS, type LanguageSpec, languageOfFile, languageSpec } from '../languages.js';
 import { walkFiles } from './walk.js';

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { displayPath, resolveInside, specialFileKind, type ToolProgress } from '@agent-tools/core';
+import { displayPath, resolveInside, type ToolProgress } from '@agent-tools/core';
+import { specialFileKind } from '@agent-tools/core/internal';
 import { AstError as RuleError } from '../errors.js';
 import { hasExtensionOf, type LanguageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { readRegularFile } from '@agent-tools/core';
+import { readRegularFile } from '@agent-tools/core/internal';
 import ignore, { type Ignore } from 'ignore';
 
 /** What a walk found, and what it left out on purpose. */

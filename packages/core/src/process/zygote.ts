@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { liveRuns, onLastRunEnded } from '../runs.js';
 import { KEEPER_BOOTSTRAP, keeperScript } from './keeper-script.js';
 
 /** One tree to start under a keeper. */
@@ -51,7 +52,7 @@ export class KeptTree {
 
   readonly #release: () => Promise<void>;
 
-  /** `release` runs once the tree has ended, before {@link ended} resolves (the zygote retires with its last tree). */
+  /** `release` runs once the tree has ended, before {@link ended} resolves (an idle zygote may retire then). */
   constructor(stdio: TreeRequest['stdio'], release: () => Promise<void>) {
     this.#release = release;
     this.stdin = stdio[0] === 'pipe' ? new PassThrough() : null;
@@ -215,7 +216,10 @@ class Zygote {
     const id = this.#next++;
     const tree = new KeptTree(request.stdio, () => {
       this.#trees.delete(id);
-      return this.#trees.size === 0 ? this.#retire() : Promise.resolve();
+      if (this.#trees.size > 0) return Promise.resolve();
+      // Idle: it no longer keeps the harness alive, and goes unless a run is alive to spawn again soon.
+      this.#child.channel?.unref();
+      return liveRuns() === 0 ? this.#retire() : Promise.resolve();
     });
     this.#trees.set(id, tree);
     if (this.#trees.size === 1) this.#child.channel?.ref();
@@ -232,10 +236,15 @@ class Zygote {
     return tree;
   }
 
+  /** Ends the zygote if it has no tree (see {@link onLastRunEnded} below). */
+  retireIfIdle(): Promise<void> {
+    return this.#trees.size === 0 ? this.#retire() : Promise.resolve();
+  }
+
   /**
-   * Ends the zygote with its last tree: nothing of the run is left running once its trees are gone, and the next
-   * tree starts a new zygote (a process that keeps one tree running, such as a language server, keeps its zygote).
-   * Resolves once it has exited.
+   * Ends the zygote once it has no tree and no run (registry) is alive: nothing is left running once the runs and
+   * their trees are gone. While a run is alive it stays between trees, so a tree that starts alone costs a fork
+   * rather than a Python start; the next tree after a retirement starts a new zygote. Resolves once it has exited.
    */
   #retire(): Promise<void> {
     if (current === this) current = undefined;
@@ -264,6 +273,9 @@ class Zygote {
 }
 
 let current: Zygote | undefined;
+
+// The last run's dispose ends an idle zygote before it resolves, so a dispose leaves no process behind.
+onLastRunEnded(() => current?.retireIfIdle() ?? Promise.resolve());
 
 /** Starts a tree under a keeper forked by this process's zygote (started at the first tree, again if it died). */
 export function startKept(python: string, request: TreeRequest): KeptTree {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { findExecutable, searchPath } from '@agent-tools/core';
+import { findExecutable, searchPath } from '@agent-tools/core/internal';
 import type { AdapterConfig } from './adapter.js';
 
 /** Dart (and Flutter's Dart): `dart debug_adapter` over stdio. */

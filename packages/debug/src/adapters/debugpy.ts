@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { basename, delimiter, join } from 'node:path';
-import { displayPath, findExecutable, isExecutable, projectBinDirs, searchPath } from '@agent-tools/core';
+import { displayPath } from '@agent-tools/core';
+import { findExecutable, isExecutable, projectBinDirs, searchPath } from '@agent-tools/core/internal';
 import { plainHitCondition } from '../session/hit-condition.js';
 import type { AdapterConfig, LocateContext, LocateResult } from './adapter.js';
 import { DEBUGPY_ADAPTER_MAIN } from './debugpy-launcher.js';

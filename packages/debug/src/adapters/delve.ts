@@ -1,5 +1,5 @@
 import { basename, dirname, join } from 'node:path';
-import { findExecutable, searchPath } from '@agent-tools/core';
+import { findExecutable, searchPath } from '@agent-tools/core/internal';
 import type { AdapterConfig } from './adapter.js';
 
 /**

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { displayPath, findExecutable, searchPath } from '@agent-tools/core';
+import { displayPath } from '@agent-tools/core';
+import { findExecutable, searchPath } from '@agent-tools/core/internal';
 import type { AdapterConfig, AdapterTransport, LocateContext, LocateResult } from './adapter.js';
 import { findJsDebug, JS_DEBUG_INSTALL } from './js-debug-locate.js';
 import { exitCodeRuntimeArgs, readExitCode } from './js-exit-code.js';

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { searchPath } from '@agent-tools/core';
+import { searchPath } from '@agent-tools/core/internal';
 import type { HitCondition, HitConditionTranslation } from '../session/hit-condition.js';
 import type { AdapterConfig } from './adapter.js';
 import { findMatching } from './locate.js';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { isExecutable } from '@agent-tools/core';
+import { isExecutable } from '@agent-tools/core/internal';
 
 /**
  * Executables in `dirs` whose name matches `pattern`, best first: Debian ships `lldb-dap-19` and

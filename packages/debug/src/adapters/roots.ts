@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { displayPath, IGNORED_DIRS } from '@agent-tools/core';
+import { displayPath } from '@agent-tools/core';
+import { IGNORED_DIRS } from '@agent-tools/core/internal';
 
 /**
  * Folders below `cwd` (at most `depth` levels, skipping dependency and build folders) that hold one of

@@ -1,6 +1,7 @@
 import { closeSync, constants, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
-import { displayPath, findRoot, readRegularFileSync } from '@agent-tools/core';
+import { displayPath, readRegularFileSync } from '@agent-tools/core';
+import { findRoot } from '@agent-tools/core/internal';
 import { DebugError } from '../errors.js';
 import type { AdapterConfig, LocateResult } from './adapter.js';
 import { markersBelow } from './roots.js';

@@ -1,4 +1,5 @@
-import { capText, capTextTail, errorResult, formatDuration, type ToolProgress, type ToolResult, textResult } from '@agent-tools/core';
+import { errorResult, type ToolProgress, type ToolResult, textResult } from '@agent-tools/core';
+import { capText, capTextTail, formatDuration } from '@agent-tools/core/internal';
 import { DebugError } from '../errors.js';
 import { breakpointReport as formatBreakpoints, hitBreakpoint } from '../format/breakpoints.js';
 import { outputView } from '../format/output.js';

@@ -1,15 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  findExecutable,
-  isExecutable,
-  notRegularFile,
-  resolveInside,
-  searchPath,
-  specialFileKind,
-  type ToolResult,
-  textResult,
-} from '@agent-tools/core';
+import { resolveInside, type ToolResult, textResult } from '@agent-tools/core';
+import { findExecutable, isExecutable, notRegularFile, searchPath, specialFileKind } from '@agent-tools/core/internal';
 import type { AdapterConfig } from '../adapters/adapter.js';
 import { selectForAttach, selectForLaunch } from '../adapters/select.js';
 import { DebugError, isDebugError } from '../errors.js';

@@ -1,4 +1,5 @@
-import { formatDuration, resolveInside, type ToolResult, textResult } from '@agent-tools/core';
+import { resolveInside, type ToolResult, textResult } from '@agent-tools/core';
+import { formatDuration } from '@agent-tools/core/internal';
 import { describeAdapters } from '../adapters/select.js';
 import { DebugError } from '../errors.js';
 import { breakpointLine, exceptionLine, functionBreakpointLine } from '../format/breakpoints.js';

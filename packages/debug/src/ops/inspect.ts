@@ -1,4 +1,5 @@
-import { capList, capText, type ToolResult, textResult } from '@agent-tools/core';
+import { type ToolResult, textResult } from '@agent-tools/core';
+import { capList, capText } from '@agent-tools/core/internal';
 import { DebugError, isDebugError } from '../errors.js';
 import { frameLine, variableLine, variableLines } from '../format/text.js';
 import { CAPS, fetchScopes, fetchStack, fetchThreads, fetchVariables, variableView } from '../session/inspect.js';

@@ -1,4 +1,4 @@
-import { capText } from '@agent-tools/core';
+import { capText } from '@agent-tools/core/internal';
 import type { DebugProtocol } from '../dap/protocol.js';
 import type { DebugSession } from './session.js';
 import type { StopInfo } from './types.js';

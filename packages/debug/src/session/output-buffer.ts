@@ -1,4 +1,4 @@
-import { collapseCarriageReturns, stripTerminalCodes } from '@agent-tools/core';
+import { collapseCarriageReturns, stripTerminalCodes } from '@agent-tools/core/internal';
 
 /** What was read from an {@link OutputBuffer}. */
 export interface OutputSlice {

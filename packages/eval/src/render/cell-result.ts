@@ -1,4 +1,5 @@
-import { type ContentPart, collapseCarriageReturns, imagePart, plural, stripTerminalCodes, type ToolResult } from '@agent-tools/core';
+import { type ContentPart, imagePart, type ToolResult } from '@agent-tools/core';
+import { collapseCarriageReturns, plural, stripTerminalCodes } from '@agent-tools/core/internal';
 import type { CellOutput, MimeBundle } from '../jupyter/kernel-session.js';
 import type { KernelLanguage } from '../language.js';
 import { htmlTableToMarkdown } from './html-table.js';

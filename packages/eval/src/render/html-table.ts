@@ -1,4 +1,4 @@
-import { plural } from '@agent-tools/core';
+import { plural } from '@agent-tools/core/internal';
 /** How big a rendered table may get. */
 export interface TableCaps {
   /** Body rows shown at most (default 20). */

@@ -1,4 +1,4 @@
-import { plural, stripTerminalCodes } from '@agent-tools/core';
+import { plural, stripTerminalCodes } from '@agent-tools/core/internal';
 import { PRELUDE_FILENAME } from '../python/prelude.js';
 
 interface Segment {

@@ -1,4 +1,5 @@
-import { defineTool, errorResult, errorSentence, formatDuration, type ToolResult, textResult } from '@agent-tools/core';
+import { defineTool, errorResult, errorSentence, type ToolResult, textResult } from '@agent-tools/core';
+import { formatDuration } from '@agent-tools/core/internal';
 import { z } from 'zod';
 import type { AcquiredKernel, KernelFactory } from '../jupyter/kernel-factory.js';
 import { LANGUAGES } from '../language.js';

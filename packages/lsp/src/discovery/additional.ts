@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { findRoot } from '@agent-tools/core';
+import { findRoot } from '@agent-tools/core/internal';
 import { handlesFile } from '../config/file-match.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { findBinary, type ResolvedCommand } from './binary.js';

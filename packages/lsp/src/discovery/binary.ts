@@ -1,6 +1,6 @@
-import { type BinaryLookup, type BinarySearch, findBinary as findBinaryIn } from '@agent-tools/core';
+import { type BinaryLookup, type BinarySearch, findBinary as findBinaryIn } from '@agent-tools/core/internal';
 
-export type { BinaryLookup, BinarySearch, BinarySource, ResolvedCommand } from '@agent-tools/core';
+export type { BinaryLookup, BinarySearch, BinarySource, ResolvedCommand } from '@agent-tools/core/internal';
 
 /**
  * Finds a server's or checker's binary with core's resolution (the project's own copy, then `$PATH`, then a

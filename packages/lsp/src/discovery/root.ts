@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { IGNORED_DIRS } from '@agent-tools/core';
+import { IGNORED_DIRS } from '@agent-tools/core/internal';
 
 /** Bounds of a directory walk. */
 export interface WalkLimits {

@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { applyFileChanges, CoreError, type FileChangesOptions, readRegularFileSync, resolveInside } from '@agent-tools/core';
+import { CoreError, readRegularFileSync, resolveInside } from '@agent-tools/core';
+import { applyFileChanges, type FileChangesOptions } from '@agent-tools/core/internal';
 import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { LspError } from '../errors.js';
 import { displayPath, fromUri, isInside, relativeText } from '../util/paths.js';

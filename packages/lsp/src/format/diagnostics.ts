@@ -1,4 +1,5 @@
-import { type Diagnostic, formatDiagnostic, plural, shownNote } from '@agent-tools/core';
+import type { Diagnostic } from '@agent-tools/core';
+import { formatDiagnostic, plural, shownNote } from '@agent-tools/core/internal';
 import { bySeverityThenPosition } from '../diagnostics/convert.js';
 import { displayPath } from '../util/paths.js';
 import { showLine } from '../util/text.js';

@@ -1,4 +1,4 @@
-import { capText } from '@agent-tools/core';
+import { capText } from '@agent-tools/core/internal';
 import type { Hover, MarkedString, MarkupContent } from 'vscode-languageserver-protocol';
 import { fromUri } from '../util/paths.js';
 import { pathLabel } from './outside-label.js';

@@ -1,4 +1,4 @@
-import { shownNote } from '@agent-tools/core';
+import { shownNote } from '@agent-tools/core/internal';
 import type { Location, LocationLink, Range } from 'vscode-languageserver-protocol';
 import { fromUri, isInside } from '../util/paths.js';
 import { showLine } from '../util/text.js';

@@ -1,4 +1,4 @@
-import { plural } from '@agent-tools/core';
+import { plural } from '@agent-tools/core/internal';
 
 /** One page of a list in its stable order, and what a model needs to read the rest. */
 export interface Page<T> {

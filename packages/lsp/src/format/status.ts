@@ -1,4 +1,4 @@
-import { formatDuration, plural } from '@agent-tools/core';
+import { formatDuration, plural } from '@agent-tools/core/internal';
 import type { InstanceStatus, ServerStatus } from '../supervisor.js';
 
 /** The supervisor's status as a model reads it: per server, what runs, and for the others what is missing. */

@@ -1,4 +1,4 @@
-import { capList, shownNote } from '@agent-tools/core';
+import { capList, shownNote } from '@agent-tools/core/internal';
 import { type DocumentSymbol, type Range, type SymbolInformation, SymbolKind, type WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import { fromUri, isInside } from '../util/paths.js';
 import { pathLabel } from './outside-label.js';

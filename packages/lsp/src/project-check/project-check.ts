@@ -1,4 +1,5 @@
-import { type Diagnostic, errorDetail, formatDuration, plural, type ToolProgress } from '@agent-tools/core';
+import { type Diagnostic, errorDetail, type ToolProgress } from '@agent-tools/core';
+import { formatDuration, plural } from '@agent-tools/core/internal';
 import type { ServerConfig } from '../config/server-config.js';
 import { fromLspDiagnostic } from '../diagnostics/convert.js';
 import { findBinary } from '../discovery/binary.js';

@@ -1,5 +1,6 @@
 import type { ToolContext, ToolResult } from '@agent-tools/core';
-import { appendText, plural } from '@agent-tools/core';
+import { appendText } from '@agent-tools/core';
+import { plural } from '@agent-tools/core/internal';
 import { FileChangeType } from 'vscode-languageserver-protocol';
 import { applyEditPlan, type EditPlan } from '../edits/workspace-edit.js';
 import type { LanguageServer } from '../server/language-server.js';

@@ -1,4 +1,5 @@
-import { defineTool, errorDetail, errorResult, plural, type ToolContext, type ToolResult } from '@agent-tools/core';
+import { defineTool, errorDetail, errorResult, type ToolContext, type ToolResult } from '@agent-tools/core';
+import { plural } from '@agent-tools/core/internal';
 import {
   type ApplyWorkspaceEditResult,
   type CodeAction,

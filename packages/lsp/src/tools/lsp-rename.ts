@@ -1,4 +1,5 @@
-import { defineTool, errorResult, plural, type ToolResult } from '@agent-tools/core';
+import { defineTool, errorResult, type ToolResult } from '@agent-tools/core';
+import { plural } from '@agent-tools/core/internal';
 import { PrepareRenameRequest, RenameRequest, type WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { invalidName } from '../edits/new-name.js';

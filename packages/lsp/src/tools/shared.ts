@@ -1,4 +1,5 @@
-import { AgentToolsError, errorResult, messageOf, resolveInside, type ToolProgress, type ToolResult, textResult, toolErrorResult } from '@agent-tools/core';
+import { AgentToolsError, errorResult, resolveInside, type ToolProgress, type ToolResult, textResult, toolErrorResult } from '@agent-tools/core';
+import { messageOf } from '@agent-tools/core/internal';
 import type { Position, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { LspError } from '../errors.js';
 import { locateSymbol, type SymbolPosition } from '../position/locate-symbol.js';

@@ -3,7 +3,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // One helper for a path as the model reads it, and one for "inside the working directory": core's, so a path
 // reads the same in every package's answers.
-export { displayPath, isWithin as isInside } from '@agent-tools/core';
+export { displayPath } from '@agent-tools/core';
+export { isWithin as isInside } from '@agent-tools/core/internal';
 
 /**
  * A message as a model reads it: absolute paths inside the working directory made relative, and the temporary

@@ -1,4 +1,4 @@
-import { onAbort } from '@agent-tools/core';
+import { onAbort } from '@agent-tools/core/internal';
 import { LspError } from '../errors.js';
 
 /**

@@ -1,4 +1,4 @@
-import { onAbort } from '@agent-tools/core';
+import { onAbort } from '@agent-tools/core/internal';
 
 /**
  * Callers waiting for the next event of something (a publish, a progress report): each wait ends at the next

@@ -1,4 +1,5 @@
-import { capTextTail, defineTool, formatDuration, type ToolResult, textResult } from '@agent-tools/core';
+import { defineTool, type ToolResult, textResult } from '@agent-tools/core';
+import { capTextTail, formatDuration } from '@agent-tools/core/internal';
 import { z } from 'zod';
 import { statusPhrase, workerName } from '../format.js';
 import { noticeKey } from '../notice.js';

@@ -1,4 +1,5 @@
-import { capList, defineTool, textResult } from '@agent-tools/core';
+import { defineTool, textResult } from '@agent-tools/core';
+import { capList } from '@agent-tools/core/internal';
 import { z } from 'zod';
 import { listEntry } from '../format.js';
 import { noticeKey } from '../notice.js';

@@ -1,4 +1,5 @@
-import { capTextTail, defineTool, errorResult, formatDuration, type ToolContext, textResult } from '@agent-tools/core';
+import { defineTool, errorResult, type ToolContext, textResult } from '@agent-tools/core';
+import { capTextTail, formatDuration } from '@agent-tools/core/internal';
 import { z } from 'zod';
 import { statusPhrase, workerName } from '../format.js';
 import { noticeKey } from '../notice.js';

@@ -1,4 +1,5 @@
-import { defineTool, plural, resolveInside, textResult, wrapWrite, writeFileAtomic } from '@agent-tools/core';
+import { defineTool, resolveInside, textResult, wrapWrite, writeFileAtomic } from '@agent-tools/core';
+import { plural } from '@agent-tools/core/internal';
 import { z } from 'zod';
 import { textLines } from './read.js';
 

@@ -1,5 +1,5 @@
 import type { ToolResult } from '@agent-tools/core';
-import { plural } from '@agent-tools/core';
+import { plural } from '@agent-tools/core/internal';
 import {
   type CallHierarchyIncomingCall,
   CallHierarchyIncomingCallsRequest,

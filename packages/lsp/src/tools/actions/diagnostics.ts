@@ -1,4 +1,5 @@
-import { type Diagnostic, errorResult, nounFor, plural, type ToolProgress, type ToolResult } from '@agent-tools/core';
+import { type Diagnostic, errorResult, type ToolProgress, type ToolResult } from '@agent-tools/core';
+import { nounFor, plural } from '@agent-tools/core/internal';
 import { countText, renderDiagnostics } from '../../format/diagnostics.js';
 import { LineReader } from '../../format/line-reader.js';
 import { callWith } from '../../format/paging.js';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { errorDetail, errorResult, plural, type ToolResult } from '@agent-tools/core';
+import { errorDetail, errorResult, type ToolResult } from '@agent-tools/core';
+import { plural } from '@agent-tools/core/internal';
 import { DocumentSymbolRequest, WorkspaceSymbolRequest } from 'vscode-languageserver-protocol';
 import type { ServerConfig } from '../../config/server-config.js';
 import { findBinary } from '../../discovery/binary.js';
