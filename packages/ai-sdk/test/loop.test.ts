@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { waitUntil } from '@agent-tools/test-utils';
 import { generateText, stepCountIs, streamText, type ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { type AiSdkToolOutput, toAiSdkTools } from '../src/index.js';
+import { toAiSdkTools } from '../src/index.js';
+import type { AiSdkToolOutput } from '../src/to-ai-sdk-tools.js';
 import { fixture, PNG } from './fixture.js';
 import { scriptedModel, type Turn, toolResults } from './scripted-model.js';
 

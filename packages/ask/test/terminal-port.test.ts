@@ -4,16 +4,8 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { waitUntil } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
-import {
-  askCard,
-  type CardQuestion,
-  type LineTerminal,
-  parseLine,
-  permissionCard,
-  type QuestionCard,
-  renderCard,
-  terminalPort,
-} from '../src/index.js';
+import { askCard, type CardQuestion, type LineTerminal, permissionCard, type QuestionCard, terminalPort } from '../src/index.js';
+import { parseLine, renderCard } from '../src/ports/render.js';
 import { card, sleep, target } from './helpers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

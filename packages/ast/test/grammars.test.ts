@@ -6,7 +6,8 @@ import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { grammarFile } from '../src/engine/runtime.js';
 import { allocateScannerState } from '../src/engine/scanner-state.js';
-import { findLanguage, type LanguageId } from '../src/index.js';
+import type { LanguageId } from '../src/index.js';
+import { findLanguage } from '../src/languages.js';
 import { AST_GREP } from './corpus.js';
 import { inlineLoader, texts } from './helpers.js';
 

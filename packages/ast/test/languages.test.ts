@@ -1,6 +1,7 @@
 import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTreeSitterLoader, findLanguage, languageOfFile } from '../src/index.js';
+import { createTreeSitterLoader } from '../src/index.js';
+import { findLanguage, languageOfFile } from '../src/languages.js';
 import { comparePattern, grammarDiffers } from './differential/compare.js';
 import { generatePatterns } from './differential/generate.js';
 import { generateRules } from './differential/generate-rules.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { seededRandom, tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Node } from 'web-tree-sitter';
-import { findLanguage } from '../src/index.js';
+import { findLanguage } from '../src/languages.js';
 import type { CompiledPattern } from '../src/pattern/pattern-node.js';
 import { searchWorkspace } from '../src/workspace/search.js';
 import { CORPORA, collectCorpus } from './differential/corpora.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Node } from 'web-tree-sitter';
-import { findLanguage } from '../src/index.js';
+import { findLanguage } from '../src/languages.js';
 import { searchWorkspace } from '../src/workspace/search.js';
 import { AST_GREP } from './corpus.js';
 import { CORPORA, collectCorpus } from './differential/corpora.js';

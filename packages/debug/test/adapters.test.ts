@@ -1,8 +1,11 @@
 import { chmodSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
+import { dartAdapter } from '../src/adapters/dart.js';
+import { debugpyAdapter } from '../src/adapters/debugpy.js';
 import { DEBUGPY_ADAPTER_MAIN } from '../src/adapters/debugpy-launcher.js';
-import { dartAdapter, debugpyAdapter, delveAdapter, lldbAdapter } from '../src/index.js';
+import { delveAdapter } from '../src/adapters/delve.js';
+import { lldbAdapter } from '../src/adapters/lldb.js';
 import { debugRig, fakeAdapter } from './helpers.js';
 
 /** A folder of fake executables (shell scripts) to put on PATH. */

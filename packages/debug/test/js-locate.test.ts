@@ -1,8 +1,8 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
-import { takesSocketPath } from '../src/adapters/js.js';
-import { JS_DEBUG_ENV, jsAdapter } from '../src/index.js';
+import { jsAdapter, takesSocketPath } from '../src/adapters/js.js';
+import { JS_DEBUG_ENV } from '../src/adapters/js-debug-locate.js';
 import { debugRig } from './helpers.js';
 
 const SERVER = '// a stand-in for dapDebugServer.js: the search only looks for the file\n';

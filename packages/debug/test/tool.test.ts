@@ -1,7 +1,8 @@
 import { approveAll, createRegistry, toolSchema } from '@agent-tools/core';
 import { descendantsOf, tempDir, waitDead } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createDebugSupervisor, debugTool, debugTools } from '../src/index.js';
+import { createDebugSupervisor, debugTools } from '../src/index.js';
+import { debugTool } from '../src/tools/debug.js';
 import { debugRig } from './helpers.js';
 import { lineOf, PYTHON_APP } from './programs.js';
 

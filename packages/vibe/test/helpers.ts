@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRegistry } from '@agent-tools/core';
-import { groupMembers as processGroup } from '@agent-tools/core/process';
+import { isLive, listProcesses } from '@agent-tools/core/process';
 import { type TempDir, tempDir } from '@agent-tools/test-utils';
 import { type ProcessRunnerOptions, processRunner, vibeTools, WorkerList } from '../src/index.js';
 
@@ -17,7 +17,9 @@ export function scripts(): TempDir & { script(name: string): string } {
 
 /** Live processes of a process group (Linux /proc), zombies excluded. */
 export function groupMembers(pgid: number): number[] {
-  return processGroup(pgid).map((entry) => entry.pid);
+  return listProcesses()
+    .filter((entry) => entry.pgid === pgid && isLive(entry))
+    .map((entry) => entry.pid);
 }
 
 export function sleep(ms: number): Promise<void> {

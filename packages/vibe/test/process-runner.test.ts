@@ -1,6 +1,7 @@
 import { isKeeper, processesMatching, waitForNoProcesses, waitUntil } from '@agent-tools/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expandTemplate, processRunner, splitCommandLine, WorkerList } from '../src/index.js';
+import { expandTemplate } from '../src/command-template.js';
+import { processRunner, splitCommandLine, WorkerList } from '../src/index.js';
 import { groupMembers, scripts } from './helpers.js';
 
 const dirs: ReturnType<typeof scripts>[] = [];

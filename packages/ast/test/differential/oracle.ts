@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AST_GREP } from '../corpus.js';
+import { ScanError, type StreamedMatch, scanStream } from './scan-stream.js';
 import { readTree, type TreeLine } from './trees.js';
 
 const run = promisify(execFile);
@@ -39,13 +40,14 @@ export async function oracleLocations(
   const refused = new Set<number>();
   const rule = (i: number): string =>
     `id: p${i}\nlanguage: ${CLI_LANGUAGE[language] ?? language}\nrule:\n  pattern: ${JSON.stringify(patterns[i])}\n`;
-  const scan = (ids: number[]): Promise<string> =>
-    cli(['scan', '--inline-rules', ids.map(rule).join('---\n'), '--json=stream', '.'], dir);
+  const scan = (ids: number[]): Promise<StreamedMatch[]> =>
+    scanStream(['scan', '--inline-rules', ids.map(rule).join('---\n'), '--json=stream', '.'], dir);
   let ids = patterns.map((_, i) => i);
-  let stdout: string;
+  let matches: StreamedMatch[];
   try {
-    stdout = await scan(ids);
-  } catch {
+    matches = await scan(ids);
+  } catch (error) {
+    if (!refusedBeforeReading(error)) throw error;
     // Refused before any file is read: each pattern alone is tried on an empty folder (see oracleRuleLocations).
     const empty = mkdtempSync(join(tmpdir(), 'ast-grep-empty-'));
     try {
@@ -54,16 +56,9 @@ export async function oracleLocations(
       rmSync(empty, { recursive: true, force: true });
     }
     ids = ids.filter((i) => !refused.has(i));
-    stdout = ids.length ? await scan(ids) : '';
+    matches = ids.length ? await scan(ids) : [];
   }
-  const found = new Map<number, Location[]>(ids.map((i) => [i, []]));
-  for (const line of stdout.split('\n')) {
-    if (!line.trim()) continue;
-    const m = JSON.parse(line) as { file: string; ruleId: string; range: { byteOffset: { start: number; end: number } } };
-    found.get(Number(m.ruleId.slice(1)))?.push(`${m.file}@${m.range.byteOffset.start}-${m.range.byteOffset.end}`);
-  }
-  for (const list of found.values()) list.sort();
-  return { found, refused };
+  return { found: locationsByRule(ids, matches, 'p'), refused };
 }
 
 /** Applies `ast-grep run --pattern P --rewrite R --update-all` to every file of the language under `dir`. */
@@ -93,14 +88,8 @@ export async function oracleShape(language: string, pattern: string): Promise<st
 /** Where ast-grep's build of the grammar puts ERROR and MISSING-free error nodes in the given files (`file@start-end`). */
 export async function oracleErrors(dir: string, language: string, files: readonly string[]): Promise<Set<Location>> {
   const rule = `id: err\nlanguage: ${CLI_LANGUAGE[language] ?? language}\nrule:\n  kind: ERROR\n`;
-  const stdout = await cli(['scan', '--inline-rules', rule, '--json=stream', ...files], dir);
-  const out = new Set<Location>();
-  for (const line of stdout.split('\n')) {
-    if (!line.trim()) continue;
-    const m = JSON.parse(line) as { file: string; range: { byteOffset: { start: number; end: number } } };
-    out.add(`${m.file}@${m.range.byteOffset.start}-${m.range.byteOffset.end}`);
-  }
-  return out;
+  const matches = await scanStream(['scan', '--inline-rules', rule, '--json=stream', ...files], dir);
+  return new Set(matches.map((m) => `${m.file}@${m.start}-${m.end}`));
 }
 
 /** A rule for the CLI: ast-grep's rule object and what goes with it. */
@@ -121,15 +110,14 @@ export async function oracleRuleLocations(
 ): Promise<{ found: Map<number, Location[]>; refused: Map<number, string> }> {
   const refused = new Map<number, string>();
   const inline = (i: number): string => JSON.stringify({ id: `r${i}`, language: CLI_LANGUAGE[language] ?? language, ...rules[i] });
-  const scan = async (ids: number[]): Promise<string> => {
-    const out = await cli(['scan', '--inline-rules', ids.map(inline).join('\n---\n'), '--json=stream', '.'], dir);
-    return out;
-  };
+  const scan = (ids: number[]): Promise<StreamedMatch[]> =>
+    scanStream(['scan', '--inline-rules', ids.map(inline).join('\n---\n'), '--json=stream', '.'], dir);
   let ids = rules.map((_, i) => i);
-  let stdout: string;
+  let matches: StreamedMatch[];
   try {
-    stdout = await scan(ids);
-  } catch {
+    matches = await scan(ids);
+  } catch (error) {
+    if (!refusedBeforeReading(error)) throw error;
     // ast-grep refuses a rule before reading any file: each rule alone is tried on an empty folder, which is quick
     // (on the corpus, 150 rules one by one took most of an hour on a loaded machine).
     const empty = mkdtempSync(join(tmpdir(), 'ast-grep-empty-'));
@@ -143,16 +131,24 @@ export async function oracleRuleLocations(
       rmSync(empty, { recursive: true, force: true });
     }
     ids = ids.filter((i) => !refused.has(i));
-    stdout = ids.length ? await scan(ids) : '';
+    matches = ids.length ? await scan(ids) : [];
   }
+  return { found: locationsByRule(ids, matches, 'r'), refused };
+}
+
+/** A scan that failed because ast-grep refused its rules (exit 8, an error on stderr), not a timeout or a crash. */
+function refusedBeforeReading(error: unknown): boolean {
+  return error instanceof ScanError && error.code !== null && error.code > 1 && error.stderr.trim() !== '';
+}
+
+/** Each id's sorted match locations (`file@start-end`); the rule ids are `<prefix><index>`. */
+function locationsByRule(ids: readonly number[], matches: readonly StreamedMatch[], prefix: string): Map<number, Location[]> {
   const found = new Map<number, Location[]>(ids.map((i) => [i, []]));
-  for (const line of stdout.split('\n')) {
-    if (!line.trim()) continue;
-    const m = JSON.parse(line) as { file: string; ruleId: string; range: { byteOffset: { start: number; end: number } } };
-    found.get(Number(m.ruleId.slice(1)))?.push(`${m.file}@${m.range.byteOffset.start}-${m.range.byteOffset.end}`);
+  for (const m of matches) {
+    if (m.ruleId.startsWith(prefix)) found.get(Number(m.ruleId.slice(prefix.length)))?.push(`${m.file}@${m.start}-${m.end}`);
   }
   for (const list of found.values()) list.sort();
-  return { found, refused };
+  return found;
 }
 
 /** Applies a rule with its fix to every file under `dir`: `ast-grep scan --inline-rules … -U`. */

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { keeperStatus, readProcess, signalProcess, spawnSupervised } from '../../src/process.js';
+import { signalProcess } from '../../src/process/proc-table.js';
+import { keeperStatus, readProcess, spawnSupervised } from '../../src/process.js';
 import { envMarker, firstLine, markedProcesses, running, startHarness, until, waitNoMarked } from './helpers.js';
 
 const cwd = process.cwd();
