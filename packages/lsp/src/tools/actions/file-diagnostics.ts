@@ -10,6 +10,8 @@ export interface MergedFindings {
   readonly diagnostics: readonly Diagnostic[];
   /** The servers that answered, primary first. */
   readonly servers: readonly LanguageServer[];
+  /** The names of the servers that checked the file: those that answered without a problem (a Biome that could not load its configuration answered nothing). */
+  readonly checkedBy: readonly string[];
   /** `eslint: could not load eslint.config.js: …`: an additional server that did not check the file, and why. */
   readonly problems: readonly string[];
 }
@@ -46,6 +48,7 @@ export async function mergedFindings(env: ToolEnv, path: string, signal: AbortSi
   return {
     diagnostics: answers.flatMap((a) => a.found?.diagnostics ?? []),
     servers: answers.flatMap((a) => (a.server ? [a.server] : [])),
+    checkedBy: answers.flatMap((a) => (a.server && !a.found?.problem ? [a.server.config.name] : [])),
     problems,
   };
 }
