@@ -91,7 +91,18 @@ export interface LanguageSpec {
    */
   readonly readingProbes?: readonly { readonly text: string; readonly what: string }[];
   /** Set by the compiler while it reads a pattern with a metavariable replaced by a probe: nodes spelling `text` are `$name`. */
-  readonly probing?: { readonly text: string; readonly name: string };
+  readonly probing?: readonly Probing[];
+  /** Set by the compiler: with `_` as the expando, `__` is the wildcard `$_` (ast-grep reads it as a name). */
+  readonly wildcardUnderscore?: boolean;
+}
+
+/** A metavariable replaced by a probe token while a pattern's other readings are compiled: nodes spelling `text` are it. */
+export interface Probing {
+  readonly text: string;
+  /** The metavariable (the shape of `MetaVar` in pattern/metavars.ts, which imports this module). */
+  readonly meta:
+    | { readonly kind: 'single'; readonly name: string | undefined; readonly named: boolean }
+    | { readonly kind: 'multi'; readonly name: string | undefined };
 }
 
 const TOP: PatternContext = { name: 'top level', before: '', after: '' };
@@ -177,7 +188,7 @@ const SPECS: readonly LanguageSpec[] = [
     grammarPath: '',
     expando: 'µ',
     statementSemicolons: '();',
-    readingProbes: [TYPE_INT, CALL],
+    readingProbes: [TYPE_INT, CALL, BLOCK, { text: 'int __ag = 0', what: 'a declaration' }],
     contexts: [
       { name: 'statement', before: 'class __AG { void __ag() {\n', after: '\n} }' },
       { name: 'expression', before: 'class __AG { void __ag() {\n', after: '\n} }', tail: ';' },
@@ -195,6 +206,7 @@ const SPECS: readonly LanguageSpec[] = [
     grammarPath: '',
     expando: '_',
     contexts: [TOP, { name: 'declaration', before: '__ag {\n', after: '\n}' }],
+    readingProbes: [{ text: 'ag', what: 'a selector' }, BLOCK],
   },
   {
     id: 'elixir',
@@ -215,6 +227,7 @@ const SPECS: readonly LanguageSpec[] = [
     grammarPath: '',
     expando: 'µ',
     contexts: [TOP, { name: 'expression', before: '__ag = ', after: '' }],
+    readingProbes: [{ text: 'AG', what: 'a module or constructor name' }],
   },
   {
     id: 'hcl',
@@ -225,6 +238,7 @@ const SPECS: readonly LanguageSpec[] = [
     grammarPath: '',
     expando: 'µ',
     contexts: [TOP, { name: 'expression', before: '__ag = ', after: '' }],
+    readingProbes: [{ text: '__ag = 0', what: 'an attribute' }],
   },
   {
     id: 'html',
@@ -256,7 +270,7 @@ const SPECS: readonly LanguageSpec[] = [
     grammarPackage: 'tree-sitter-go',
     grammarPath: '',
     expando: 'µ',
-    readingProbes: [{ text: '(__ag T)', what: 'a receiver' }],
+    readingProbes: [{ text: '(__ag T)', what: 'a receiver' }, BLOCK],
     contexts: [
       { name: 'statement', before: 'package __ag\nfunc __ag() {\n', after: '\n}' },
       { name: 'expression', before: 'package __ag\nvar _ = ', after: '\n' },
@@ -349,6 +363,7 @@ const SPECS: readonly LanguageSpec[] = [
     grammarPath: 'out',
     expando: '_',
     contexts: [TOP],
+    readingProbes: [{ text: '__ag = 0;', what: 'bindings' }],
   },
   {
     id: 'php',

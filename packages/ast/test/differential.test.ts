@@ -55,7 +55,7 @@ for (const corpus of CORPORA) {
     afterAll(() => dir.remove());
 
     const patterns = Math.max(PATTERNS, MIN_PATTERNS[corpus.language] ?? 0);
-    it(`agrees on ${patterns} generated patterns, every difference explained`, { timeout: 900_000 }, async () => {
+    it(`agrees on ${patterns} generated patterns, every difference explained`, { timeout: PATTERNS > 40 ? 3_600_000 : 900_000 }, async () => {
       const spec = findLanguage(corpus.language);
       if (!spec) throw new Error(`no language ${corpus.language}`);
       const files = collectCorpus(corpus, dir.path, FILES);

@@ -83,3 +83,17 @@ describe('a substituted template keeps its operator binding (issue 21, item 2)',
     expect(result.text.split('\n')[1]).toMatch(/^Unsafe: 1 replacement may bind differently/);
   });
 });
+
+describe('a template that is one node stays one node (issue 21, item 2; found by the 250-pattern differential)', () => {
+  it("elixir (tree-sitter-elixir's operator cases): `+\\n$A` on `x +y` is listed as unsafe: as `x +\\ny` the call's unary argument became `x + y`", async () => {
+    // `x +y` is a call of x with the argument +y; written `x +\ny` it is an addition. The replacement re-parsed as
+    // two siblings of a binary operator, which the check for runs of statements accepted before.
+    await using t = realWorkspace(loader, []);
+    writeFileSync(t.dir.join('operator.ex'), 'x+y\nx + y\nx+ y\n\nx +y\nx +y +z\n');
+    const result = await t.edit({ pattern: '+\n$A', rewrite: '+\n$A', language: 'elixir' });
+    expect(result.structured.replacements).toBe(2);
+    // Parentheses do not make it a call's argument again, so both are listed as unsafe before resolve.
+    expect(result.text.split('\n')[1]).toMatch(/^Unsafe: 2 replacements may bind differently than the template says/);
+    expect(result.structured.unsafe.length).toBe(2);
+  });
+});

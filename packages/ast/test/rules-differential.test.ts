@@ -35,8 +35,13 @@ const trace = (step: string): void => {
   if (process.env['AST_DIFFERENTIAL_TRACE']) process.stderr.write(`[${new Date().toISOString()}] ${step}\n`);
 };
 
-/** Dart: ast-grep 0.51 compiles another Dart grammar (not on npm), which lacks many of our grammar's kinds. */
-const MIN_COMPARED: Readonly<Record<string, number>> = { dart: 0.25 };
+/**
+ * Dart: ast-grep 0.51 compiles another Dart grammar (not on npm), which lacks many of our grammar's kinds. C++:
+ * nlohmann-json's headers have syntax errors at its namespace macros in both builds, placed differently in some
+ * files, and a rule whose differing matches touch such a file is set aside (checked); at full size (44 files, the
+ * 194 KB json.hpp among them) that is 80 of 150 rules, so 70 are compared.
+ */
+const MIN_COMPARED: Readonly<Record<string, number>> = { dart: 0.25, cpp: 0.4 };
 
 const loader = createTreeSitterLoader({ workers: 0, cacheBytes: 256 * 1024 * 1024 });
 afterAll(() => loader.dispose());

@@ -100,6 +100,27 @@ describe('rules, each kind of key, against the ast-grep CLI on the same file', (
     expect(await agree({ pattern: { context: 'function plain() { fetch("y") }', strictness: 'relaxed' } })).toHaveLength(1);
     expect(await agree({ pattern: { context: 'function plain() { fetch("y") }', strictness: 'cst' } })).toEqual([]);
   });
+
+  it('strictness: a file lacking text the strictness does not compare is still searched', async () => {
+    // The file has neither `nowhere` nor `zz` nor `===`: signature compares leaves by kind, ast and relaxed skip
+    // the pattern's unnamed tokens. These files were once left out unparsed for lacking the pattern's literals.
+    expect(await agree({ pattern: { context: 'nowhere("zz")', strictness: 'signature' } })).toEqual(['fetch("y")']);
+    expect(await agree({ pattern: { context: '$A === $B', strictness: 'ast' } })).toEqual(['url + "/x"', 'a == "s"', 'a == b']);
+    expect(await agree({ pattern: { context: '$A === $B', strictness: 'relaxed' } })).toEqual(['url + "/x"', 'a == "s"', 'a == b']);
+    expect(await agree({ pattern: { context: '$A === $B', strictness: 'smart' } })).toEqual([]);
+  });
+
+  it('a rule requiring a pattern finds its candidates from the pattern, and finds what a walk over every node finds', async () => {
+    // `fetch` occurs rarely in the file, so the rule's candidates come from its occurrences (see anchorOf).
+    expect(await agree({ pattern: 'fetch($A)', inside: { kind: 'function_declaration', stopBy: 'end', not: { has: { kind: 'try_statement', stopBy: 'end' } } } })).toEqual([
+      'fetch("y")',
+    ]);
+    expect(await agree({ all: [{ kind: 'call_expression' }, { pattern: 'fetch($A)' }, { not: { inside: { kind: 'try_statement', stopBy: 'end' } } }] })).toEqual([
+      'fetch(url)',
+      'fetch("y")',
+    ]);
+    expect(await agree({ pattern: { context: 'fetch($A)', strictness: 'cst' }, has: { kind: 'string', stopBy: 'end' } })).toEqual(['fetch(url + "/x")', 'fetch("y")']);
+  });
 });
 
 describe('invalid rules are errors naming the key', () => {

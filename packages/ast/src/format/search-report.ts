@@ -135,6 +135,12 @@ export function list(items: readonly string[]): string {
   return `${items.slice(0, MAX_NAMED).join(', ')} and ${items.length - MAX_NAMED} more`;
 }
 
+/** How the pattern was read where that may not be what the model means, for the answer's first line. */
+export function readingFirst(summary: SearchSummary): string[] {
+  const { pattern } = summary;
+  return !isRule(pattern) && pattern.caveat ? [pattern.caveat] : [];
+}
+
 /** The zero-match answer: what was searched, how the pattern was read, and what to try. */
 export function noMatchText(summary: SearchSummary): string {
   const { pattern } = summary;

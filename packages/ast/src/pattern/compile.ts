@@ -3,10 +3,11 @@ import type { TreeSitterRuntime } from '../engine/runtime.js';
 import { AstError } from '../errors.js';
 import type { LanguageSpec, PatternContext } from '../languages.js';
 import { ownText } from '../match/same-code.js';
+import { readingCaveat } from './caveat.js';
 import { enclosingConstruct, misreadClause } from './enclosing.js';
 import { metaVarOf, preprocessPattern } from './metavars.js';
 import { type CompiledPattern, type Deviations, ERROR_KIND_ID, isEllipsis, isTrivial, type PatternNode, PRODUCT } from './pattern-node.js';
-import { withReadings } from './readings.js';
+import { lostMetavariables, withReadings } from './readings.js';
 import { withStatementSemicolons } from './semicolons.js';
 
 /** How a pattern is compiled: the product's context ladder, or exactly as ast-grep reads it (for the differential). */
@@ -39,17 +40,23 @@ export async function compilePattern(
   options: CompileOptions = {},
 ): Promise<CompiledPattern> {
   const main = await compileReading(runtime, spec, source, options);
-  if (options.style === 'ast-grep' || !(options.deviations ?? PRODUCT).readings || !spec.readingProbes) return main;
-  return withReadings(main, spec, (probed, probing) => compileReading(runtime, { ...spec, probing }, probed, options));
+  if (options.style === 'ast-grep') return main;
+  const read =
+    (options.deviations ?? PRODUCT).readings && spec.readingProbes
+      ? await withReadings(main, spec, (probed, probing) => compileReading(runtime, { ...spec, probing }, probed, options))
+      : main;
+  const caveat = readingCaveat(read, spec);
+  return caveat ? { ...read, caveat } : read;
 }
 
 /** One reading of a pattern: as ast-grep reads it where that is clean, else the first rung of the ladder. */
 async function compileReading(
   runtime: TreeSitterRuntime,
-  spec: LanguageSpec,
+  language: LanguageSpec,
   source: string,
   options: CompileOptions,
 ): Promise<CompiledPattern> {
+  const spec = (options.deviations ?? PRODUCT).wildcards && language.expando === '_' ? { ...language, wildcardUnderscore: true } : language;
   const pattern = dedent(source);
   if (!pattern.trim()) {
     throw new AstError('invalid_pattern', 'The pattern is empty; pass a code fragment such as `foo($A)`.');
@@ -61,7 +68,14 @@ async function compileReading(
   // A clause word read as a name, or a clause alone read only with a metavariable where the grammar wanted other
   // syntax: error recovery, so unparseable (as the same clause without metavariables is).
   let misread: string | undefined;
+  // A reading that holds fewer metavariables than the pattern writes (C#'s `try $_ $A` read as the keyword alone,
+  // Markdown's `$A` inside a line of text) is kept only when no other reading holds them all.
+  let lossy: CompiledPattern | undefined;
   const accept = (compiled: CompiledPattern | undefined): CompiledPattern | undefined => {
+    if (compiled && !spec.probing && lostMetavariables(compiled).length > 0) {
+      lossy ??= compiled;
+      return undefined;
+    }
     if (!compiled || spec.probing) return compiled;
     const clause = misreadClause(spec.id, pattern, patternLeaves(compiled.root), compiled.context.includes('where the grammar expects other syntax'));
     if (!clause) return compiled;
@@ -79,6 +93,7 @@ async function compileReading(
   // Nothing in context parses, but ast-grep's reading steps over the error to a clean node (`static` in C).
   const stepped = accept(await compileAsAstGrep(runtime, parser, spec, source, deviations, 'clean-node').catch(() => undefined));
   if (stepped) return stepped;
+  if (lossy) return lossy;
   const error = unparseable(spec, pattern, refusals, misread);
   // A clause that only exists inside a larger construct (`except $E:` without its `try:`): suggest the construct,
   // once it is proved to compile.
@@ -390,7 +405,8 @@ export function convert(node: Node, text: string, spec: LanguageSpec, options: C
   const own = text.slice(node.startIndex, node.endIndex);
   // Reading a pattern with a metavariable replaced by a probe token: the outermost node spelling it is that
   // metavariable (`int` in `sizeof(int)` is a type_descriptor: `$T` read as a type).
-  if (spec.probing && own === spec.probing.text) return { type: 'meta', meta: { kind: 'single', name: spec.probing.name, named: true } };
+  const probe = spec.probing?.find((p) => p.text === own);
+  if (probe) return { type: 'meta', meta: probe.meta };
   // A metavariable standing alone as a statement, closed by text the compiler added: it is the statement.
   const meta = metaVarOf(withoutVirtual(own, node.startIndex, options.virtual), spec);
   if (meta) return { type: 'meta', meta };

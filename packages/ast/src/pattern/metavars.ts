@@ -85,6 +85,8 @@ export function metaVarOf(text: string, spec: LanguageSpec): MetaVar | undefined
     return { kind: 'multi', name: rest.startsWith('_') ? undefined : rest };
   }
   if (!source.startsWith(e)) return undefined;
+  // With `_` as the expando, `$_` is spelled `__`: the wildcard, where the compiler asks for it (see `Deviations`).
+  if (spec.wildcardUnderscore && e === '_' && source === '__') return { kind: 'single', name: undefined, named: true };
   let rest = source.slice(e.length);
   const named = !rest.startsWith(e);
   if (!named) rest = rest.slice(e.length);

@@ -35,6 +35,11 @@ export interface Deviations {
   readonly trailingTokens: boolean;
   /** A pattern the grammar reads two ways at a metavariable (`sizeof($T)`: expression or type) matches both. */
   readonly readings: boolean;
+  /**
+   * `$_` is a wildcard in every language. Where the expando is `_` (CSS, Nix), ast-grep reads `$_` as `__`, a name
+   * it matches literally; we read it as the wildcard it is everywhere else.
+   */
+  readonly wildcards: boolean;
 }
 
 /**
@@ -45,10 +50,10 @@ export interface Deviations {
 export type Strictness = 'cst' | 'smart' | 'ast' | 'relaxed' | 'signature';
 
 /** The product's matcher: every deviation on. */
-export const PRODUCT: Deviations = { comments: true, backtrack: true, emptyTrailing: true, ownText: true, trailingTokens: true, readings: true };
+export const PRODUCT: Deviations = { comments: true, backtrack: true, emptyTrailing: true, ownText: true, trailingTokens: true, readings: true, wildcards: true };
 
 /** ast-grep 0.51's matcher, exactly. */
-export const AST_GREP: Deviations = { comments: false, backtrack: false, emptyTrailing: false, ownText: false, trailingTokens: false, readings: false };
+export const AST_GREP: Deviations = { comments: false, backtrack: false, emptyTrailing: false, ownText: false, trailingTokens: false, readings: false, wildcards: false };
 
 /** A pattern compiled for one language. */
 export interface CompiledPattern {
@@ -76,6 +81,11 @@ export interface CompiledPattern {
   readonly alternatives?: readonly PatternNode[];
   /** What each alternative reading is, for the answer ("`$T` also read as a type, as in `sizeof(int)`"). */
   readonly readings?: readonly string[];
+  /**
+   * Said first in every answer: the pattern may not be read as the model means, and what to write instead (a
+   * metavariable the grammar reads as text, a reading by error recovery). See `caveat.ts`.
+   */
+  readonly caveat?: string;
   /** How the matcher deviates from ast-grep (see {@link Deviations}). */
   readonly deviations: Deviations;
   /** Names of the single and multi metavariables the pattern binds. */

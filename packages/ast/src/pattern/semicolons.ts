@@ -29,7 +29,8 @@ export function withStatementSemicolons(
   for (const m of pattern.matchAll(metavariable)) {
     const at = m.index ?? 0;
     const end = at + m[0].length;
-    const before = pattern.slice(0, at).trimEnd();
+    // (What comes before includes the `;` given to an earlier metavariable: `{ $A\n$B }` is two statements.)
+    const before = (body + pattern.slice(last, at)).trimEnd();
     const afterRaw = pattern.slice(end);
     const after = afterRaw.trimStart();
     const newline = afterRaw.slice(0, afterRaw.length - after.length).includes('\n');

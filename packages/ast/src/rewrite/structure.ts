@@ -52,9 +52,11 @@ export interface StructureCheck {
  * each single capture it pasted as code is still one node. Captures pasted as text (inside a string, glued to an
  * identifier) are not checked.
  */
-export function checkStructure(tree: Tree, start: number, length: number, placed: readonly Placed[]): StructureCheck {
+export function checkStructure(tree: Tree, start: number, length: number, placed: readonly Placed[], oneNode = false): StructureCheck {
   const root = tree.rootNode;
-  const whole = length === 0 || isWhole(root, start, start + length);
+  // A template that is one node must stay one node: as a run of siblings it bound otherwise (Elixir's `+\ny` after
+  // `x` is no longer the unary `+y` but `x + y`).
+  const whole = length === 0 || (oneNode ? isUnit(root, start, start + length) && isWhole(root, start, start + length) : isWhole(root, start, start + length));
   const split: string[] = [];
   for (const p of placed) {
     if (p.glued || p.end <= p.start) continue;

@@ -6,6 +6,7 @@ import { type CompileOptions, compilePattern } from '../pattern/compile.js';
 import { type CompiledPattern, ERROR_KIND_ID, type Strictness } from '../pattern/pattern-node.js';
 import { compileContextual } from './contextual.js';
 import { closeNames, fieldNames, namedKinds } from './names.js';
+import { anchorOf, requiredLiterals } from './prefilter.js';
 import { toJsRegExp } from './regex.js';
 import { compileTransform } from './transform.js';
 import type { CompiledRule, RuleNode, StopBy } from './types.js';
@@ -112,6 +113,7 @@ export async function compileRule(
     kinds: kindIds,
     kindNames: [...new Set(kindIds.map((id) => language.nodeTypeForId(id) ?? ''))].filter(Boolean),
     literals: [...requiredLiterals(root, utils, new Set())].sort((a, b) => b.length - a.length),
+    ...anchorOf(root),
     singles: [...singles, ...transformed],
     multis: [...multis],
     context: [...contexts].join('; '),
@@ -348,31 +350,6 @@ function potentialKinds(node: RuleNode, utils: Readonly<Record<string, RuleNode>
     }
     default:
       return undefined;
-  }
-}
-
-/** Texts a file must contain for the rule to match anywhere in it: the literals of every pattern the rule requires. */
-function requiredLiterals(node: RuleNode, utils: Readonly<Record<string, RuleNode>>, seen: Set<string>): Set<string> {
-  switch (node.type) {
-    case 'pattern':
-      return new Set(node.pattern.literals);
-    case 'all': {
-      const out = new Set<string>();
-      for (const rule of node.rules) for (const literal of requiredLiterals(rule, utils, seen)) out.add(literal);
-      return out;
-    }
-    case 'inside':
-    case 'has':
-    case 'precedes':
-    case 'follows':
-      return requiredLiterals(node.rule, utils, seen);
-    case 'matches': {
-      const util = utils[node.util];
-      if (!util || seen.has(node.util)) return new Set();
-      return requiredLiterals(util, utils, new Set([...seen, node.util]));
-    }
-    default:
-      return new Set();
   }
 }
 

@@ -3,6 +3,7 @@ import type { Tree } from 'web-tree-sitter';
 import type { LanguageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';
 import type { MatchRecord } from '../match/find.js';
+import { preprocessPattern } from '../pattern/metavars.js';
 import { indentUnit } from '../rewrite/indent.js';
 import { type RenderContext, type Rendered, renderReplacement, type Wrapping } from '../rewrite/render.js';
 import { checkStructure, isParenthesized } from '../rewrite/structure.js';
@@ -137,6 +138,7 @@ export async function propose(
   let innerLeft = 0;
   let keptTails = 0;
   const parse = async (text: string): Promise<Tree | undefined> => loader.runtime.parse(spec, text);
+  const oneNode = await templateIsOneNode(template.text, spec, parse);
   for (const result of results) {
     const text = result.text;
     if (text === undefined) continue;
@@ -177,7 +179,7 @@ export async function propose(
         // it one parenthesized node stay, the others are reverted and listed as unsafe.
         const retry: Planned[] = [];
         for (const [i, p] of plan.entries()) {
-          const check = checkStructure(tree, built.starts[i] as number, p.rendered.text.length, p.rendered.placed);
+          const check = checkStructure(tree, built.starts[i] as number, p.rendered.text.length, p.rendered.placed, oneNode);
           if (check.whole && check.split.length === 0) continue;
           // A capture that is the whole replacement (a template of just `$A`) gets one pair, not two.
           const spans = p.rendered.placed.filter((c) => c.start === 0 && c.end === p.rendered.text.length).map((c) => c.name);
@@ -193,7 +195,7 @@ export async function propose(
           for (const [i, p] of plan.entries()) {
             if (!retry.includes(p) || !tree) continue;
             const start = built.starts[i] as number;
-            const check = checkStructure(tree, start, p.rendered.text.length, p.rendered.placed);
+            const check = checkStructure(tree, start, p.rendered.text.length, p.rendered.placed, oneNode);
             const wrapped = [...(p.wrap.captures ?? [])].map((n) => `$${n}`);
             const parensHold =
               (!p.wrap.whole || isParenthesized(tree.rootNode, start, start + p.rendered.text.length)) &&
@@ -321,4 +323,24 @@ export function outermost(matches: readonly MatchRecord[]): { kept: MatchRecord[
     end = match.end;
   }
   return { kept, inner };
+}
+
+/**
+ * Whether a template, read alone with its metavariables as names, is one clean node spanning all of it (not a run
+ * of statements, not a `$$$` run): each replacement must then re-parse as one node too.
+ */
+async function templateIsOneNode(template: string, spec: LanguageSpec, parse: (text: string) => Promise<Tree | undefined>): Promise<boolean> {
+  if (/\$\$\$/.test(template) || !template.trim()) return false;
+  const text = preprocessPattern(template, spec);
+  const tree = await parse(text);
+  if (!tree) return false;
+  try {
+    const root = tree.rootNode;
+    if (root.hasError) return false;
+    const top = root.children.filter((c) => !c.isExtra);
+    const only = top.length === 1 ? top[0] : undefined;
+    return only !== undefined && only.startIndex === text.length - text.trimStart().length && only.endIndex === text.trimEnd().length;
+  } finally {
+    tree.delete();
+  }
 }

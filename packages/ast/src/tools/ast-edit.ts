@@ -1,7 +1,7 @@
 import { defineTool, textResult } from '@agent-tools/core';
 import { nounFor, plural } from '@agent-tools/core/internal';
 import { z } from 'zod';
-import { caveats, list, noMatchText, oneLine } from '../format/search-report.js';
+import { caveats, list, noMatchText, oneLine, readingFirst } from '../format/search-report.js';
 import type { TreeSitterLoader } from '../loader.js';
 import { unifiedDiff } from '../rewrite/diff.js';
 import { changedRanges } from '../rewrite/ranges.js';
@@ -160,7 +160,7 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
         diff: '',
       };
       if (summary.totalMatches === 0) {
-        return textResult([`Nothing to edit. ${noMatchText(summary)}`, ...caveats(summary)].join('\n'), empty);
+        return textResult([...readingFirst(summary), `Nothing to edit. ${noMatchText(summary)}`, ...caveats(summary)].join('\n'), empty);
       }
       const results = query && isRule(query) && query.transform.length > 0 ? withTransforms(summary.results, query.transform) : summary.results;
       const proposal = await propose(loader, summary.spec, results, template);
@@ -186,6 +186,7 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
       const ranges = changedRanges(diff);
       const perFile = proposal.files.map((f) => `${f.file} (${f.replacements})`);
       const lines = [
+        ...readingFirst(summary),
         `(proposed${cut ? `; diff preview cut at ${MAX_DIFF_LINES} of ${diffLines.length} lines` : ''}) ${plural(proposal.replacements, 'replacement')} in ${plural(proposal.files.length, 'file')}: ${list(perFile)}. Nothing is written yet: call resolve with edit_id "${edit.id}" and action "accept" to apply it, "discard" to drop it, or "show" (with offset and file) to read the staged diff${cut ? `; the rest starts at offset ${MAX_DIFF_LINES}` : ''}.`,
       ];
       // Everything the rewrite loses or could not make safe comes first, never only in the cut part of the diff.

@@ -7,6 +7,7 @@ import {
   matchInfo,
   noMatchText,
   oneLine,
+  readingFirst,
   scopeText,
   shownCaptures,
   shownText,
@@ -110,13 +111,13 @@ function report(summary: SearchSummary, maxResults: number, offset: number) {
     filesNotSearched: [...summary.failures.map((f) => f.file), ...summary.binary, ...summary.tooLarge, ...summary.notRegular.map((e) => e.file)],
   };
   if (summary.totalMatches === 0) {
-    return textResult([noMatchText(summary), ...caveats(summary)].join('\n'), structured);
+    return textResult([...readingFirst(summary), noMatchText(summary), ...caveats(summary)].join('\n'), structured);
   }
   const head = `${plural(summary.totalMatches, 'match')} of ${isRule(summary.pattern) ? `the rule ${oneLine(summary.pattern.source)}` : `\`${oneLine(summary.pattern.source)}\``} in ${plural(summary.results.length, 'file')} (searched ${scopeText(summary)})`;
   // An answer that shows only part of the matches says so in its first line, with how to read on.
   const range = items.length === all.length ? '' : items.length === 0 ? `; none shown: offset ${offset} is past the last match` : `; ${offset + 1}-${offset + items.length} shown`;
   const more = next !== undefined ? `; continue with offset ${next}` : '';
-  const lines = [`${head}${range}${more}.`];
+  const lines = [...readingFirst(summary), `${head}${range}${more}.`];
   let current = '';
   for (const { file, match } of items) {
     if (file !== current) {

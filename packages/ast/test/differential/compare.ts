@@ -20,6 +20,7 @@ export const REASONS: Readonly<Record<Reason, string>> = {
   ownText: "text outside a node's children must match too (ast-grep compares the children only)",
   trailingTokens: 'tokens after a $$$ are matched, not subtracted as a count',
   readings: 'a pattern the grammar reads two ways at a metavariable matches both readings (sizeof($T): an expression or a type)',
+  wildcards: "`$_` is a wildcard where the expando is `_` (ast-grep reads CSS's and Nix's `$_` as the name `__`)",
   ladder: "the context ladder reads the pattern as a different node than ast-grep's parse of the fragment alone",
 };
 

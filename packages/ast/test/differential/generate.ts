@@ -15,7 +15,7 @@ export interface Generated {
   /** The node it was made from: its file and offsets. */
   readonly from?: { readonly file: string; readonly start: number; readonly end: number };
   /** The code each metavariable replaced, in order (a repeated name replaces other code, unchecked). */
-  readonly replaced?: readonly { readonly meta: string; readonly text: string; readonly kind: string }[];
+  readonly replaced?: readonly { readonly meta: string; readonly text: string; readonly kind: string; readonly start?: number; readonly end?: number }[];
 }
 
 const NAMES = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
@@ -128,6 +128,6 @@ function makePattern(
   const column = node.startPosition.column;
   const lines = pattern.split('\n');
   pattern = lines.map((line, k) => (k === 0 ? line : line.replace(new RegExp(`^[ \\t]{0,${column}}`), ''))).join('\n').trimEnd();
-  const replaced = edits.map((e) => ({ meta: e.text, text: text.slice(e.start, e.end), kind: e.kind }));
+  const replaced = edits.map((e) => ({ meta: e.text, text: text.slice(e.start, e.end), kind: e.kind, start: e.start, end: e.end }));
   return { pattern, singles: [...new Set(bound)], multis, replaced };
 }

@@ -5,6 +5,7 @@ import { approveAll, createRegistry } from '@agent-tools/core';
 import { astTools, type TreeSitterLoader } from '../../src/index.js';
 import { findLanguage } from '../../src/languages.js';
 import { AST_GREP, type CompiledPattern, type PatternNode, PRODUCT } from '../../src/pattern/pattern-node.js';
+import { lostMetavariables } from '../../src/pattern/readings.js';
 import { prepareRewrite } from '../../src/rewrite/template.js';
 import { isRule } from '../../src/rules/types.js';
 import { propose, SAFE, type Safety } from '../../src/staging/propose.js';
@@ -66,6 +67,11 @@ export async function compareRewrites(
     // Only patterns whose metavariables are all named: a rewrite can only use what a pattern binds.
     // (`$ZodType` is code to both tools in a pattern, but ast-grep reads `$Z` in a rewrite: not comparable.)
     if (!agreed.has(g.pattern) || /\$_|\$\$\$(?![A-Z])|\$[A-Z_][A-Z0-9_]*[a-z]/.test(g.pattern)) continue;
+    // A pattern whose product reading holds fewer metavariables than it writes (C#'s `try $_ $A`: the answer says
+    // so first) binds nothing to rewrite with.
+    const spec = findLanguage(language);
+    const read = spec ? await loader.compile(spec, g.pattern).catch(() => undefined) : undefined;
+    if (!read || lostMetavariables(read).length > 0) continue;
     const rewrite = swapped(g);
     // What ast-grep writes, computed from our reading as ast-grep: it must be what the CLI writes.
     const mirror = await searchWorkspace(loader, dir, { pattern: g.pattern, language }, { wantText: true, compile: { style: 'ast-grep', deviations: AST_GREP } });
@@ -87,7 +93,6 @@ export async function compareRewrites(
       if (id) await registry.call('resolve', { edit_id: id, action: 'accept' });
       report.compared++;
       // The safety oracle, on the same proposal computed again (it must be what was written).
-      const spec = findLanguage(language);
       const product = await searchWorkspace(loader, dir, { pattern: g.pattern, language }, { wantText: true });
       if (spec) {
         const proposal = await propose(loader, spec, product.results, prepareRewrite(rewrite, product.pattern));

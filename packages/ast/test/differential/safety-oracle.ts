@@ -65,6 +65,17 @@ function leaves(tree: Tree, from: number, to: number): Node[] {
  */
 const norm = (t: string): string => t.replace(/\s+/g, ' ').trim();
 
+/** The text with every capture of the matches replaced by NUL characters, so no occurrence can use it. */
+function withoutCaptures(text: string, matches: readonly MatchRecord[]): string {
+  let out = text;
+  for (const match of matches) {
+    for (const c of [...Object.values(match.captures), ...match.anonymous]) {
+      if (c.end > c.start) out = out.slice(0, c.start) + '\0'.repeat(c.end - c.start) + out.slice(c.end);
+    }
+  }
+  return out;
+}
+
 /** Non-overlapping occurrences of `t` in `text`. */
 function occurrences(text: string, t: string): number {
   let n = 0;
@@ -152,7 +163,9 @@ export async function safetyOracle(
         }
       }
       // Counted as text, not as tokens: a context-sensitive lexer (bash) may split moved text into other tokens.
-      const flatBefore = norm(file.original);
+      // Occurrences that overlap a capture do not count before: the rewrite moves captured text by design, so text
+      // spanning a capture's edge (`* ]]; then` after bash's `'${'*`, swapped by `$A$B` -> `$B$A`) is not kept.
+      const flatBefore = norm(withoutCaptures(file.original, kept));
       const flatAfter = norm(file.updated);
       const was = new Map([...need.keys()].map((t) => [t, occurrences(flatBefore, t)]));
       const now = new Map([...need.keys()].map((t) => [t, occurrences(flatAfter, t)]));
@@ -183,7 +196,7 @@ export async function safetyOracle(
             verdict.examples.push(`unsafe (listed): ${JSON.stringify(pattern)} -> ${JSON.stringify(template)}: ${JSON.stringify(file.updated.slice(site.start, Math.min(site.end, site.start + 80)))}`);
           }
         }
-        else verdict.notShapedUnlisted.push(`${file.file}@${site.start}: ${JSON.stringify(file.updated.slice(site.start, Math.min(site.end, site.start + 80)))}`);
+        else verdict.notShapedUnlisted.push(`${JSON.stringify(pattern)} -> ${JSON.stringify(template)} in ${file.file}@${site.start}: ${JSON.stringify(file.updated.slice(site.start, Math.min(site.end, site.start + 80)))}`);
       }
     } finally {
       before.delete();
