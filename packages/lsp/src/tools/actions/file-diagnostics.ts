@@ -1,4 +1,5 @@
 import { type Diagnostic, errorDetail } from '@agent-tools/core';
+import { rethrowUnexpected } from '@agent-tools/core/internal';
 import { fileServers } from '../../diagnostics/file-servers.js';
 import { findingsOf } from '../../diagnostics/findings.js';
 import { LspError } from '../../errors.js';
@@ -37,6 +38,7 @@ export async function mergedFindings(env: ToolEnv, path: string, signal: AbortSi
         return { server, found, error: undefined };
       } catch (error) {
         if (!target.additional) throw error;
+        rethrowUnexpected(error);
         return { server: undefined, found: undefined, error: `${target.config.name}: ${errorDetail(error)}` };
       }
     }),
