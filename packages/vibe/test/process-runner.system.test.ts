@@ -1,8 +1,8 @@
-import { isKeeper, processesMatching, waitForNoProcesses, waitUntil } from '@agent-tools/test-utils';
+import { isKeeper, processesMatching, waitUntil } from '@agent-tools/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expandTemplate } from '../src/command-template.js';
 import { processRunner, splitCommandLine, WorkerList } from '../src/index.js';
-import { groupMembers, scripts } from './helpers.js';
+import { groupMembers, removeWhenIdle, scripts } from './helpers.js';
 
 const dirs: ReturnType<typeof scripts>[] = [];
 function fixtures() {
@@ -12,10 +12,7 @@ function fixtures() {
 }
 afterEach(async () => {
   // Every test must leave nothing behind: no script of its directory still running.
-  for (const dir of dirs.splice(0)) {
-    expect(await waitForNoProcesses(dir.path, 5000)).toEqual([]);
-    dir.remove();
-  }
+  expect(await removeWhenIdle(dirs)).toEqual([]);
 });
 
 describe('command templates', () => {

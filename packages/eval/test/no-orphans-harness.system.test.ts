@@ -5,18 +5,16 @@ const harness = new URL('./harness/kernel-harness.mjs', import.meta.url).pathnam
 
 describe('no eval process outlives its run (real Jupyter server and ipykernel, checked through /proc)', () => {
   it('a SIGKILLed harness with a kernel running background shell commands: all gone within 5 s', { timeout: 120_000 }, async () => {
-    const dir = tempDir({}, 'agent-tools-eval-harness-');
+    using dir = tempDir({}, 'agent-tools-eval-harness-');
     const { seen, survivors } = await killHarness(harness, [dir.path], (running) => running.filter((p) => /^sleep 60[01]$/.test(p.command)).length === 2);
     const commands = seen.map((p) => p.command);
     expect(commands.some((c) => c.includes('ipykernel'))).toBe(true);
     expect(commands.some((c) => c.includes('agent_tools_ready'))).toBe(true);
     expect(survivors).toEqual([]);
-    dir.remove();
   });
 
   it('a harness that disposes: the server, the kernel and both commands are gone when dispose returns', { timeout: 120_000 }, async () => {
-    const dir = tempDir({}, 'agent-tools-eval-harness-');
+    using dir = tempDir({}, 'agent-tools-eval-harness-');
     expect(await disposeHarness(harness, [dir.path])).toEqual([]);
-    dir.remove();
   });
 });

@@ -8,7 +8,7 @@ import { DirectClient } from './differential/direct-client.js';
 import { curlWithHeaders, goJson, type RealProject, requests } from './differential/projects.js';
 import { startRun, text } from './helpers.js';
 
-// Issue 22, item 4 on pyright, gopls and clangd (TypeScript: dependents-differential.test.ts). Generated: a function
+// Issue 22, item 4 on pyright, gopls and clangd (TypeScript: dependents-differential.system.test.ts). Generated: a function
 // drawn with a fixed seed among those other files use gets a required parameter more, through the write tool; what
 // the write reports as new, file by file (the written file and every dependent), must equal the difference of the
 // server's own diagnostics of every file of the project before and after, the server driven directly on a copy.

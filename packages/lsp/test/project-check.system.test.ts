@@ -1,10 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ProjectChecker } from '../src/index.js';
 import { fakeServer, type Run, startRun, text } from './helpers.js';
 
 const scripts = tempDir({}, 'agent-tools-fake-');
+afterAll(() => scripts.remove());
 let runs: Run[] = [];
 afterEach(async () => {
   for (const run of runs) await run[Symbol.asyncDispose]();

@@ -1,14 +1,13 @@
 import { createRegistry, defineTool, resultText, textResult } from '@agent-tools/core';
-import { waitForNoProcesses, waitUntil } from '@agent-tools/test-utils';
+import { waitUntil } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { processRunner, vibeTools, WorkerList } from '../src/index.js';
-import { scripts } from './helpers.js';
+import { removeWhenIdle, scripts } from './helpers.js';
 
 const dir = scripts();
 afterAll(async () => {
-  expect(await waitForNoProcesses(dir.path, 5000)).toEqual([]);
-  dir.remove();
+  expect(await removeWhenIdle([dir])).toEqual([]);
 });
 
 /** Another tool of the run, standing in for whatever the model calls next (a read, a search). */

@@ -1,9 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fakeServer, startRun, text } from './helpers.js';
 
 const scripts = tempDir({}, 'agent-tools-fake-');
+afterAll(() => scripts.remove());
 const location = { uri: '$ROOT/a.fake', range: { start: { line: 0, character: 6 }, end: { line: 0, character: 11 } } };
 
 /** A server like pyright: it logs a line once it has enumerated the workspace, perhaps later than starting waits. */

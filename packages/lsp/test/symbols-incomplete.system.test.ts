@@ -1,9 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fakeServer, startRun, text } from './helpers.js';
 
 const scripts = tempDir({}, 'agent-tools-fake-');
+afterAll(() => scripts.remove());
 const symbol = { name: 'Session', kind: 5, location: { uri: '$ROOT/a.fake', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 7 } } } };
 
 function script(name: string, workspaceSymbol: unknown): string {

@@ -1,11 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import { createRegistry, toolSchema } from '@agent-tools/core';
-import { factoryContract, tempDir } from '@agent-tools/test-utils';
-import { describe, expect, it } from 'vitest';
+import { factoryContract, type TempDir, tempDir } from '@agent-tools/test-utils';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createLspSupervisor, lspTools } from '../src/index.js';
 import { fakeServer } from './helpers.js';
 
 const scripts = tempDir({}, 'agent-tools-contract-');
+const projects: TempDir[] = [];
+afterAll(() => {
+  scripts.remove();
+  for (const project of projects) project.remove();
+});
 let count = 0;
 
 /** Fresh resources for one registry: a project with the fake server, whose script path marks its processes. */
@@ -13,6 +18,7 @@ function resources() {
   const script = scripts.join(`script-${count++}.json`);
   writeFileSync(script, JSON.stringify({ capabilities: { hoverProvider: true }, methods: { 'textDocument/hover': { reply: { contents: 'x' } } } }));
   const project = tempDir({ 'fake.json': '{}', 'a.fake': 'word\n' });
+  projects.push(project);
   const supervisor = createLspSupervisor({ cwd: project.path, builtins: false, servers: [fakeServer(script)] });
   return { cwd: project.path, lspSupervisor: supervisor, diagnostics: supervisor, marker: script };
 }

@@ -10,23 +10,21 @@ function project() {
   const dir = tempDir({ 'tsconfig.json': '{}', 'a.ts': 'export const a = 1;\n', 'fake.json': '{}', 'b.fake': 'b\n' }, 'agent-tools-lsp-harness-');
   const script = dir.join('script.json');
   writeFileSync(script, JSON.stringify({ capabilities: { hoverProvider: true }, methods: { 'textDocument/hover': { reply: { contents: 'up' } } } }));
-  return { dir, args: [dir.path, FAKE_SERVER, script] };
+  return { args: [dir.path, FAKE_SERVER, script], [Symbol.dispose]: () => dir.remove() };
 }
 
 describe('no language-server process outlives its run (real servers, checked through /proc)', () => {
   it('a SIGKILLed harness holding typescript-language-server and an escaping server: all gone within 5 s', { timeout: 120_000 }, async () => {
-    const { dir, args } = project();
-    const { seen, survivors } = await killHarness(harness, args, (running) => running.some((p) => p.command === 'sleep 607'));
+    using run = project();
+    const { seen, survivors } = await killHarness(harness, run.args, (running) => running.some((p) => p.command === 'sleep 607'));
     const commands = seen.map((p) => p.command);
     expect(commands.some((c) => c.includes('typescript-language-server'))).toBe(true);
     expect(commands.some((c) => c.includes('tsserver.js'))).toBe(true);
     expect(survivors).toEqual([]);
-    dir.remove();
   });
 
   it('a harness that disposes: the same processes are gone when dispose returns', { timeout: 120_000 }, async () => {
-    const { dir, args } = project();
-    expect(await disposeHarness(harness, args)).toEqual([]);
-    dir.remove();
+    using run = project();
+    expect(await disposeHarness(harness, run.args)).toEqual([]);
   });
 });

@@ -1,16 +1,14 @@
 import { existsSync } from 'node:fs';
 import { resultText } from '@agent-tools/core';
-import { waitForNoProcesses, waitUntil } from '@agent-tools/test-utils';
+import { waitUntil } from '@agent-tools/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ProcessRunnerOptions, processRunner } from '../src/index.js';
-import { fakeAgentRun, type scripts } from './helpers.js';
+import { fakeAgentRun, removeWhenIdle, type scripts } from './helpers.js';
 
 const dirs: ReturnType<typeof scripts>[] = [];
 afterEach(async () => {
-  for (const dir of dirs.splice(0)) {
-    expect(await waitForNoProcesses(dir.path, 5000)).toEqual([]);
-    dir.remove();
-  }
+  // Every test must leave nothing behind: no script of its directory still running.
+  expect(await removeWhenIdle(dirs)).toEqual([]);
 });
 
 /** A run whose workers are the fake agent CLI, which records every session it serves in `state/`. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { curl, requests, rxjs } from './differential/projects.js';
 import { type Run, startRun, text } from './helpers.js';
 
-// Issue 22, item 9 on clangd, typescript-language-server and pyright (gopls is in server-answers.test.ts): each
+// Issue 22, item 9 on clangd, typescript-language-server and pyright (gopls is in server-answers.system.test.ts): each
 // server's common refusals, provoked on real code, are said as what they mean and what to do, with no absolute
 // path and no server wrapper text, and nothing is changed.
 const require = createRequire(import.meta.url);

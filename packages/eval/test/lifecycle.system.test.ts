@@ -117,7 +117,7 @@ describe('kernels', () => {
 
 describe('dispose', () => {
   it('stops every kernel and the local server, leaving no process and no state directory', async () => {
-    const local = tempDir({}, 'agent-tools-eval-dispose-');
+    using local = tempDir({}, 'agent-tools-eval-dispose-');
     const own = evalRun(local.path);
     await own.cell('1');
     await own.cell('1', js);
@@ -128,6 +128,5 @@ describe('dispose', () => {
     expect(existsSync(marker)).toBe(false);
     const after = await own.cell('1');
     expect(after.text).toContain('This run has ended');
-    local.remove();
   });
 });

@@ -28,7 +28,7 @@ const CALLS = [
 
 describe('the harness killed with SIGKILL (real servers, kernel, adapter and worker; checked through /proc)', () => {
   it('leaves no process it started alive after 5 s', { timeout: 180_000 }, async () => {
-    const dir = tempDir(
+    using dir = tempDir(
       { 'tsconfig.json': '{}', 'a.ts': 'export const a = 1;\n', 'pyproject.toml': '[project]\nname = "x"\n', 'forker.py': FORKER },
       'agent-tools-harness-kill-',
     );
@@ -66,6 +66,5 @@ describe('the harness killed with SIGKILL (real servers, kernel, adapter and wor
       harness.kill('SIGKILL');
     }
     expect(await waitForNoMarked(marker, 5000)).toEqual([]);
-    dir.remove();
   });
 });

@@ -47,12 +47,11 @@ describe('js adapter faults (real js-debug; the same faults as the other adapter
   });
 
   it('a SIGKILLed harness stopped in a forked child: js-debug, the program and the child are gone within 5 s (/proc)', { timeout: 120_000 }, async () => {
-    const dir = tempDir({ 'fork.js': FORKER_JS }, 'agent-tools-debug-js-harness-');
+    using dir = tempDir({ 'fork.js': FORKER_JS }, 'agent-tools-debug-js-harness-');
     const args = [dir.path, String(lineOf(FORKER_JS, '@child'))];
     const { seen, survivors } = await killHarness(harness, args, (running) => running.filter((p) => p.command.includes('fork.js')).length >= 2);
     expect(seen.some((p) => /vsDebugServer|dapDebugServer/.test(p.command))).toBe(true);
     expect(survivors).toEqual([]);
     expect(await disposeHarness(harness, args)).toEqual([]);
-    dir.remove();
   });
 });

@@ -105,7 +105,7 @@ describe('a trailing $$$ takes every node up to the end (go, real code)', () => 
     expect(matches.some((m) => !m.text.includes('\n')), 'one-line bodies are among them').toBe(true);
     for (const m of matches) {
       // The run is the block's statements; comments in front of the first are the block's own (and a rewrite
-      // that drops them says so, see edit.test.ts).
+      // that drops them says so, see edit.system.test.ts).
       const body = m.text.slice(m.text.indexOf(') error {') + ') error {'.length, m.text.lastIndexOf('}')).trim().replace(/^(?:\/\/.*\n\s*)+/, '');
       expect(m.captures['BODY']?.text, m.text).toBe(body);
     }

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { formatProgress, type ProgressEvent } from '@agent-tools/core';
 import { isKeeper, processesMatching, tempDir, waitForNoProcesses } from '@agent-tools/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { LspSupervisorOptions } from '../src/index.js';
 import { fakeServer, type Run, startRun, text } from './helpers.js';
 
@@ -10,6 +10,7 @@ interface Script {
 }
 
 const scripts = tempDir({}, 'agent-tools-fake-');
+afterAll(() => scripts.remove());
 let runs: Run[] = [];
 
 afterEach(async () => {

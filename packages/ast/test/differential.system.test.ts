@@ -39,7 +39,7 @@ const MIN_COMPARED: Readonly<Record<string, number>> = { dart: 0.25, solidity: 0
 
 /** What the report says besides the figures: agreements with the oracle proved by a test of their own. */
 const NOTES: Readonly<Record<string, string>> = {
-  dart: '`$X;` matches no call statement (`print(x);` is a name and a selector, two nodes), and neither does ast-grep: agreement with the oracle (test/statements.test.ts).',
+  dart: '`$X;` matches no call statement (`print(x);` is a name and a selector, two nodes), and neither does ast-grep: agreement with the oracle (test/statements.system.test.ts).',
 };
 
 /** Patterns generated at least, where a small sample would hold too few that ast-grep finds anywhere (Dart). */
