@@ -1,11 +1,11 @@
 import { createRegistry, toolSchema } from '@agent-tools/core';
 import { tempDir } from '@agent-tools/test-utils';
 import { ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { connect, fixtureTools, newTrace, PNG, sessionRegistry } from './fixture.js';
 
 const dir = tempDir({}, 'agent-tools-mcp-');
-afterEach(() => {});
+afterAll(() => dir.remove());
 
 describe('tools/list', () => {
   it('answers from listTools without assembling the session; the first call assembles it, and answered() waits for it', async () => {
