@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import type { Surface } from '@agent-tools/core';
 import { serveHttp, sessionDirectory } from '@agent-tools/mcp';
 import { UsageError } from '../args.js';
+import { loadPlugins } from '../plugins/catalog.js';
 import type { McpArgs } from './args.js';
 import { SERVER_INFO } from './server-info.js';
-import { loadPlugins } from '../plugins/catalog.js';
 import { sessionRegistry } from './session-registry.js';
 import { staticToolList } from './tool-manifest.js';
 
