@@ -4,9 +4,11 @@ import type { Surface } from '@agent-tools/core';
 import { serveHttp, sessionDirectory } from '@agent-tools/mcp';
 import { UsageError } from '../args.js';
 import { logBug } from '../bug-log.js';
+import { loadPlugins } from '../plugins/catalog.js';
 import type { McpArgs } from './args.js';
 import { SERVER_INFO } from './server-info.js';
 import { sessionRegistry } from './session-registry.js';
+import { staticToolList } from './tool-manifest.js';
 
 /**
  * Serves Streamable HTTP until SIGTERM, SIGINT or SIGHUP: each MCP session is a run of its own in the server's
@@ -18,6 +20,8 @@ export async function serveHttpCommand(args: McpArgs, cwd: string, surface: Surf
     throw new UsageError(`--roots-under ${args.rootsBase}: no such directory.`);
   }
   const token = process.env['AGENT_TOOLS_MCP_TOKEN']?.trim() || undefined;
+  // As over stdio: tools/list from the build's manifest; the packages load once it has been answered, or at a call.
+  const listed = staticToolList(surface, args.fileTools);
   const server = await serveHttp(
     async (session) => {
       const dir = await sessionDirectory(session, { cwd, ...(rootsBase === undefined ? {} : { rootsBase }) });
@@ -33,6 +37,14 @@ export async function serveHttpCommand(args: McpArgs, cwd: string, surface: Surf
       surface,
       approval: args.approve,
       serverInfo: SERVER_INFO,
+      ...(listed
+        ? {
+            listTools: () => {
+              setImmediate(() => void loadPlugins().catch(() => undefined));
+              return listed;
+            },
+          }
+        : {}),
       onError: (error) => logBug(error, 'mcp session'),
     },
   ).catch((error: NodeJS.ErrnoException) => {
