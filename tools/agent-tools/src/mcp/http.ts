@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Surface } from '@agent-tools/core';
 import { serveHttp, sessionDirectory } from '@agent-tools/mcp';
 import { UsageError } from '../args.js';
+import { logBug } from '../bug-log.js';
 import type { McpArgs } from './args.js';
 import { SERVER_INFO } from './server-info.js';
 import { sessionRegistry } from './session-registry.js';
@@ -32,9 +33,7 @@ export async function serveHttpCommand(args: McpArgs, cwd: string, surface: Surf
       surface,
       approval: args.approve,
       serverInfo: SERVER_INFO,
-      onError: (error) => {
-        if (process.env['AGENT_TOOLS_DEBUG']) console.error('[agent-tools mcp]', error);
-      },
+      onError: (error) => logBug(error, 'mcp session'),
     },
   ).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new UsageError(`port ${args.port} on ${args.host} is in use; pick another with --port (0: any free port).`);
