@@ -1,6 +1,7 @@
 import { errorResult, imagePart, textResult, toolSchema } from '@agent-tools/core';
 import { describe, expect, it } from 'vitest';
-import { modelOutput, toAiSdkTools } from '../src/index.js';
+import { toAiSdkTools } from '../src/index.js';
+import { modelOutput } from '../src/model-output.js';
 import { fixture, PNG } from './fixture.js';
 
 type Executable = {

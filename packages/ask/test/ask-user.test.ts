@@ -1,7 +1,9 @@
 import { createRegistry, resultText, toolSchema } from '@agent-tools/core';
 import { factoryContract } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
-import { askTools, askUserTool, createAskTools, detachedPort, memoryPort, PROCEED_ON_ASSUMPTION } from '../src/index.js';
+import { askTools, createAskTools, detachedPort, memoryPort } from '../src/index.js';
+import { askUserTool } from '../src/tools/ask-user.js';
+import { PROCEED_ON_ASSUMPTION } from '../src/wording.js';
 import { sleep, target } from './helpers.js';
 
 factoryContract({

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AskError, askCard, checkCard, memoryPort, renderCard } from '../src/index.js';
+import { checkCard } from '../src/card.js';
+import { AskError, askCard, memoryPort } from '../src/index.js';
+import { renderCard } from '../src/ports/render.js';
 import { card, sleep, target } from './helpers.js';
 
 describe('askCard', () => {

@@ -1,14 +1,8 @@
 import { createRegistry, defineTool, resultText, textResult } from '@agent-tools/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  askTools,
-  detachedPort,
-  memoryPort,
-  PERMISSION_LABELS,
-  permissionApproval,
-  permissionCard,
-} from '../src/index.js';
+import { askTools, detachedPort, memoryPort, permissionApproval, permissionCard } from '../src/index.js';
+import { PERMISSION_LABELS } from '../src/permission.js';
 import { sleep, target } from './helpers.js';
 
 /** A write-tier tool standing in for lsp_rename, counting its runs. */

@@ -1,14 +1,7 @@
 import { createRegistry, resultText } from '@agent-tools/core';
 import { describe, expect, it } from 'vitest';
-import {
-  assumptionsOf,
-  clearAssumptions,
-  createAskTools,
-  detachedPort,
-  memoryPort,
-  PROCEED_ON_ASSUMPTION,
-  PROCEED_ON_ASSUMPTIONS,
-} from '../src/index.js';
+import { assumptionsOf, clearAssumptions, createAskTools, detachedPort, memoryPort } from '../src/index.js';
+import { PROCEED_ON_ASSUMPTION, PROCEED_ON_ASSUMPTIONS } from '../src/wording.js';
 import { target } from './helpers.js';
 
 const three = {

@@ -7,13 +7,7 @@ export type { WorkerStats } from './engine/protocol.js';
 export { AstError, type AstErrorCode } from './errors.js';
 export { astTools } from './factory.js';
 export type { CaptureInfo, MatchInfo } from './format/search-report.js';
-export {
-  findLanguage,
-  LANGUAGE_IDS,
-  type LanguageId,
-  type LanguageSpec,
-  languageOfFile,
-} from './languages.js';
+export type { LanguageId, LanguageSpec } from './languages.js';
 export {
   createTreeSitterLoader,
   type SearchOptions,

@@ -108,7 +108,7 @@ export interface Probing {
 const TOP: PatternContext = { name: 'top level', before: '', after: '' };
 
 /**
- * Probes for `readingProbes`, chosen from the generated check in test/readings-generated.test.ts (a pattern made
+ * Probes for `readingProbes`, chosen from the generated check in test/readings-generated.system.test.ts (a pattern made
  * from real code must match the code it was made from): a type keyword (C's `sizeof($T)`), an expression that is
  * no type (C++'s `$A&& $B`: an rvalue-reference declaration, or a logical and), a call where a statement must be
  * an expression statement (C#'s `$A;`), a block where a body may stand (JavaScript's `name(params) $BODY`: a

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { resultText } from '@agent-tools/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTreeSitterLoader, findLanguage } from '../src/index.js';
+import { createTreeSitterLoader } from '../src/index.js';
+import { findLanguage } from '../src/languages.js';
 import { realWorkspace } from './real-code.js';
 
 const loader = createTreeSitterLoader({ workers: 0 });

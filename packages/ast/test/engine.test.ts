@@ -2,7 +2,8 @@ import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TREE_BYTES_PER_CHAR, TreeCache } from '../src/engine/tree-cache.js';
-import { AstError, createTreeSitterLoader, findLanguage, type TreeSitterLoader } from '../src/index.js';
+import { AstError, createTreeSitterLoader, type TreeSitterLoader } from '../src/index.js';
+import { findLanguage } from '../src/languages.js';
 import { searchWorkspace } from '../src/workspace/search.js';
 
 /** Forty small python files, each calling target() once with its own number. */

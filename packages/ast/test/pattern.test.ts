@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { AstError, findLanguage } from '../src/index.js';
+import { AstError } from '../src/index.js';
+import { findLanguage } from '../src/languages.js';
 import { compilePattern } from '../src/pattern/compile.js';
 import { metaVarOf, preprocessPattern } from '../src/pattern/metavars.js';
 import { inlineLoader } from './helpers.js';

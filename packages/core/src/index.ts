@@ -12,6 +12,7 @@ export type {
   DiagnosticSeverity,
   DiagnosticsSource,
   FileCheck,
+  PendingPart,
 } from './diagnostics/diagnostic.js';
 export type { LedgerLimits } from './diagnostics/ledger.js';
 export type {

@@ -14,20 +14,15 @@ export {
 } from './process/content-length.js';
 export { type KeeperStatus, keeperStatus } from './process/keeper.js';
 export { KEEPER_PATH } from './process/keeper-script.js';
-export { liveTreeCount } from './process/live-trees.js';
 export { type PendingOutcome, type PendingRequestOptions, PendingRequests } from './process/pending-requests.js';
 export {
-  childrenOf,
   descendantsOf,
-  groupMembers,
   hasProcFs,
   isLive,
   isStillRunning,
   listProcesses,
   type ProcessEntry,
   readProcess,
-  signalProcess,
 } from './process/proc-table.js';
 export { type ProcessExit, type SpawnOptions, SupervisedProcess, spawnSupervised } from './process/supervised-process.js';
-export { TextTail } from './process/text-tail.js';
 export { TrackedProcesses } from './process/tracked-processes.js';

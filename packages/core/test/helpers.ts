@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Diagnostic, DiagnosticsSource, FileCheck } from '../src/index.js';
+import type { Diagnostic, DiagnosticsSource, FileCheck, PendingPart } from '../src/index.js';
 import { defineTool, type Tier, textResult } from '../src/index.js';
 
 /** A temporary directory removed by `using`. */
@@ -37,17 +37,20 @@ export function diag(file: string, line: number, message: string, extra: Partial
   return { file, line, column: 1, severity: 'error', code: 'E1', message, ...extra };
 }
 
-type Script = readonly Diagnostic[] | { pending: Promise<readonly Diagnostic[] | undefined> } | { unchecked: string };
+/** `partly`: checked by some checkers, with the others' `parts` pending. */
+type Partly = { partly: readonly Diagnostic[]; parts: readonly PendingPart[] };
+
+type Script = readonly Diagnostic[] | { pending: Promise<readonly Diagnostic[] | undefined> } | { unchecked: string } | Partly;
 
 /**
  * A diagnostics source that answers from a script: per file, the diagnostics the next check returns, or a pending
- * answer, or "unchecked". Records every call.
+ * answer, or "unchecked", or an answer of some checkers with the others pending. Records every call.
  */
 export class ScriptedSource implements DiagnosticsSource {
   readonly checks: string[][] = [];
   readonly baselines: string[][] = [];
   readonly #next = new Map<string, Script>();
-  readonly #baseline = new Map<string, readonly Diagnostic[] | 'never'>();
+  readonly #baseline = new Map<string, readonly Diagnostic[] | 'never' | Partly>();
   delayMs = 0;
 
   /** What the next check of `file` answers. */
@@ -57,7 +60,7 @@ export class ScriptedSource implements DiagnosticsSource {
   }
 
   /** Enables `baseline` and sets what it answers for `file` (`'never'`: a baseline that does not arrive). */
-  baselineOf(file: string, diagnostics: readonly Diagnostic[] | 'never'): this {
+  baselineOf(file: string, diagnostics: readonly Diagnostic[] | 'never' | Partly): this {
     this.#baseline.set(file, diagnostics);
     return this;
   }
@@ -69,6 +72,7 @@ export class ScriptedSource implements DiagnosticsSource {
       const script = this.#next.get(file) ?? [];
       if ('pending' in script) return { file, state: 'pending', settled: script.pending };
       if ('unchecked' in script) return { file, state: 'unchecked', reason: script.unchecked };
+      if ('partly' in script) return { file, state: 'checked', diagnostics: script.partly, pending: script.parts };
       return { file, state: 'checked', diagnostics: script as readonly Diagnostic[] };
     });
   }
@@ -79,7 +83,9 @@ export class ScriptedSource implements DiagnosticsSource {
       this.baselines.push([...files]);
       return files.map((file): FileCheck => {
         const diagnostics = this.#baseline.get(file) ?? [];
-        return diagnostics === 'never' ? { file, state: 'pending', settled: new Promise(() => {}) } : { file, state: 'checked', diagnostics };
+        if (diagnostics === 'never') return { file, state: 'pending', settled: new Promise(() => {}) };
+        if ('partly' in diagnostics) return { file, state: 'checked', diagnostics: diagnostics.partly, pending: diagnostics.parts };
+        return { file, state: 'checked', diagnostics };
       });
     };
   }

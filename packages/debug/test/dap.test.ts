@@ -2,7 +2,8 @@ import { PassThrough } from 'node:stream';
 import { ContentLengthReader, encodeContentLength } from '@agent-tools/core/process';
 import { describe, expect, it } from 'vitest';
 import { type CloseReason, describeAdapterClose, describeClose } from '../src/dap/close-reason.js';
-import { DapConnection, isDebugError } from '../src/index.js';
+import { DapConnection } from '../src/dap/connection.js';
+import { isDebugError } from '../src/errors.js';
 
 /** A connection wired to a scripted adapter on the other end of two pipes. */
 function pair(requestTimeoutMs = 1000) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rewritePython } from '../src/index.js';
 import { scanLines } from '../src/python/lexer.js';
+import { rewritePython } from '../src/python/magics.js';
 
 function code(source: string): string {
   const result = rewritePython(source);

@@ -1,7 +1,7 @@
 import { createRegistry, resultText, toolSchema } from '@agent-tools/core';
 import { describe, expect, it } from 'vitest';
-import { createKernelFactory, evalParameters, evalTool } from '../src/index.js';
-import { cellLabel, wordCount } from '../src/tools/eval.js';
+import { createKernelFactory, evalParameters } from '../src/index.js';
+import { cellLabel, evalTool, wordCount } from '../src/tools/eval.js';
 
 describe('eval tool definition', () => {
   const factory = createKernelFactory();

@@ -13,7 +13,7 @@ export {
 } from './config/server-config.js';
 export type { BinarySource, ResolvedCommand } from './discovery/binary.js';
 export type { Resolution } from './discovery/resolution.js';
-export { isLspError, LspError, type LspErrorCode } from './errors.js';
+export { LspError, type LspErrorCode } from './errors.js';
 export { lspTools } from './factory.js';
 export type { CheckerContext, CheckerOutput, CheckerRun, ProjectChecker } from './project-check/checker.js';
 export type { ProjectCheckPart } from './project-check/project-check.js';
@@ -28,5 +28,5 @@ export {
   type ServerStatus,
 } from './supervisor.js';
 export { lspFixParameters } from './tools/lsp-fix.js';
-export { LSP_ACTIONS, type LspParams, lspParameters } from './tools/lsp-parameters.js';
+export { lspParameters } from './tools/lsp-parameters.js';
 export { lspRenameParameters } from './tools/lsp-rename.js';

@@ -155,6 +155,7 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
       ...(options.framing ? { framing: options.framing } : {}),
     };
     this.#checkHost = {
+      cwd: this.cwd,
       resolve: (path) => this.resolve(path),
       additionalFor: (path) => this.additionalFor(path),
       noteProblem: (server, problem) => this.noteProblem(server, problem),

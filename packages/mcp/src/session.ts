@@ -1,8 +1,10 @@
 import type { QuestionPort, TargetSpace } from '@agent-tools/ask';
 import { type ApprovalCallback, errorSentence, type Registry, type Surface } from '@agent-tools/core';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type ClientCapabilities,
   ErrorCode,
@@ -11,6 +13,9 @@ import {
   McpError,
   type RequestId,
   type Root,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type ApprovalMode, approvalFor } from './approval-mode.js';
 import { callResult } from './call-result.js';
@@ -56,6 +61,12 @@ export interface ServeOptions {
   readonly structuredContent?: boolean;
   /** Titles for tools this package does not know. */
   readonly titles?: Readonly<Record<string, string>>;
+  /**
+   * The `tools/list` answer when it is known without the registry (a harness that loads its packages lazily keeps
+   * it with its build): `tools/list` then assembles nothing, and a factory-made registry is assembled at the first
+   * call. It must be what the registry would list for the surface; `undefined` from it lists from the registry.
+   */
+  readonly listTools?: () => readonly Tool[] | undefined;
   /** Told of failures outside any call (a factory that threw, a dispose that failed), for logs. */
   readonly onError?: (error: unknown) => void;
 }
@@ -67,6 +78,11 @@ export interface McpSession {
   readonly closed: Promise<void>;
   /** Ends the session: closes the transport and disposes a registry made for it. */
   close(): Promise<void>;
+  /**
+   * Resolves once no tools/list or tools/call request is being answered (at once when none is): a transport whose
+   * client ended its input can answer what it already read before closing.
+   */
+  answered(): Promise<void>;
 }
 
 /** How long the client may take to list its roots. */
@@ -95,7 +111,8 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
   // The request that first needs the registry carries the server's own requests of its set-up (roots/list).
   const session = (requestId: RequestId): Promise<Registry> => {
     if (typeof source !== 'function') return Promise.resolve(source);
-    registry ??= Promise.resolve().then(() =>
+    if (registry) return registry;
+    registry = Promise.resolve().then(() =>
       source({
         sessionId: transport.sessionId,
         questionPort: port,
@@ -108,6 +125,8 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
         signal: ended.signal,
       }),
     );
+    // Every request of the session awaits this one promise: its failure is told to onError once, not per request.
+    registry.catch((error: unknown) => options.onError?.(error));
     return registry;
   };
   const ready = async (requestId: RequestId): Promise<Registry> => {
@@ -118,12 +137,28 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
     }
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async (_, extra) => {
-    const reg = await ready(extra.requestId);
-    return { tools: reg.tools(options.surface).map((tool) => mcpTool(tool, options.titles)) };
-  });
+  let answering = 0;
+  const whenAnswered: (() => void)[] = [];
+  const answer = async <T>(work: () => Promise<T>): Promise<T> => {
+    answering++;
+    try {
+      return await work();
+    } finally {
+      answering--;
+      if (answering === 0) for (const resolve of whenAnswered.splice(0)) resolve();
+    }
+  };
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(ListToolsRequestSchema, (_, extra) =>
+    answer(async () => {
+      const listed = options.listTools?.();
+      if (listed) return { tools: [...listed] };
+      const reg = await ready(extra.requestId);
+      return { tools: reg.tools(options.surface).map((tool) => mcpTool(tool, options.titles)) };
+    }),
+  );
+
+  const callTool = async (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
     const reg = await ready(extra.requestId);
     const { name, arguments: args } = request.params;
     if (!reg.disposed && !reg.has(name, options.surface)) {
@@ -138,7 +173,9 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
       }),
     );
     return callResult(result, options.structuredContent ?? true);
-  });
+  };
+
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => answer(() => callTool(request, extra)));
 
   let resolveClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
@@ -146,7 +183,8 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
   });
   server.onclose = () => {
     ended.abort(new Error('the MCP session ended'));
-    const dispose = owned && registry ? registry.then((reg) => reg.dispose()) : Promise.resolve();
+    // A registry that failed to assemble was reported when it failed; only a dispose failure is new.
+    const dispose = owned && registry ? registry.then((reg) => reg.dispose(), () => undefined) : Promise.resolve();
     dispose.catch((error: unknown) => options.onError?.(error)).finally(resolveClosed);
   };
   server.onerror = (error) => options.onError?.(error);
@@ -158,5 +196,11 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
       await server.close();
       await closed;
     },
+    answered: () =>
+      answering === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            whenAnswered.push(resolve);
+          }),
   };
 }

@@ -1,13 +1,38 @@
 import { createRegistry, toolSchema } from '@agent-tools/core';
 import { tempDir } from '@agent-tools/test-utils';
 import { ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { connect, fixtureTools, newTrace, PNG, sessionRegistry } from './fixture.js';
 
 const dir = tempDir({}, 'agent-tools-mcp-');
-afterEach(() => {});
+afterAll(() => dir.remove());
 
 describe('tools/list', () => {
+  it('answers from listTools without assembling the session; the first call assembles it, and answered() waits for it', async () => {
+    const trace = newTrace();
+    let assembled = 0;
+    const make = sessionRegistry(dir.path, trace);
+    const listed = [{ name: 'echo', inputSchema: { type: 'object' as const } }];
+    await using link = await connect(
+      (session) => {
+        assembled++;
+        return make(session);
+      },
+      { listTools: () => listed },
+    );
+    expect((await link.client.listTools()).tools).toEqual(listed);
+    expect(assembled).toBe(0);
+    await link.session.answered();
+    const calling = link.client.callTool({ name: 'slow', arguments: { steps: 5 } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The call counts five 30 ms steps: the next turn of the event loop finds it still being answered.
+    const waiting = link.session.answered().then(() => 'answered');
+    expect(await Promise.race([waiting, new Promise((resolve) => setImmediate(() => resolve('pending')))])).toBe('pending');
+    expect(await waiting).toBe('answered');
+    expect(assembled).toBe(1);
+    expect((await calling).content).toEqual([{ type: 'text', text: 'counted to 5' }]);
+  });
+
   it('lists the surface with the registry schemas, titles and tier annotations', async () => {
     const trace = newTrace();
     await using link = await connect(sessionRegistry(dir.path, trace));

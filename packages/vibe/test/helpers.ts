@@ -2,8 +2,8 @@ import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRegistry } from '@agent-tools/core';
-import { groupMembers as processGroup } from '@agent-tools/core/process';
-import { type TempDir, tempDir } from '@agent-tools/test-utils';
+import { isLive, listProcesses } from '@agent-tools/core/process';
+import { type ProcessInfo, type TempDir, tempDir, waitForNoProcesses } from '@agent-tools/test-utils';
 import { type ProcessRunnerOptions, processRunner, vibeTools, WorkerList } from '../src/index.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
@@ -15,9 +15,24 @@ export function scripts(): TempDir & { script(name: string): string } {
   return Object.assign(dir, { script: (name: string) => dir.join(`${name}.sh`) });
 }
 
+/**
+ * Removes each directory (and empties `dirs`) once no process started from it runs, at most 5 s each; returns the
+ * processes that still ran. Every directory is removed, even when something still ran from it.
+ */
+export async function removeWhenIdle(dirs: TempDir[]): Promise<ProcessInfo[]> {
+  const survivors: ProcessInfo[] = [];
+  for (const dir of dirs.splice(0)) {
+    survivors.push(...(await waitForNoProcesses(dir.path, 5000)));
+    dir.remove();
+  }
+  return survivors;
+}
+
 /** Live processes of a process group (Linux /proc), zombies excluded. */
 export function groupMembers(pgid: number): number[] {
-  return processGroup(pgid).map((entry) => entry.pid);
+  return listProcesses()
+    .filter((entry) => entry.pgid === pgid && isLive(entry))
+    .map((entry) => entry.pid);
 }
 
 export function sleep(ms: number): Promise<void> {

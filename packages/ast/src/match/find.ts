@@ -153,8 +153,9 @@ const ANCHOR_DENSITY = 1 / 200;
  * The candidates reached from the occurrences of the pattern's anchor in the text (each the anchor leaf's
  * `depth`-th ancestor), in document order; `undefined` when the anchor is too common for that to pay off.
  * Occurrences inside strings and comments fall away because the leaf there has another kind.
+ * @internal
  */
-function anchoredCandidates(top: Node, src: string, pattern: CompiledPattern): Node[] | undefined {
+export function anchoredCandidates(top: Node, src: string, pattern: CompiledPattern): Node[] | undefined {
   const anchor = pattern.anchor;
   if (!anchor || pattern.root.type === 'meta' || pattern.root.kindId === ERROR_KIND_ID) return undefined;
   const positions: number[] = [];

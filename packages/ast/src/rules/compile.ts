@@ -6,6 +6,7 @@ import { type CompileOptions, compilePattern } from '../pattern/compile.js';
 import { type CompiledPattern, ERROR_KIND_ID, type Strictness } from '../pattern/pattern-node.js';
 import { compileContextual } from './contextual.js';
 import { closeNames, fieldNames, namedKinds } from './names.js';
+import { anchorOf, requiredLiterals } from './prefilter.js';
 import { toJsRegExp } from './regex.js';
 import { compileTransform } from './transform.js';
 import type { CompiledRule, RuleNode, StopBy } from './types.js';
@@ -112,6 +113,7 @@ export async function compileRule(
     kinds: kindIds,
     kindNames: [...new Set(kindIds.map((id) => language.nodeTypeForId(id) ?? ''))].filter(Boolean),
     literals: [...requiredLiterals(root, utils, new Set())].sort((a, b) => b.length - a.length),
+    ...anchorOf(root),
     singles: [...singles, ...transformed],
     multis: [...multis],
     context: [...contexts].join('; '),
@@ -147,7 +149,9 @@ async function compileNode(ctx: Ctx, raw: unknown, path: string, relation: boole
   if (obj['pattern'] !== undefined) parts.push(await compilePatternKey(ctx, obj['pattern'], `${path}.pattern`));
   if (obj['kind'] !== undefined) parts.push(compileKind(ctx, obj['kind'], `${path}.kind`));
   if (obj['regex'] !== undefined) {
-    const source = asString(obj['regex'], `${path}.regex`);
+    // Any string, as in ast-grep: `" "` finds nodes holding a space, and `""` every node.
+    const source = obj['regex'];
+    if (typeof source !== 'string') throw invalid(`${path}.regex`, `expected a string, got ${typeName(source)}.`);
     const regex = toJsRegExp(source, `${path}.regex`);
     parts.push({ type: 'regex', source: regex.source, flags: regex.flags });
   }
@@ -348,31 +352,6 @@ function potentialKinds(node: RuleNode, utils: Readonly<Record<string, RuleNode>
     }
     default:
       return undefined;
-  }
-}
-
-/** Texts a file must contain for the rule to match anywhere in it: the literals of every pattern the rule requires. */
-function requiredLiterals(node: RuleNode, utils: Readonly<Record<string, RuleNode>>, seen: Set<string>): Set<string> {
-  switch (node.type) {
-    case 'pattern':
-      return new Set(node.pattern.literals);
-    case 'all': {
-      const out = new Set<string>();
-      for (const rule of node.rules) for (const literal of requiredLiterals(rule, utils, seen)) out.add(literal);
-      return out;
-    }
-    case 'inside':
-    case 'has':
-    case 'precedes':
-    case 'follows':
-      return requiredLiterals(node.rule, utils, seen);
-    case 'matches': {
-      const util = utils[node.util];
-      if (!util || seen.has(node.util)) return new Set();
-      return requiredLiterals(util, utils, new Set([...seen, node.util]));
-    }
-    default:
-      return new Set();
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { descendantsOf, type MatchRecord, type NodesOf, record } from '../match/find.js';
+import { anchoredCandidates, descendantsOf, type MatchRecord, type NodesOf, record } from '../match/find.js';
 import type { UnnamedGroup } from '../match/matcher.js';
 import { commentsIn } from '../match/regions.js';
 import { unnamedParts } from '../match/unnamed.js';
@@ -22,8 +22,11 @@ export function findRuleMatches(
   const evaluator = new RuleEvaluator(rule, src, { trace: forEdit });
   const kinds = new Set(rule.kinds);
   const top = tree.rootNode;
-  const candidates: Node[] = kinds.has(top.typeId) ? [top] : [];
-  for (const node of (options.nodesOf ?? descendantsOf)(tree, rule.kindNames)) if (node && kinds.has(node.typeId)) candidates.push(node);
+  // Where the rule requires a pattern with an anchor that is rare in the text, only the nodes around the anchor's
+  // occurrences can match (both lists are in document order, outer before inner).
+  const anchored = rule.anchor ? anchoredCandidates(top, src, rule.anchor) : undefined;
+  const candidates: Node[] = anchored ? anchored.filter((node) => kinds.has(node.typeId)) : kinds.has(top.typeId) ? [top] : [];
+  if (!anchored) for (const node of (options.nodesOf ?? descendantsOf)(tree, rule.kindNames)) if (node && kinds.has(node.typeId)) candidates.push(node);
   const out: MatchRecord[] = [];
   for (let i = 0; i < candidates.length; i++) {
     if ((i & 255) === 255 && stop?.()) break;

@@ -72,6 +72,8 @@ export interface CompiledRule {
   readonly kindNames: readonly string[];
   /** Texts every file with a match must contain (from the patterns the rule requires): other files are not parsed. */
   readonly literals: readonly string[];
+  /** A pattern every match must match at its own node, whose anchor's occurrences give the candidates (see anchorOf). */
+  readonly anchor?: CompiledPattern;
   /** Metavariables the rule can bind (and those its transform defines), for rewrites. */
   readonly singles: readonly string[];
   readonly multis: readonly string[];

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AstError, findLanguage, type TreeSitterLoader } from '../../src/index.js';
+import { AstError, type TreeSitterLoader } from '../../src/index.js';
+import { findLanguage } from '../../src/languages.js';
 import type { CompileOptions } from '../../src/pattern/compile.js';
 import { preprocessPattern } from '../../src/pattern/metavars.js';
 import { AST_GREP, type Deviations, PRODUCT } from '../../src/pattern/pattern-node.js';

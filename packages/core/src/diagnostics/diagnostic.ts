@@ -18,10 +18,36 @@ export interface Diagnostic {
   readonly source?: string;
 }
 
+/**
+ * One checker of a file that had not answered within the budget while the others had (ESLint still loading the
+ * project's configuration beside tsserver): the file is `checked` by the others, and this part comes later.
+ */
+export interface PendingPart {
+  /** Who it is, for the model (`eslint`). */
+  readonly name: string;
+  /**
+   * The sources its diagnostics carry ({@link Diagnostic.source}; default `[name]`): until it answers, the ledger
+   * keeps what it reported before, so its old findings are neither forgotten nor reported again as new.
+   */
+  readonly sources?: readonly string[];
+  /** Resolves with its diagnostics of the version just written, or `undefined` when it gave up; never rejects. */
+  readonly settled: Promise<readonly Diagnostic[] | undefined>;
+  /** The call that gets its diagnostics now, for the model (`call lsp with action "diagnostics" and file "src/a.ts"`). */
+  readonly next?: string;
+}
+
 /** The outcome of checking one file after a write. */
 export type FileCheck =
-  /** The checker answered for the version just written. */
-  | { readonly file: string; readonly state: 'checked'; readonly diagnostics: readonly Diagnostic[] }
+  /**
+   * The checker answered for the version just written; with `pending`, only some of the file's checkers did, and
+   * `diagnostics` holds theirs.
+   */
+  | {
+      readonly file: string;
+      readonly state: 'checked';
+      readonly diagnostics: readonly Diagnostic[];
+      readonly pending?: readonly PendingPart[];
+    }
   /**
    * The inline budget ran out. `settled` resolves with the diagnostics when they arrive, or `undefined` when
    * the checker gave up; it must never reject.

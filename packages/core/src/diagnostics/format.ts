@@ -23,12 +23,14 @@ export function formatNewDiagnostics(path: string, diagnostics: readonly Diagnos
 
 /**
  * A file's diagnostics after a write when those from before it are unknown: listed as they are, none called new
- * (an old problem reported as introduced sends the model fixing what it did not break).
+ * (an old problem reported as introduced sends the model fixing what it did not break). `who` names the checkers
+ * this is about, when the others' earlier diagnostics were known.
  */
-export function formatUnknownBefore(path: string, diagnostics: readonly Diagnostic[], max: number): string {
-  if (diagnostics.length === 0) return `No diagnostics in ${path} (its diagnostics from before the write were not known in time, and it has none now).`;
+export function formatUnknownBefore(path: string, diagnostics: readonly Diagnostic[], max: number, who?: string): string {
+  const from = who ? ` from ${who}` : '';
+  if (diagnostics.length === 0) return `No diagnostics in ${path}${from} (its diagnostics from before the write were not known in time, and it has none now).`;
   const shown = diagnostics.slice(0, max).map(formatDiagnostic);
-  const head = `Diagnostics of ${path} from before the write were not known in time, so which are new cannot be told; it has ${diagnostics.length} now:`;
+  const head = `Diagnostics of ${path}${from} from before the write were not known in time, so which are new cannot be told; ${who ? `${who} reports` : 'it has'} ${diagnostics.length} now:`;
   const tail = diagnostics.length > max ? [`  (${max} of ${diagnostics.length} shown)`] : [];
   return [head, ...shown, ...tail].join('\n');
 }

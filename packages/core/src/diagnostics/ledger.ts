@@ -43,8 +43,12 @@ export class DiagnosticsLedger {
   /**
    * Records the file's current diagnostics and returns the ones that are new against the previous snapshot,
    * ordered by line. With no previous snapshot every diagnostic is new.
+   *
+   * `keep` makes the snapshot partial: the remembered diagnostics of the sources it accepts stay as they were
+   * (unless the snapshot has the same message), because their checker did not answer this time. Without it, a
+   * checker that answers late would find its old findings forgotten and report them as new.
    */
-  update(file: string, diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  update(file: string, diagnostics: readonly Diagnostic[], keep?: (source: string) => boolean): Diagnostic[] {
     const previous = this.#files.get(file);
     const groups = new Map<string, Diagnostic[]>();
     for (const diagnostic of diagnostics) {
@@ -62,6 +66,11 @@ export class DiagnosticsLedger {
       const extra = group.length - (known?.count ?? 0);
       if (extra > 0) fresh.push(...pickNew(group, known?.lines ?? [], extra));
       if (next.size < this.#maxKeys) next.set(key, { count: group.length, lines: group.map((d) => d.line) });
+    }
+    if (keep && previous) {
+      for (const [key, entry] of previous) {
+        if (!next.has(key) && next.size < this.#maxKeys && keep(sourceOf(key))) next.set(key, entry);
+      }
     }
 
     // Re-inserting moves the file to the young end of the map, which is what the eviction reads.
@@ -110,6 +119,11 @@ export class DiagnosticsLedger {
 export function ledgerKey(diagnostic: Diagnostic): string {
   // The source is part of the key: ESLint's and tsserver's findings on one file are remembered apart.
   return `${diagnostic.source ?? ''}\u0000${diagnostic.severity}\u0000${diagnostic.code ?? ''}\u0000${diagnostic.message}`;
+}
+
+/** The source part of a {@link ledgerKey}. */
+function sourceOf(key: string): string {
+  return key.slice(0, key.indexOf('\u0000'));
 }
 
 /**

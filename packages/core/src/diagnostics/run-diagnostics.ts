@@ -4,9 +4,10 @@ import { RunNotices } from '../notices.js';
 import { displayPath } from '../paths.js';
 import { asSentence } from '../sentence.js';
 import { plural } from '../wording.js';
-import type { Dependents, Diagnostic, DiagnosticSeverity, DiagnosticsSource, FileCheck } from './diagnostic.js';
+import type { Dependents, Diagnostic, DiagnosticSeverity, DiagnosticsSource, FileCheck, PendingPart } from './diagnostic.js';
 import { formatNewDiagnostics, formatUnknownBefore } from './format.js';
 import { DiagnosticsLedger, type LedgerLimits } from './ledger.js';
+import { names, noNewFrom, type PendingName, partSources, pendingPartsLine, wholeCheck } from './pending-parts.js';
 
 /** Options of a run's diagnostics hook. */
 export interface RunDiagnosticsOptions {
@@ -52,6 +53,13 @@ export interface WrittenFileReport {
    * (`newDiagnostics` is then empty, since none can be told new).
    */
   readonly unknownBefore?: readonly Diagnostic[];
+  /**
+   * Set when only some checkers' diagnostics from before the write were known: the checkers whose were not. Then
+   * `unknownBefore` holds only what these report now, and `newDiagnostics` what the others introduced.
+   */
+  readonly unknownBeforeOf?: readonly string[];
+  /** Checkers of a `checked` file that had not answered in time; their diagnostics come in a later result. */
+  readonly pending?: readonly PendingName[];
 }
 
 /** The diagnostics part of a write's result: the text appended for the model and the data behind it. */
@@ -69,9 +77,9 @@ function setKey(files: readonly string[]): string {
   return [...new Set(files)].sort().join('\u0000');
 }
 
-/** The notice key of a file's late diagnostics. */
-function lateKey(file: string): string {
-  return `${LATE_DIAGNOSTICS_SOURCE}\u0000${file}`;
+/** The notice key of a file's late diagnostics (of one of its checkers, with `part`). */
+function lateKey(file: string, part?: string): string {
+  return `${LATE_DIAGNOSTICS_SOURCE}\u0000${file}${part === undefined ? '' : `\u0000${part}`}`;
 }
 
 /** Grace beyond the budget for a source that does not keep its own budget. */
@@ -99,6 +107,10 @@ export class RunDiagnostics {
   readonly #baselineBudgetMs: number;
   /** Written files whose baseline was asked for before the current write and did not arrive. */
   readonly #noBaseline = new Set<string>();
+  /** Files whose baseline came from some of their checkers only: the ones that did not answer in time. */
+  readonly #partBaseline = new Map<string, readonly PendingPart[]>();
+  /** The checkers with late diagnostics posted or awaited per file, so a new write of the file withdraws them. */
+  readonly #lateParts = new Map<string, Set<string>>();
 
   constructor(source: DiagnosticsSource | undefined, options: RunDiagnosticsOptions = {}) {
     this.#source = source;
@@ -147,7 +159,11 @@ export class RunDiagnostics {
       dependents.length ? this.#ask(baseline, dependents, signal).catch(() => []) : [],
     ]);
     for (const check of [...own, ...others]) {
-      if (check.state === 'checked') this.#ledger.update(check.file, this.#relevant(check.diagnostics));
+      if (check.state !== 'checked') continue;
+      this.#ledger.update(check.file, this.#relevant(check.diagnostics));
+      // What a checker that did not answer reported before the write is unknown: its findings after it are not new.
+      if (check.pending?.length) this.#partBaseline.set(check.file, check.pending);
+      else this.#partBaseline.delete(check.file);
     }
     for (const file of written) {
       if (this.#ledger.has(file)) this.#noBaseline.delete(file);
@@ -178,7 +194,11 @@ export class RunDiagnostics {
     if (!source || unique.length === 0) return { text: '', files: [] };
     const generations = new Map(unique.map((file) => [file, this.#bump(file)]));
     // Late diagnostics of an earlier write that wait for the next result are about text no longer in the file.
-    for (const file of unique) this.#notices.withdraw(lateKey(file));
+    for (const file of unique) {
+      this.#notices.withdraw(lateKey(file));
+      for (const part of this.#lateParts.get(file) ?? []) this.#notices.withdraw(lateKey(file, part));
+      this.#lateParts.delete(file);
+    }
 
     let checks: readonly FileCheck[];
     let failure: string | undefined;
@@ -245,7 +265,8 @@ export class RunDiagnostics {
       }
       if (check.state !== 'checked') continue;
       const known = this.#ledger.has(check.file);
-      const fresh = this.#ledger.update(check.file, this.#relevant(check.diagnostics));
+      // A dependent's checkers that answer late only bring its ledger up to date: the write's answer has gone.
+      const { fresh } = this.#record(check, this.#generation.get(check.file) ?? 0, { silent: true, noBaseline: !known });
       // Without its diagnostics from before the write, nothing can be called new; the ledger has them from now on.
       if (!known) {
         unknownBefore++;
@@ -300,15 +321,80 @@ export class RunDiagnostics {
     // A baseline that did not arrive serves this write only: the ledger has the file from its answer on.
     const noBaseline = this.#noBaseline.delete(file);
     if (check.state === 'checked') {
+      const { fresh, unknown, unknownOf } = this.#record(check, generation, { silent: false, noBaseline });
       // The ledger keys files by absolute path; what the model and the harness read is workspace-relative.
-      const fresh = this.#ledger.update(file, this.#relevant(check.diagnostics)).map((d) => ({ ...d, file: displayPath(d.file, this.#cwd) }));
-      return noBaseline ? { file: path, state: 'checked', newDiagnostics: [], unknownBefore: fresh } : { file: path, state: 'checked', newDiagnostics: fresh };
+      const shown = (list: readonly Diagnostic[]) => list.map((d) => ({ ...d, file: displayPath(d.file, this.#cwd) }));
+      const pending = check.pending?.length ? { pending: check.pending.map((p) => ({ name: p.name, ...(p.next ? { next: p.next } : {}) })) } : {};
+      if (noBaseline) return { file: path, state: 'checked', newDiagnostics: [], unknownBefore: shown([...fresh, ...unknown]), ...pending };
+      const partly = unknownOf.length ? { unknownBefore: shown(unknown), unknownBeforeOf: unknownOf } : {};
+      return { file: path, state: 'checked', newDiagnostics: shown(fresh), ...partly, ...pending };
     }
     if (check.state === 'pending') {
       this.#awaitLate(file, generation, check.settled, noBaseline);
       return { file: path, state: 'pending', newDiagnostics: [] };
     }
     return { file: path, state: 'unchecked', newDiagnostics: [], reason: check.reason };
+  }
+
+  /**
+   * Records a checked file in the ledger and returns what is new. Checkers still pending keep their earlier entries
+   * and are awaited (`silent`: only to bring the ledger up to date); a checker whose diagnostics from before the write
+   * were not known in time (its baseline was pending) has its findings returned as `unknown`, never as new.
+   */
+  #record(
+    check: Extract<FileCheck, { state: 'checked' }>,
+    generation: number,
+    options: { readonly silent: boolean; readonly noBaseline: boolean },
+  ): { fresh: Diagnostic[]; unknown: Diagnostic[]; unknownOf: string[] } {
+    const pending = check.pending ?? [];
+    const waiting = partSources(pending);
+    const found = this.#ledger.update(check.file, this.#relevant(check.diagnostics), waiting.size ? (source) => waiting.has(source) : undefined);
+    const missing = this.#partBaseline.get(check.file) ?? [];
+    this.#partBaseline.delete(check.file);
+    const isPending = (part: PendingPart) => pending.some((p) => p.name === part.name);
+    const answered = missing.filter((part) => !isPending(part));
+    const unknownSources = partSources(answered);
+    for (const part of pending) {
+      const noBaseline = options.noBaseline || missing.some((m) => m.name === part.name);
+      this.#awaitPart(check.file, generation, part, { silent: options.silent, noBaseline });
+    }
+    return {
+      fresh: found.filter((d) => !unknownSources.has(d.source ?? '')),
+      unknown: found.filter((d) => unknownSources.has(d.source ?? '')),
+      unknownOf: answered.map((part) => part.name),
+    };
+  }
+
+  /**
+   * Awaits one checker of a file that had not answered in time, and records its answer in the ledger for its own
+   * sources only (the others' findings stay); unless `silent`, posts what it found new for the next result.
+   */
+  #awaitPart(file: string, generation: number, part: PendingPart, options: { readonly silent: boolean; readonly noBaseline: boolean }): void {
+    if (!options.silent) {
+      const parts = this.#lateParts.get(file) ?? new Set<string>();
+      parts.add(part.name);
+      this.#lateParts.set(file, parts);
+    }
+    const own = partSources([part]);
+    part.settled.then(
+      (diagnostics) => {
+        if (this.#controller.signal.aborted || (this.#generation.get(file) ?? 0) !== generation) return;
+        const path = displayPath(file, this.#cwd);
+        const post = (text: string) => {
+          if (!options.silent) this.#notices.post({ text, heading: LATE_HEADING, source: LATE_DIAGNOSTICS_SOURCE, key: lateKey(file, part.name) });
+        };
+        if (diagnostics === undefined) {
+          post(`Diagnostics of ${path} from ${part.name} never arrived: the file is not verified by ${part.name}.`);
+          return;
+        }
+        const fresh = this.#ledger.update(file, this.#relevant(diagnostics), (source) => !own.has(source));
+        if (options.noBaseline) post(formatUnknownBefore(path, fresh, this.#maxPerFile, part.name));
+        else post(fresh.length === 0 ? noNewFrom(path, part.name) : formatNewDiagnostics(`${path}, from ${part.name}`, fresh, this.#maxPerFile));
+      },
+      () => {
+        // A source promised never to reject; if it does, the part stays unverified.
+      },
+    );
   }
 
   #bump(file: string): number {
@@ -346,7 +432,7 @@ export class RunDiagnostics {
       state: 'pending' as const,
       settled: late.then(async (checks) => {
         const check = checks.find((c) => c.file === file);
-        if (check?.state === 'checked') return check.diagnostics;
+        if (check?.state === 'checked') return wholeCheck(check);
         if (check?.state === 'pending') return check.settled;
         return undefined;
       }),
@@ -379,13 +465,20 @@ export class RunDiagnostics {
 
   #describe(reports: readonly WrittenFileReport[]): string {
     const seconds = `${(this.#budgetMs / 1000).toFixed(1)} s`;
-    const clean = reports.filter((r) => r.state === 'checked' && r.newDiagnostics.length === 0 && !r.unknownBefore).map((r) => r.file);
-    const lines: string[] = [];
+    const clean = reports.filter((r) => r.state === 'checked' && r.newDiagnostics.length === 0 && !r.unknownBefore && !r.pending).map((r) => r.file);
+    // Checkers that have not answered come first: without them the rest is not the whole answer.
+    const lines: string[] = reports.flatMap((r) => (r.pending ? [pendingPartsLine(r.file, r.pending, seconds)] : []));
     for (const report of reports) {
+      const partly = report.unknownBeforeOf ? names(report.unknownBeforeOf) : undefined;
+      if (report.state === 'checked' && partly !== undefined && report.newDiagnostics.length > 0) {
+        lines.push(formatNewDiagnostics(report.file, report.newDiagnostics, this.#maxPerFile));
+      }
       if (report.unknownBefore) {
-        lines.push(formatUnknownBefore(report.file, report.unknownBefore, this.#maxPerFile));
+        lines.push(formatUnknownBefore(report.file, report.unknownBefore, this.#maxPerFile, partly));
       } else if (report.state === 'checked' && report.newDiagnostics.length > 0) {
         lines.push(formatNewDiagnostics(report.file, report.newDiagnostics, this.#maxPerFile));
+      } else if (report.state === 'checked' && report.pending) {
+        lines.push(`No new diagnostics in ${report.file} from the checkers that answered.`);
       } else if (report.state === 'pending') {
         lines.push(
           `Diagnostics of ${report.file} are still pending (no answer within ${seconds}); they will be appended to a later result. Do not assume the file is clean.`,

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { isLive, listProcesses, readProcess } from '../../src/process.js';
+import { listProcesses } from '../../src/process/proc-table.js';
+import { isLive, readProcess } from '../../src/process.js';
 
 /** A unique environment variable: every process that inherits it is found through /proc, whatever its parent. */
 export function envMarker(): { readonly name: string; readonly value: string; readonly env: NodeJS.ProcessEnv } {

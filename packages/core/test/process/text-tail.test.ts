@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TextTail } from '../../src/process.js';
+import { TextTail } from '../../src/process/text-tail.js';
 
 describe('TextTail', () => {
   it('keeps the newest characters across chunks cut inside a character, never half of a surrogate pair', () => {

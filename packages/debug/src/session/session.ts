@@ -405,7 +405,9 @@ export class DebugSession {
         if (body.threadId !== undefined) this.#lastThreadId = body.threadId;
         for (const id of body.hitBreakpointIds ?? []) this.spec.book.markHit(id);
         this.#moved('stopped');
-        this.#process?.snapshotTree();
+        // The tree is read from /proc (a fraction of a millisecond, more under load): after the stop's answer has
+        // sent its first request, not before it.
+        setImmediate(() => this.#process?.snapshotTree());
         break;
       }
       case 'continued':

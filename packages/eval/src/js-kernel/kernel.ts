@@ -50,6 +50,8 @@ export class JsKernel {
   #streams: { name: 'stdout' | 'stderr'; text: string }[] = [];
   #flushScheduled = false;
   #lastSyncInterrupt = 0;
+  /** Set once a shutdown was answered: the exit that follows the reply. */
+  #exit: NodeJS.Timeout | undefined;
 
   constructor(info: ConnectionInfo) {
     this.#info = info;
@@ -117,9 +119,7 @@ export class JsKernel {
         void this.#reply(this.#control, msg, 'interrupt_reply', { status: 'ok' });
         return;
       case 'shutdown_request':
-        void this.#reply(this.#control, msg, 'shutdown_reply', { status: 'ok', restart: Boolean(msg.content['restart']) }).then(
-          () => setTimeout(() => process.exit(0), 50),
-        );
+        void this.#shutdown(this.#control, msg);
         return;
       default:
         void this.#answer(this.#control, msg);
@@ -168,12 +168,19 @@ export class JsKernel {
       case 'comm_info_request':
         return this.#reply(socket, msg, replyType, { status: 'ok', comms: {} });
       case 'shutdown_request':
-        await this.#reply(socket, msg, replyType, { status: 'ok', restart: Boolean(msg.content['restart']) });
-        setTimeout(() => process.exit(0), 50);
-        return;
+        return this.#shutdown(socket, msg);
       default:
         return;
     }
+  }
+
+  /**
+   * The one end of the kernel, whichever channel asks (a client may send shutdown on control and on shell): each
+   * request gets its reply, and the process exits once, after the first reply is out.
+   */
+  async #shutdown(socket: Router, msg: WireMessage): Promise<void> {
+    await this.#reply(socket, msg, 'shutdown_reply', { status: 'ok', restart: Boolean(msg.content['restart']) });
+    this.#exit ??= setTimeout(() => process.exit(0), 50);
   }
 
   async #busy(msg: WireMessage, work: () => Promise<void>): Promise<void> {

@@ -67,7 +67,8 @@ export class KernelSession {
   readonly where: 'local' | 'environment';
   readonly #kernel: Kernel.IKernelConnection;
   #death: string | undefined;
-  #closing = false;
+  /** The session's end once begun (see {@link #end}): every later shutdown or close shares it. */
+  #ended: Promise<void> | undefined;
   readonly #deathListeners = new Set<(reason: string) => void>();
   readonly #deleteKernel: () => Promise<void>;
 
@@ -158,7 +159,7 @@ export class KernelSession {
 
   /** Marks the kernel dead: running and later cells fail with `reason`. */
   markDead(reason: string): void {
-    if (this.#death || this.#closing) return;
+    if (this.#death || this.#ended) return;
     this.#death = reason;
     for (const listener of this.#deathListeners) listener(reason);
     this.#deathListeners.clear();
@@ -217,13 +218,37 @@ export class KernelSession {
   }
 
   /** Shuts the kernel down on its server and closes the connection; never throws. */
-  async shutdown(): Promise<void> {
-    if (this.#closing) return;
-    this.#closing = true;
+  shutdown(): Promise<void> {
+    return this.#end('shutdown');
+  }
+
+  /** Closes the connection and leaves the kernel to its server (which is being stopped and shuts it down). */
+  close(): void {
+    void this.#end('close');
+  }
+
+  /**
+   * The one end of a session, however it comes (a shutdown: reset, a death, dispose on an environment's server; a
+   * close: the run's own server is stopping): the first call alone decides whether the kernel is deleted on its
+   * server, and every later one waits for that same end instead of starting another or returning early. A death
+   * is not an end: the server may be restarting the dead kernel, so it is still shut down.
+   */
+  #end(how: 'shutdown' | 'close'): Promise<void> {
+    if (this.#ended) return this.#ended;
+    // Set before any of the work: disposing the connection reports it lost, which must not read as a death.
+    let finished!: () => void;
+    this.#ended = new Promise((resolve) => {
+      finished = resolve;
+    });
+    void this.#finish(how).finally(finished);
+    return this.#ended;
+  }
+
+  async #finish(how: 'shutdown' | 'close'): Promise<void> {
     try {
       // A kernel the server declared dead is already gone from it; one the server restarted by itself is
       // reconnecting and must be deleted once it is back, or the server fails the request mid-restart.
-      if (this.#kernel.status !== 'dead' && !this.#kernel.isDisposed) {
+      if (how === 'shutdown' && this.#kernel.status !== 'dead' && !this.#kernel.isDisposed) {
         if (this.#kernel.connectionStatus !== 'connected') await this.#connected(5000);
         await this.#deleteKernel();
       }
@@ -232,12 +257,6 @@ export class KernelSession {
     } finally {
       this.#kernel.dispose();
     }
-  }
-
-  /** Closes the connection and leaves the kernel to its server (which is being stopped and shuts it down). */
-  close(): void {
-    this.#closing = true;
-    this.#kernel.dispose();
   }
 
   /** Waits until a reconnect in progress has ended one way or the other, at most `ms`. */

@@ -37,7 +37,7 @@ export class LocalJupyterServer {
   #started: Promise<JupyterEndpoint> | undefined;
   #exited: Promise<void> | undefined;
   #exitListeners = new Set<(reason: string) => void>();
-  #stopping = false;
+  /** The server's one end once begun (a stop, or a start that failed): later stops share it. */
   #stopped: Promise<void> | undefined;
 
   constructor(options: LocalServerOptions) {
@@ -105,7 +105,7 @@ export class LocalJupyterServer {
     });
     this.#tree = tree;
     this.#exited = tree.exited.then(({ code, signal }) => {
-      if (this.#stopping) return;
+      if (this.#stopped) return;
       const reason = `the local Jupyter server exited (${signal ?? `code ${code}`})`;
       for (const listener of this.#exitListeners) listener(reason);
     });
@@ -160,11 +160,10 @@ export class LocalJupyterServer {
    * after `graceMs` is ended with everything it started. Resolves when the server, its kernels and whatever
    * their cells left running are gone.
    */
-  async stop(graceMs = 5000): Promise<void> {
+  stop(graceMs = 5000): Promise<void> {
     const tree = this.#tree;
-    if (!tree || this.#stopping) return this.#stopped;
-    this.#stopping = true;
-    this.#stopped = (async () => {
+    if (!tree) return Promise.resolve();
+    this.#stopped ??= (async () => {
       if (!tree.exit) {
         tree.stdin?.end();
         let timer: NodeJS.Timeout | undefined;

@@ -1,16 +1,19 @@
 import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
-import { type CheckOptions, type Diagnostic, errorDetail, type FileCheck } from '@agent-tools/core';
+import { type CheckOptions, type Diagnostic, displayPath, errorDetail, type FileCheck, type PendingPart } from '@agent-tools/core';
 import type { ServerConfig } from '../config/server-config.js';
 import type { AdditionalResolution } from '../discovery/additional.js';
 import type { ResolvedCommand } from '../discovery/binary.js';
 import type { Resolution } from '../discovery/resolution.js';
+import { isLspError } from '../errors.js';
 import type { LanguageServer } from '../server/language-server.js';
 import { type FileServer, fileServers } from './file-servers.js';
 import { findingsOf, problemDiagnostic } from './findings.js';
 
 /** What checking written files needs of the supervisor. */
 export interface CheckHost {
+  /** The working directory, for the paths the model reads. */
+  readonly cwd: string;
   resolve(path: string): Resolution;
   /** The additional servers of a file (ESLint, Biome): usable ones, and those that cannot start with the reason. */
   additionalFor(path: string): AdditionalResolution[];
@@ -27,14 +30,29 @@ export interface CheckHost {
 
 type Outcome = { readonly ok: true; readonly diagnostics: readonly Diagnostic[] } | { readonly ok: false; readonly reason: string };
 
-/** One server's part of a file's outcome; an additional server that fails only adds its problem. */
-type Part = Outcome & { readonly problem?: { readonly server: string; readonly text: string } };
+/**
+ * One server's part of a file's outcome; an additional server that fails only adds its problem (`failed`: it ran out
+ * of time, so a late part of it is no verdict on the file).
+ */
+type Part = Outcome & { readonly problem?: { readonly server: string; readonly text: string }; readonly failed?: true };
+
+/** A file's outcome with the servers that had not answered in time. */
+type PartlyOutcome = Outcome & { readonly pending?: readonly PendingPart[] };
+
+/** A server's part of a file's outcome while it is awaited, and its answer once it came. */
+interface Awaited {
+  readonly target: FileServer;
+  readonly part: Promise<Part>;
+  done?: Part;
+}
 
 /**
  * The supervisor's side of core's write hook. Files are already on disk: each is synced to its server (a new
  * version, save, a watched-file event for a created file) before any diagnostics are asked for, so a batch that
  * creates two files importing each other sees both. Answers within the inline budget are `checked`; the rest
- * are `pending` and keep being awaited in the background for `lateDiagnosticsMs`.
+ * are `pending` and keep being awaited in the background for `lateDiagnosticsMs`. Each server's part counts on its
+ * own: a file whose primary server answered in time is `checked` with what it found, and the additional servers
+ * that had not answered yet (ESLint loading a slow configuration) are its pending parts, which come later.
  *
  * `baseline` opens existing files before their first write and reports what they already had.
  *
@@ -56,7 +74,7 @@ export async function checkFiles(
   // the server busy while the write's own check waits behind them.
   const lateDeadline = mode === 'baseline' ? deadline : Date.now() + Math.max(options.budgetMs, host.lateDiagnosticsMs);
   const outcomes = new Map<string, Promise<Outcome>>();
-  const parts = new Map<string, Array<Promise<Part>>>();
+  const parts = new Map<string, Awaited[]>();
   const missing = new Map<string, Part[]>();
   const groups = new Map<string, { target: FileServer; files: string[] }>();
   const unchecked: FileCheck[] = [];
@@ -96,25 +114,60 @@ export async function checkFiles(
       ).catch((error: unknown): Part => {
         const reason = errorDetail(error);
         // An additional server that fails leaves the primary server's answer standing, and says why it is missing.
-        return target.additional ? { ok: true, diagnostics: [], problem: { server: target.config.name, text: reason } } : { ok: false, reason };
+        if (!target.additional) return { ok: false, reason };
+        const failed = isLspError(error, 'timeout', 'cancelled') ? ({ failed: true } as const) : {};
+        return { ok: true, diagnostics: [], problem: { server: target.config.name, text: reason }, ...failed };
       });
-      parts.get(file)?.push(part);
+      const awaited: Awaited = { target, part };
+      void part.then((done) => {
+        awaited.done = done;
+      });
+      parts.get(file)?.push(awaited);
     }
   }
 
   for (const [file, pending] of parts) {
-    outcomes.set(file, Promise.all(pending).then((done) => merge(file, [...done, ...(missing.get(file) ?? [])], mode)));
+    outcomes.set(file, Promise.all(pending.map((p) => p.part)).then((done) => merge(file, [...done, ...(missing.get(file) ?? [])], mode)));
   }
 
   const inline = await settleBy(outcomes, deadline);
   const checks: FileCheck[] = [...unchecked];
   for (const [file, outcome] of outcomes) {
-    const done = inline.get(file);
-    if (done?.ok) checks.push({ file, state: 'checked', diagnostics: done.diagnostics });
+    const done: PartlyOutcome | undefined = inline.get(file) ?? partly(host.cwd, file, parts.get(file) ?? [], missing.get(file) ?? [], mode);
+    if (done?.ok) checks.push({ file, state: 'checked', diagnostics: done.diagnostics, ...(done.pending?.length ? { pending: done.pending } : {}) });
     else if (done && !done.ok) checks.push({ file, state: 'unchecked', reason: done.reason });
     else checks.push({ file, state: 'pending', settled: outcome.then((o) => (o.ok ? o.diagnostics : undefined)) });
   }
   return checks;
+}
+
+/**
+ * A file's outcome when some of its servers answered in time and others did not: what the answered ones found, the
+ * others as pending parts. Undefined (the whole file pending) while its primary server has not answered: its types
+ * are what a write most often breaks, and a file `checked` without them would read as verified.
+ */
+function partly(
+  cwd: string,
+  file: string,
+  awaited: readonly Awaited[],
+  missing: readonly Part[],
+  mode: 'check' | 'baseline',
+): PartlyOutcome | undefined {
+  const answered = awaited.flatMap((a) => (a.done ? [a.done] : []));
+  const primary = awaited.find((a) => !a.target.additional);
+  if (answered.length === 0 || (primary && !primary.done)) return undefined;
+  const outcome = merge(file, [...answered, ...missing], mode);
+  if (!outcome.ok) return outcome;
+  const next = `call lsp with action "diagnostics" and file "${displayPath(file, cwd)}"`;
+  const pending = awaited
+    .filter((a) => !a.done)
+    .map(({ target, part }): PendingPart => {
+      const { name, id } = target.config;
+      // Its late answer is its diagnostics and, when it could not check the file, its problem; no answer is none.
+      const settled = part.then((p) => (!p.ok || p.failed ? undefined : merge(file, [p], mode))).then((o) => (o?.ok ? o.diagnostics : undefined));
+      return { name, sources: [...new Set([name, id])], settled, next };
+    });
+  return { ...outcome, pending };
 }
 
 /** One file's outcome from its servers' parts: a failed primary server fails it; problems become one warning each. */

@@ -1,4 +1,5 @@
 import type { HarnessPlugin } from '../plugin.js';
+import { evalPresent, vibeMode } from './presence.js';
 
 /**
  * A package the harness can assemble, before it is loaded: the tools it registers and how to load it. Loading a
@@ -13,6 +14,8 @@ export interface PluginEntry {
    * so no other package (the language servers' diagnostics, the bridge of eval) takes part in their answer.
    */
   readonly standalone: readonly string[];
+  /** Whether its resources exist here, so that its tools are registered (always, when absent); the plugin agrees. */
+  readonly present?: () => boolean;
   load(): Promise<HarnessPlugin>;
 }
 
@@ -29,11 +32,12 @@ export const catalog: readonly PluginEntry[] = [
     load: () => import('./ast.js').then((m) => m.astPlugin),
   },
   { tools: ['debug'], standalone: [], load: () => import('./debug.js').then((m) => m.debugPlugin) },
-  { tools: ['eval'], standalone: [], load: () => import('./eval.js').then((m) => m.evalPlugin) },
+  { tools: ['eval'], standalone: [], present: evalPresent, load: () => import('./eval.js').then((m) => m.evalPlugin) },
   { tools: ['ask_user'], standalone: ['ask_user'], load: () => import('./ask.js').then((m) => m.askPlugin) },
   {
     tools: ['vibe_spawn', 'vibe_send', 'vibe_wait', 'vibe_kill', 'vibe_list'],
     standalone: [],
+    present: vibeMode,
     load: () => import('./vibe.js').then((m) => m.vibePlugin),
   },
 ];

@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { createKernelFactory, evalTools, type JupyterEnvironment } from '@agent-tools/eval';
 import type { DemoStep, HarnessPlugin } from '../plugin.js';
 import { DEMO_SETUP_COMMAND, missingPythonModules, SYSTEM_PYTHON } from '../python-modules.js';
+import { evalPresent, jupyterUrlFromEnv } from './presence.js';
 
 const PYTHON = SYSTEM_PYTHON;
 
@@ -10,7 +10,7 @@ const PYTHON = SYSTEM_PYTHON;
  * `AGENT_TOOLS_JUPYTER_TOKEN`. Without them eval starts its own server on loopback at the first cell.
  */
 function environmentFromEnv(): JupyterEnvironment | undefined {
-  const baseUrl = process.env['AGENT_TOOLS_JUPYTER_URL']?.trim();
+  const baseUrl = jupyterUrlFromEnv();
   if (!baseUrl) return undefined;
   return { baseUrl, token: process.env['AGENT_TOOLS_JUPYTER_TOKEN'] ?? '' };
 }
@@ -72,8 +72,8 @@ export const EVAL_DEMO_MODULES: readonly string[] = ['jupyter_server', 'ipykerne
 export const evalPlugin: HarnessPlugin = {
   factory: evalTools,
   resources: (env) => {
+    if (!evalPresent()) return {};
     const environment = environmentFromEnv();
-    if (!environment && !existsSync(PYTHON)) return {};
     return {
       kernelFactory: createKernelFactory({
         cwd: env.cwd,

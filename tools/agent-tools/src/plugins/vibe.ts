@@ -1,5 +1,12 @@
 import { processRunner, splitCommandLine, VibeError, vibeTools, WorkerList, type WorkerRunner } from '@agent-tools/vibe';
+import { logBug } from '../bug-log.js';
 import type { DemoStep, HarnessPlugin } from '../plugin.js';
+import { vibeMode } from './presence.js';
+
+/** A setting of the environment, trimmed; undefined when unset or blank. */
+function setting(name: string): string | undefined {
+  return process.env[name]?.trim() || undefined;
+}
 
 /**
  * Vibe mode is off unless asked for: `AGENT_TOOLS_VIBE=1` turns it on, `AGENT_TOOLS_VIBE_COMMAND` is the worker
@@ -12,15 +19,6 @@ import type { DemoStep, HarnessPlugin } from '../plugin.js';
  * `AGENT_TOOLS_VIBE_MAX` caps how many workers run at once (default 4). Workers run in the working directory and see
  * `VIBE_TIER`, `VIBE_WORKER_ID`, `VIBE_LABEL`, `VIBE_RUN`, `AGENT_TOOLS_SURFACE` and `AGENT_TOOLS_TIERS`.
  */
-function vibeMode(): boolean {
-  return ['1', 'true', 'on', 'yes'].includes((process.env['AGENT_TOOLS_VIBE'] ?? '').toLowerCase());
-}
-
-/** A setting of the environment, trimmed; undefined when unset or blank. */
-function setting(name: string): string | undefined {
-  return process.env[name]?.trim() || undefined;
-}
-
 function runnerFromEnv(): WorkerRunner {
   const command = setting('AGENT_TOOLS_VIBE_COMMAND');
   try {
@@ -130,7 +128,12 @@ export const vibePlugin: HarnessPlugin = {
     if (!vibeMode()) return {};
     const max = Number(process.env['AGENT_TOOLS_VIBE_MAX'] ?? 4);
     return {
-      workerList: new WorkerList({ runner: runnerFromEnv(), cwd: env.cwd, maxRunning: Number.isFinite(max) && max >= 1 ? max : 4 }),
+      workerList: new WorkerList({
+        runner: runnerFromEnv(),
+        cwd: env.cwd,
+        maxRunning: Number.isFinite(max) && max >= 1 ? max : 4,
+        onError: (error) => logBug(error, 'vibe worker'),
+      }),
     };
   },
   demo: vibeMode() ? vibeDemo : offDemo,
