@@ -11,6 +11,11 @@ export interface AskCardOptions {
   /** How long the card stays up once shown (queued time does not count). */
   readonly timeoutMs: number;
   readonly conversationId?: string;
+  /**
+   * Told when the port throws or answers what the card does not allow (a bug in the port), for the harness's
+   * `onError` (ask_user passes `ctx.reportError`); the outcome is `failed` either way.
+   */
+  readonly onPortError?: (error: unknown) => void;
 }
 
 /**
@@ -103,7 +108,10 @@ class Desk {
       )
       // A port that throws, or answers what the card does not allow, must not hang the call or lie to the model.
       .then((outcome): AskOutcome => checkOutcome(card, outcome))
-      .catch((error: unknown): AskOutcome => ({ type: 'failed', reason: errorDetail(error) }));
+      .catch((error: unknown): AskOutcome => {
+        options.onPortError?.(error);
+        return { type: 'failed', reason: errorDetail(error) };
+      });
     try {
       return await Promise.race([answered, ended]);
     } finally {

@@ -106,8 +106,14 @@ for (const corpus of CORPORA) {
           continue;
         }
         if (outcome.mirrorDiff) {
-          const pattern = typeof g.rule['pattern'] === 'string' ? g.rule['pattern'] : '';
-          const why = await grammarDiffers(loader, dir.path, corpus.language, pattern, [...outcome.mirrorDiff.onlyCli, ...outcome.mirrorDiff.onlyMirror]);
+          // Every pattern of the rule, wherever it sits (an `all`'s `$A::new` too), then the files involved.
+          const locations = [...outcome.mirrorDiff.onlyCli, ...outcome.mirrorDiff.onlyMirror];
+          const patterns = valuesOf(g.rule, 'pattern').filter((p): p is string => typeof p === 'string');
+          let why: string | undefined;
+          for (const pattern of patterns.length > 0 ? patterns : ['']) {
+            why = await grammarDiffers(loader, dir.path, corpus.language, pattern, locations);
+            if (why) break;
+          }
           if (why) {
             grammar.push(`${label(g)}: ${why}`);
             continue;

@@ -110,6 +110,13 @@ describe('rules, each kind of key, against the ast-grep CLI on the same file', (
     expect(await agree({ pattern: { context: '$A === $B', strictness: 'smart' } })).toEqual([]);
   });
 
+  it('regex: any string, a space or nothing at all included, as ast-grep reads it', async () => {
+    expect(await agree({ kind: 'string', regex: ' ' })).toEqual([]);
+    expect(await agree({ kind: 'binary_expression', regex: ' ' })).toHaveLength(3);
+    expect(await agree({ kind: 'string', regex: '' })).toEqual(['"/x"', '"y"', '"s"', '"two"']);
+    expect(await agree({ kind: 'string', not: { regex: '' } })).toEqual([]);
+  });
+
   it('a rule requiring a pattern finds its candidates from the pattern, and finds what a walk over every node finds', async () => {
     // `fetch` occurs rarely in the file, so the rule's candidates come from its occurrences (see anchorOf).
     expect(await agree({ pattern: 'fetch($A)', inside: { kind: 'function_declaration', stopBy: 'end', not: { has: { kind: 'try_statement', stopBy: 'end' } } } })).toEqual([

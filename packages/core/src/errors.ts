@@ -117,3 +117,12 @@ export function errorSentence(error: unknown): string {
   if (!AgentToolsError.isInstance(error)) return messageOf(error);
   return error.hint ? `${error.detail} ${error.hint}` : error.detail;
 }
+
+/**
+ * The one policy for a caught error: an AgentToolsError is an answer the caller may render or go on from; anything
+ * else is a bug, thrown again so that it reaches the registry, which reports it to the harness's `onError` once and
+ * answers "<tool> failed: …". Call it first in a catch that turns errors into answers or partial results.
+ */
+export function rethrowUnexpected(error: unknown): asserts error is AgentToolsError {
+  if (!AgentToolsError.isInstance(error)) throw error;
+}

@@ -20,7 +20,7 @@ export {
   searchPath,
 } from './discovery.js';
 export { disposeValue } from './dispose.js';
-export { messageOf } from './errors.js';
+export { messageOf, rethrowUnexpected } from './errors.js';
 export {
   applyFileChanges,
   type ChangedFile,

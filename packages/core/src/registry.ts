@@ -3,7 +3,7 @@ import { type ApprovalCallback, readDecision } from './approval.js';
 import { RunDiagnostics, type RunDiagnosticsOptions } from './diagnostics/run-diagnostics.js';
 import { disposeValue } from './dispose.js';
 import { thrownResult } from './error-result.js';
-import { CoreError, errorSentence, messageOf } from './errors.js';
+import { AgentToolsError, CoreError, errorSentence, messageOf } from './errors.js';
 import { type AnyToolFactory, type FactoryOutput, isPresent, type Resources } from './factory.js';
 import { fileWritesSettled } from './file-lock.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -88,6 +88,8 @@ export class Registry implements ToolCaller, AsyncDisposable {
   /** Ends this run's share of what lives as long as a run (the process supervisor's zygote). */
   readonly #endRun = runStarted();
   #disposing: Promise<void> | undefined;
+  /** The errors already told to `onError`: a tool that reported one through `ctx.reportError` and threw it again is told once. */
+  readonly #reported = new WeakSet<object>();
 
   constructor(options: RegistryOptions = {}) {
     this.#options = options;
@@ -187,7 +189,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
       const created = factory.create(this.#resources as never, { runId: this.runId, notices: this.notices });
       output = isToolList(created) ? { tools: created } : created;
     } catch (error) {
-      this.#options.onError?.(error, { phase: 'factory' });
+      this.#report(error, { phase: 'factory' });
       this.#factoryStatus.push({ name: factory.name, registered: false, missing: [], tools: [], error: messageOf(error) });
       return;
     }
@@ -214,7 +216,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
       return await this.#execute(name, args, options, ancestors, progress);
     } catch (error) {
       // #execute contains tool failures itself; this is the last net for a registry bug or a bad surface name.
-      this.#options.onError?.(error, { tool: name, phase: 'call' });
+      this.#report(error, { tool: name, phase: 'call' });
       return errorResult(`The call to ${name} could not be made: ${errorSentence(error)}`);
     }
   }
@@ -290,7 +292,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
       const why = decision.reason ? ` Reason given: ${asSentence(decision.reason)}` : '';
       return `The user did not allow this ${tool.name} call.${why} Do not repeat the same call; change the approach or ask the user.`;
     } catch (error) {
-      this.#options.onError?.(error, { tool: tool.name, phase: 'call' });
+      this.#report(error, { tool: tool.name, phase: 'call' });
       return `${tool.name} was refused because the approval step failed: ${asSentence(errorSentence(error))}`;
     }
   }
@@ -341,6 +343,9 @@ export class Registry implements ToolCaller, AsyncDisposable {
       registry: bridge,
       diagnostics: this.diagnostics,
       notices: this.notices,
+      reportError: (error) => {
+        if (!AgentToolsError.isInstance(error)) this.#report(error, { tool: tool.name, phase: 'call' });
+      },
       reportProgress: (report) => {
         // Nothing after the answer: a call that timed out or was cancelled may still be winding down.
         if (!answered && !controller.signal.aborted) progress?.push(report, path);
@@ -360,7 +365,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
         (error: unknown) => {
           if (controller.signal.aborted) return resolve(errorResult(cancelledText(tool.name, this.#lifetime.signal, controller.signal.reason, tool.tier)));
           const thrown = thrownResult(tool.name, error);
-          if (!thrown.expected) this.#options.onError?.(error, { tool: tool.name, phase: 'call' });
+          if (!thrown.expected) this.#report(error, { tool: tool.name, phase: 'call' });
           resolve(thrown.result);
         },
       );
@@ -384,11 +389,24 @@ export class Registry implements ToolCaller, AsyncDisposable {
     return { result, settled };
   }
 
+  /** Tells the harness's `onError` of an unexpected error, once per error; an `onError` that throws has nowhere to go. */
+  #report(error: unknown, context: { readonly tool?: string; readonly phase: 'call' | 'factory' | 'dispose' }): void {
+    if (typeof error === 'object' && error !== null) {
+      if (this.#reported.has(error)) return;
+      this.#reported.add(error);
+    }
+    try {
+      this.#options.onError?.(error, context);
+    } catch {
+      // The harness's logger failed; the call's answer does not depend on it.
+    }
+  }
+
   /** The throttled delivery of one call's progress to its listener, when it has one. */
   #progress(listener: ProgressListener | undefined, base: number, name: string): ProgressThrottle | undefined {
     if (!listener) return undefined;
     const intervalMs = this.#options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
-    return new ProgressThrottle(listener, intervalMs, base, (error) => this.#options.onError?.(error, { tool: name, phase: 'call' }));
+    return new ProgressThrottle(listener, intervalMs, base, (error) => this.#report(error, { tool: name, phase: 'call' }));
   }
 
   /**
@@ -424,11 +442,11 @@ export class Registry implements ToolCaller, AsyncDisposable {
       }),
     ]);
     cancelTimer();
-    if (!settled) this.#options.onError?.(new Error(`file writes still under way after ${timeout} ms`), { phase: 'dispose' });
+    if (!settled) this.#report(new Error(`file writes still under way after ${timeout} ms`), { phase: 'dispose' });
     const targets: unknown[] = [...this.#outputs, ...Object.values(this.#resources)];
     const failures = await Promise.all(targets.map((target) => disposeValue(target, timeout)));
     for (const failure of failures) {
-      if (failure) this.#options.onError?.(new Error(failure), { phase: 'dispose' });
+      if (failure) this.#report(new Error(failure), { phase: 'dispose' });
     }
     // After the resources: their trees have ended, so the zygote (kept for this run's spawns) can go with it.
     await this.#endRun();

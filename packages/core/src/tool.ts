@@ -58,6 +58,13 @@ export interface ToolContext {
    * the registry throttles, and it does nothing when nobody listens.
    */
   reportProgress(progress: ToolProgress): void;
+  /**
+   * Tells the harness's `onError` of an unexpected error (a bug: anything but an AgentToolsError, which is an answer
+   * and is ignored here) that the tool caught to answer the model itself, saying what state is kept. A tool with
+   * nothing better to say lets the error propagate instead: the registry reports it and answers "<tool> failed: …".
+   * An error reported here and thrown again is reported once.
+   */
+  reportError(error: unknown): void;
 }
 
 /** One tool: everything a registry needs to list it, gate it and run it. */

@@ -45,6 +45,9 @@ describe('Biome beside tsserver (biome lsp-proxy, ultracite preset)', () => {
 });
 
 describe('a Biome configuration that does not load never blocks tsserver', () => {
+  const ran = 'Biome 2.5.12, node_modules/.bin/biome lsp-proxy read biome.jsonc in . (the working directory)';
+  const todo = 'fix it (`npx biome check` in the project shows where each problem is), then call lsp with action "reload")';
+
   it('says why at once, without waiting for diagnostics Biome will never publish', async () => {
     await using run = startRun({ ...files, 'biome.jsonc': '{ "linter": { "rulez": {} } }\n' }, {}, 20_000);
     linkPackages(run.dir.path, { '@biomejs/biome': 'ultracite-biome' }, { biome: '@biomejs/biome/bin/biome' });
@@ -53,6 +56,28 @@ describe('a Biome configuration that does not load never blocks tsserver', () =>
     expect(written).toContain('biome: could not load biome.jsonc: Found an unknown key `rulez`.');
     expect(written).not.toContain('pending');
     const result = text(await run.lsp({ action: 'diagnostics', file: 'src/a.ts' }));
-    expect(result.split('\n')[0]).toBe('INCOMPLETE: biome: could not load biome.jsonc: Found an unknown key `rulez`. (after fixing it, call lsp with action "reload")');
+    expect(result.split('\n')[0]).toBe(`INCOMPLETE: biome: could not load biome.jsonc: Found an unknown key \`rulez\`. (${ran}; ${todo}`);
+    // Biome checked nothing: the header names only the server that did.
+    expect(result).toContain('src/a.ts: 1 error, 0 warnings (checked by typescript-language-server).');
+  });
+
+  it('on a first diagnostics call, names every error of a configuration that does not even parse, what ran and what to do', async () => {
+    await using run = startRun({ ...files, 'biome.jsonc': '{ "linter": { "rulez": {} }\n' }, {}, 20_000);
+    linkPackages(run.dir.path, { '@biomejs/biome': 'ultracite-biome' }, { biome: '@biomejs/biome/bin/biome' });
+    // Biome logs the errors a moment after it starts: the wait for its diagnostics ends there, not at the timeout.
+    const result = text(await run.lsp({ action: 'diagnostics', file: 'src/a.ts' }));
+    expect(result.split('\n')[0]).toBe(
+      `INCOMPLETE: biome: could not load biome.jsonc: expected \`}\` but instead the file ends; Found an unknown key \`rulez\`. (${ran}; ${todo}`,
+    );
+    expect(result).toContain('(checked by typescript-language-server).');
+  });
+
+  it('names the file an `extends` points to that does not exist (Biome says only "No such file or directory")', async () => {
+    await using run = startRun({ ...files, 'biome.jsonc': '{ "extends": ["./nope.jsonc"] }\n' }, {}, 20_000);
+    linkPackages(run.dir.path, { '@biomejs/biome': 'ultracite-biome' }, { biome: '@biomejs/biome/bin/biome' });
+    const result = text(await run.lsp({ action: 'diagnostics', file: 'src/a.ts' }));
+    expect(result.split('\n')[0]).toBe(
+      `INCOMPLETE: biome: could not load biome.jsonc: No such file or directory (os error 2); it extends ./nope.jsonc, which does not exist (${ran}; ${todo}`,
+    );
   });
 });

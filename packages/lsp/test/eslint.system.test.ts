@@ -88,7 +88,9 @@ describe('ESLint beside tsserver (vscode-eslint-language-server, real flat confi
     // Under `pnpm test` the package's node_modules/.bin is on PATH, so the binary is named by its path there.
     expect(body).toMatch(/\n {2}running for \.: pid \d+, .*binary (?:vscode-eslint-language-server from vscode-langservers-extracted 4\.10\.0|\/\S*\/node_modules\/\.bin\/vscode-eslint-language-server)/);
     const forFile = text(await run.lsp({ action: 'status', file: 'src/clean.ts' }));
-    expect(forFile).toContain('For src/clean.ts: typescript-language-server answers, with root ..\n  eslint adds its diagnostics and code actions, with root ..');
+    expect(forFile).toContain(
+      'For src/clean.ts: typescript-language-server answers, with root . (the working directory).\n  eslint adds its diagnostics and code actions, with root . (the working directory).',
+    );
   });
 });
 
@@ -114,7 +116,8 @@ describe('an ESLint configuration that throws never blocks tsserver', () => {
   it('says why in the diagnostics action and in status', async () => {
     const result = await run.lsp({ action: 'diagnostics', file: 'src/clean.ts' });
     expect(text(result).split('\n')[0]).toBe('INCOMPLETE: eslint: could not load eslint.config.mjs: this configuration refuses to load');
-    expect(text(result)).toContain('(checked by typescript-language-server, eslint)');
+    // ESLint checked nothing: the header names only the server that did.
+    expect(text(result)).toContain('(checked by typescript-language-server).');
     expect(text(await run.lsp({ action: 'status' }))).toContain('NOT CHECKING the last file asked about: could not load eslint.config.mjs: this configuration refuses to load');
   });
 

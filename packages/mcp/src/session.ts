@@ -111,7 +111,8 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
   // The request that first needs the registry carries the server's own requests of its set-up (roots/list).
   const session = (requestId: RequestId): Promise<Registry> => {
     if (typeof source !== 'function') return Promise.resolve(source);
-    registry ??= Promise.resolve().then(() =>
+    if (registry) return registry;
+    registry = Promise.resolve().then(() =>
       source({
         sessionId: transport.sessionId,
         questionPort: port,
@@ -124,6 +125,8 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
         signal: ended.signal,
       }),
     );
+    // Every request of the session awaits this one promise: its failure is told to onError once, not per request.
+    registry.catch((error: unknown) => options.onError?.(error));
     return registry;
   };
   const ready = async (requestId: RequestId): Promise<Registry> => {
@@ -180,7 +183,8 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
   });
   server.onclose = () => {
     ended.abort(new Error('the MCP session ended'));
-    const dispose = owned && registry ? registry.then((reg) => reg.dispose()) : Promise.resolve();
+    // A registry that failed to assemble was reported when it failed; only a dispose failure is new.
+    const dispose = owned && registry ? registry.then((reg) => reg.dispose(), () => undefined) : Promise.resolve();
     dispose.catch((error: unknown) => options.onError?.(error)).finally(resolveClosed);
   };
   server.onerror = (error) => options.onError?.(error);

@@ -1,4 +1,4 @@
-import { errorDetail, type Surface } from '@agent-tools/core';
+import { AgentToolsError, errorDetail, type Surface } from '@agent-tools/core';
 import { admitsEverything } from './surface-policy.js';
 
 /** `fast` for mechanical work with a clear spec; `good` for design, judgement, or reviewing a fast worker's output. */
@@ -114,8 +114,12 @@ export function capabilities(runner: WorkerRunner): RunnerCapabilities {
   };
 }
 
-/** Runs a runner once and folds whatever shape it answers in into a result; never rejects. */
-export async function runOnce(runner: WorkerRun, task: WorkerTask): Promise<WorkerResult> {
+/**
+ * Runs a runner once and folds whatever shape it answers in into a result; never rejects. A throw that is not a
+ * stop's (the task was not aborted) and not an AgentToolsError is a bug in the runner: `onUnexpected` hears of it,
+ * and the worker fails with its message either way.
+ */
+export async function runOnce(runner: WorkerRun, task: WorkerTask, onUnexpected?: (error: unknown) => void): Promise<WorkerResult> {
   try {
     const answer = runner(task);
     if (isAsyncIterable(answer)) {
@@ -130,6 +134,7 @@ export async function runOnce(runner: WorkerRun, task: WorkerTask): Promise<Work
     const result = await answer;
     return typeof result === 'string' ? { ok: true, output: result } : result;
   } catch (error) {
+    if (!task.signal.aborted && !AgentToolsError.isInstance(error)) onUnexpected?.(error);
     // The detail is read by a model in a sentence that already names the worker: no package prefix.
     return { ok: false, output: '', detail: errorDetail(error) };
   }

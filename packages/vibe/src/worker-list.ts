@@ -37,7 +37,10 @@ export interface WorkerListOptions {
   readonly stopTimeoutMs?: number;
   /** How much of a running worker's output is kept for listings (default 4,000 characters, from the end). */
   readonly liveOutputChars?: number;
-  /** Told of an unexpected throw by an `onEnd` listener, for the harness's logs. */
+  /**
+   * Told of an unexpected throw, for the harness's logs: by a runner (a bug in it; the worker fails with its message
+   * either way) or by an `onEnd` listener. Pass the registry's `onError` here too, so every bug reaches one place.
+   */
   readonly onError?: (error: unknown) => void;
 }
 
@@ -276,7 +279,7 @@ export class WorkerList implements AsyncDisposable {
         if (worker.current === run && id) worker.session = id;
       },
     };
-    run.settled = runOnce(this.#runner.run, task).then((result) => {
+    run.settled = runOnce(this.#runner.run, task, (error) => this.#reportError(error)).then((result) => {
       if (worker.current === run && result.session) worker.session = result.session;
       // A run stopped for a restart hands over to the next run; one replaced after a stop timeout is forgotten.
       if (worker.current !== run || run.stopFor === 'restart') return;
@@ -319,8 +322,17 @@ export class WorkerList implements AsyncDisposable {
       try {
         listener(ended);
       } catch (error) {
-        this.#options.onError?.(error);
+        this.#reportError(error);
       }
+    }
+  }
+
+  /** The harness's `onError`; one that throws has nowhere to go. */
+  #reportError(error: unknown): void {
+    try {
+      this.#options.onError?.(error);
+    } catch {
+      // The harness's logger failed; the workers do not depend on it.
     }
   }
 

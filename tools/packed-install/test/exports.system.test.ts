@@ -29,8 +29,9 @@ describe('entry points', () => {
     expect(load(file).names).toMatchSnapshot(spec);
   });
 
-  it("core's root entry, the harness author's, loads no child_process; the process supervisor's entry does", () => {
+  it("core's root entry (the harness author's) and its internal entry load no child_process; the process supervisor's entry does", () => {
     expect(load(join(ROOT, 'packages/core/dist/index.js')).childProcess).toBe(false);
+    expect(load(join(ROOT, 'packages/core/dist/internal.js')).childProcess).toBe(false);
     expect(load(join(ROOT, 'packages/core/dist/process.js')).childProcess).toBe(true);
   });
 });

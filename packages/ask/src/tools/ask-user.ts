@@ -57,6 +57,7 @@ export function askUserTool(deps: AskUserDeps) {
         signal: ctx.signal,
         timeoutMs: deps.timeoutMs,
         ...(ctx.conversationId === undefined ? {} : { conversationId: ctx.conversationId }),
+        onPortError: (error) => ctx.reportError(error),
       });
       const { text, isError } = outcomeText(outcome, deps.timeoutMs, questions);
       const assumptions = unanswered(outcome, questions).map(

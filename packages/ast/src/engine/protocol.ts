@@ -19,7 +19,8 @@ export type FromWorker =
   | { readonly type: 'result'; readonly id: number; readonly outcomes: readonly FileOutcome[] }
   | { readonly type: 'stats'; readonly id: number; readonly stats: WorkerStats }
   | { readonly type: 'warm'; readonly id: number }
-  | { readonly type: 'error'; readonly id: number; readonly message: string };
+  /** `bug`: the worker threw something other than an AgentToolsError (its stack comes along for the harness's logs). */
+  | { readonly type: 'error'; readonly id: number; readonly message: string; readonly bug?: { readonly stack: string } };
 
 /** A worker's cache counters. */
 export interface WorkerStats {

@@ -4,7 +4,7 @@
  * many files is spread over several of these.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { errorDetail } from '@agent-tools/core/errors';
+import { AgentToolsError, errorDetail } from '@agent-tools/core/errors';
 import { languageSpec } from '../languages.js';
 import { FileSearcher } from './file-search.js';
 import type { FromWorker, ToWorker, WorkerConfig } from './protocol.js';
@@ -37,7 +37,8 @@ async function handle(message: ToWorker): Promise<void> {
       reply = { type: 'result', id: message.id, outcomes: await searcher.search(message.request) };
     }
   } catch (error) {
-    reply = { type: 'error', id: message.id, message: errorDetail(error) };
+    const bug = AgentToolsError.isInstance(error) ? undefined : { stack: error instanceof Error ? (error.stack ?? '') : '' };
+    reply = { type: 'error', id: message.id, message: errorDetail(error), ...(bug ? { bug } : {}) };
   }
   port?.postMessage(reply);
 }

@@ -177,6 +177,8 @@ export class WorkerPool {
         (reply) => {
           if (reply.type === 'error') {
             failed = true;
+            // A bug in the worker stays a bug here (not an answer), so the registry reports it to onError.
+            if (reply.bug) throw Object.assign(new Error(`A search worker failed: ${reply.message}`), { stack: reply.bug.stack });
             throw new AstError('worker_failed', `A search worker failed: ${reply.message}`);
           }
           if (reply.type === 'result') out.push(...reply.outcomes);

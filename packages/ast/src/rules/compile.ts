@@ -149,7 +149,9 @@ async function compileNode(ctx: Ctx, raw: unknown, path: string, relation: boole
   if (obj['pattern'] !== undefined) parts.push(await compilePatternKey(ctx, obj['pattern'], `${path}.pattern`));
   if (obj['kind'] !== undefined) parts.push(compileKind(ctx, obj['kind'], `${path}.kind`));
   if (obj['regex'] !== undefined) {
-    const source = asString(obj['regex'], `${path}.regex`);
+    // Any string, as in ast-grep: `" "` finds nodes holding a space, and `""` every node.
+    const source = obj['regex'];
+    if (typeof source !== 'string') throw invalid(`${path}.regex`, `expected a string, got ${typeName(source)}.`);
     const regex = toJsRegExp(source, `${path}.regex`);
     parts.push({ type: 'regex', source: regex.source, flags: regex.flags });
   }

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { resolveInside, type ToolResult, textResult } from '@agent-tools/core';
+import { AgentToolsError, resolveInside, type ToolResult, textResult } from '@agent-tools/core';
 import { findExecutable, isExecutable, notRegularFile, searchPath, specialFileKind } from '@agent-tools/core/internal';
 import type { AdapterConfig } from '../adapters/adapter.js';
 import { selectForAttach, selectForLaunch } from '../adapters/select.js';
@@ -188,7 +188,8 @@ export async function guarded(op: OpContext, run: () => Promise<ToolResult>): Pr
   } catch (error) {
     // A crashed adapter fails the request at once; the session learns how the process ended a moment later.
     if (before && isDebugError(error, 'adapter_exited')) await waitFor(() => before.ending, 2000);
-    if (before?.ending) return endAnswer(before);
+    // A bug is not the session's end: it goes on to the registry, which reports it to the harness's onError.
+    if (before?.ending && AgentToolsError.isInstance(error)) return endAnswer(before);
     throw error;
   }
 }

@@ -1,4 +1,5 @@
-import { AgentToolsError, defineTool, type ToolResult, textResult, toolErrorResult } from '@agent-tools/core';
+import { defineTool, type ToolResult, textResult, toolErrorResult } from '@agent-tools/core';
+import { rethrowUnexpected } from '@agent-tools/core/internal';
 import { z } from 'zod';
 import { DebugError } from '../errors.js';
 import type { OpContext } from '../ops/common.js';
@@ -134,7 +135,7 @@ export function debugTool(supervisor: DebugSupervisor, defaults: { cwd: string; 
         result = await guarded(op, () => dispatch(op, params));
       } catch (error) {
         // Caught, not left to the registry, so a notice about the last session still leads the answer.
-        if (!AgentToolsError.isInstance(error)) throw error;
+        rethrowUnexpected(error);
         result = toolErrorResult(error);
       }
       return notice ? prepend(notice, result) : result;

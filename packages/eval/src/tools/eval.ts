@@ -111,6 +111,8 @@ export function evalTool(factory: KernelFactory) {
       try {
         acquired = await factory.acquire(ctx.conversationId, language);
       } catch (error) {
+        // Answered here, so the model learns nothing ran; a bug (not an EvalToolError) still reaches the harness.
+        ctx.reportError(error);
         return errorResult(`The ${language} kernel could not be started, so nothing was run: ${errorSentence(error)}`);
       }
       if (acquired.lost) {

@@ -60,6 +60,10 @@ export interface ServerReport {
    * Biome whose configuration does not load, would never publish them: the wait is skipped); `after`: once they came.
    */
   readonly phase: 'before' | 'after';
+  /** The server's binary as a model reads it (`node_modules/.bin/biome`). */
+  readonly binary?: string;
+  /** The root as a model reads it (workspace-relative). */
+  readonly rootLabel?: string;
 }
 
 /**

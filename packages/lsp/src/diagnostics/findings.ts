@@ -1,4 +1,6 @@
 import type { Diagnostic } from '@agent-tools/core';
+import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
+import { rootLabel } from '../format/root-label.js';
 import type { OpenDocument } from '../server/documents.js';
 import type { LanguageServer } from '../server/language-server.js';
 import { fromLspDiagnostic } from './convert.js';
@@ -10,18 +12,56 @@ export interface Findings {
   readonly problem?: string;
 }
 
+/** How often a server's reports are read again while its diagnostics are awaited. */
+const PROBLEM_POLL_MS = 100;
+
 /**
  * A server's diagnostics of an open document's current version, each labelled with the server that reported it
- * (its own `source`, or the configuration's id), and the problem its configuration reads from its reports.
+ * (its own `source`, or the configuration's id), and the problem its configuration reads from its reports. A problem
+ * that shows while the diagnostics are awaited (Biome logs a configuration it cannot load a moment after it starts,
+ * and then publishes nothing) ends the wait at once, instead of letting it run out without a reason.
  */
 export async function findingsOf(server: LanguageServer, doc: OpenDocument, deadline: number, signal?: AbortSignal): Promise<Findings> {
-  const report = (phase: 'before' | 'after') => server.config.problem?.({ root: server.root, path: doc.path, log: server.log, events: server.events.all, phase });
+  const read = server.config.problem;
+  const report = (phase: 'before' | 'after') =>
+    read?.({ root: server.root, path: doc.path, log: server.log, events: server.events.all, phase, binary: server.binary.display, rootLabel: rootLabel(server.root, server.cwd) });
   const known = report('before');
   if (known) return { diagnostics: [], problem: known };
-  const list = await server.diagnostics.of(doc, deadline, signal);
+  const list = read ? await diagnosticsOrProblem(server, doc, deadline, () => report('before'), signal) : await server.diagnostics.of(doc, deadline, signal);
+  if (typeof list === 'string') return { diagnostics: [], problem: list };
   const diagnostics = list.map((d) => fromLspDiagnostic(doc.path, d.source ? d : { ...d, source: server.config.id }));
   const problem = report('after');
   return { diagnostics, ...(problem ? { problem } : {}) };
+}
+
+/** The document's diagnostics, or the problem the server reports first while they are awaited. */
+async function diagnosticsOrProblem(
+  server: LanguageServer,
+  doc: OpenDocument,
+  deadline: number,
+  problem: () => string | undefined,
+  signal?: AbortSignal,
+): Promise<readonly LspDiagnostic[] | string> {
+  const stop = new AbortController();
+  const both = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+  let timer: NodeJS.Timeout | undefined;
+  const found = new Promise<string>((resolve) => {
+    const look = () => {
+      const text = problem();
+      if (text) resolve(text);
+      else timer = setTimeout(look, PROBLEM_POLL_MS);
+    };
+    timer = setTimeout(look, PROBLEM_POLL_MS);
+  });
+  const wait = server.diagnostics.of(doc, deadline, both);
+  // Once the problem won, the wait is cancelled: its rejection is expected and not an answer.
+  wait.catch(() => {});
+  try {
+    return await Promise.race([wait, found]);
+  } finally {
+    clearTimeout(timer);
+    stop.abort();
+  }
 }
 
 /**

@@ -94,6 +94,10 @@ async function applyFix(env: ToolEnv, params: z.output<typeof lspFixParameters>,
     if (plan.changes.length === 0) return errorResult(`Action ${params.number} ("${title}") changes nothing; nothing was written.`);
     return applyAndReport(server, plan, env.cwd, ctx, `${head}: ${countOf(plan)}.`, { action: 'fix', number: params.number, title });
   }
+  // ESLint's server handles one request at a time: asked for the file's diagnostics while its command waits for the
+  // answer to its workspace/applyEdit, it answers only after that wait, so the baseline taken there ran out its
+  // budget and no finding of the fix could be called new. The listed file's baseline is taken before the command.
+  if (ctx.diagnostics.enabled) await ctx.diagnostics.beforeWrite([path], ctx.signal);
   const outcome = await runCommand(server, env.cwd, ctx, edit, command);
   if (outcome.declined) {
     return errorResult(`The server ran "${title}" but an edit it sent back could not be applied (${relativeText(outcome.declined, env.cwd)}); ${outcome.restored}. Call lsp code_actions again.`);

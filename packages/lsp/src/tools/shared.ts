@@ -1,5 +1,5 @@
-import { AgentToolsError, errorResult, resolveInside, type ToolProgress, type ToolResult, textResult, toolErrorResult } from '@agent-tools/core';
-import { messageOf } from '@agent-tools/core/internal';
+import { resolveInside, type ToolProgress, type ToolResult, textResult, toolErrorResult } from '@agent-tools/core';
+import { rethrowUnexpected } from '@agent-tools/core/internal';
 import type { Position, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { LspError } from '../errors.js';
 import { locateSymbol, type SymbolPosition } from '../position/locate-symbol.js';
@@ -138,12 +138,13 @@ export function withNotes(env: ToolEnv, result: ToolResult): ToolResult {
 }
 
 /**
- * Turns a thrown error into a result that says what to do next: an AgentToolsError (lsp's or core's) as core
- * renders it, with the action beside its code; anything else as a failed request.
+ * The answer for a thrown AgentToolsError (lsp's or core's), as core renders it, with the action beside its code.
+ * Anything else is a bug, not an answer: it is thrown again, so the registry reports it to the harness's `onError`
+ * once and answers "<tool> failed: …" (the supervisor's notes wait for the next answer).
  */
 export function failure(error: unknown, structured?: Record<string, unknown>): ToolResult {
-  if (AgentToolsError.isInstance(error)) return toolErrorResult(error, structured);
-  return errorResult(`The language server request failed: ${messageOf(error)}`, structured);
+  rethrowUnexpected(error);
+  return toolErrorResult(error, structured);
 }
 
 /** A successful result with structured data. */

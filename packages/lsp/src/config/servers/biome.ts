@@ -1,6 +1,7 @@
 import { bundledNodeBin } from '../bundled.js';
 import { defineServer } from '../server-config.js';
 import { biomeProblem } from './biome-problem.js';
+import { JS_EXTENSIONS, TS_EXTENSIONS } from './js-extensions.js';
 import { projectPackage } from './project-package.js';
 
 /**
@@ -14,14 +15,8 @@ export const biomeServer = defineServer({
   languages: 'JavaScript/TypeScript/JSON/CSS lint',
   role: 'additional',
   extensions: {
-    '.js': 'javascript',
-    '.jsx': 'javascriptreact',
-    '.mjs': 'javascript',
-    '.cjs': 'javascript',
-    '.ts': 'typescript',
-    '.tsx': 'typescriptreact',
-    '.mts': 'typescript',
-    '.cts': 'typescript',
+    ...JS_EXTENSIONS,
+    ...TS_EXTENSIONS,
     '.json': 'json',
     '.jsonc': 'jsonc',
     '.css': 'css',

@@ -5,6 +5,7 @@ import { bundledNodeBin } from '../bundled.js';
 import { defineServer } from '../server-config.js';
 import { ESLINT_CONFIGS } from './eslint-configs.js';
 import { eslintProblem } from './eslint-problem.js';
+import { JS_EXTENSIONS, TS_EXTENSIONS } from './js-extensions.js';
 import { projectPackage } from './project-package.js';
 
 /**
@@ -17,16 +18,7 @@ export const eslintServer = defineServer({
   name: 'eslint',
   languages: 'JavaScript/TypeScript lint',
   role: 'additional',
-  extensions: {
-    '.js': 'javascript',
-    '.jsx': 'javascriptreact',
-    '.mjs': 'javascript',
-    '.cjs': 'javascript',
-    '.ts': 'typescript',
-    '.tsx': 'typescriptreact',
-    '.mts': 'typescript',
-    '.cts': 'typescript',
-  },
+  extensions: { ...JS_EXTENSIONS, ...TS_EXTENSIONS },
   rootMarkers: ESLINT_CONFIGS,
   binaries: ['vscode-eslint-language-server'],
   args: ['--stdio'],

@@ -3,6 +3,7 @@ import { LspError } from '../../errors.js';
 import { tscChecker } from '../../project-check/checkers/tsc.js';
 import { bundledNodeBin, bundledTsserver } from '../bundled.js';
 import { type DependentsFinder, type DiagnosticsPuller, defineServer } from '../server-config.js';
+import { JS_EXTENSIONS, TS_EXTENSIONS } from './js-extensions.js';
 
 interface TsserverDiagnostic {
   readonly start?: { readonly line: number; readonly offset: number };
@@ -69,16 +70,7 @@ export const typescriptServer = defineServer({
   id: 'typescript',
   name: 'typescript-language-server',
   languages: 'TypeScript/JavaScript',
-  extensions: {
-    '.ts': 'typescript',
-    '.tsx': 'typescriptreact',
-    '.mts': 'typescript',
-    '.cts': 'typescript',
-    '.js': 'javascript',
-    '.jsx': 'javascriptreact',
-    '.mjs': 'javascript',
-    '.cjs': 'javascript',
-  },
+  extensions: { ...TS_EXTENSIONS, ...JS_EXTENSIONS },
   rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
   binaries: ['typescript-language-server'],
   // tsserver dies alone when it runs out of memory on a large project (or is killed); typescript-language-server

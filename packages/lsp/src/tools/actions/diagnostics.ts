@@ -28,7 +28,7 @@ export async function diagnostics(
   const relevant = list.filter((d) => SHOWN.has(d.severity));
   const hidden = list.length - relevant.length;
   const tail = hidden > 0 ? `\n(${plural(hidden, 'hint')} and information ${nounFor(hidden, 'message')} not shown)` : '';
-  const by = merged.servers.map((s) => s.config.name).join(', ') || 'no server';
+  const by = merged.checkedBy.join(', ') || 'no server';
   // A server that could not check the file comes first: without it the list is not the whole answer.
   const lead = merged.problems.length ? `INCOMPLETE: ${merged.problems.join('\n')}\n` : '';
   const problems = merged.problems.length ? { problems: merged.problems } : {};

@@ -1,4 +1,5 @@
 import { type Diagnostic, errorDetail } from '@agent-tools/core';
+import { rethrowUnexpected } from '@agent-tools/core/internal';
 import { fileServers } from '../../diagnostics/file-servers.js';
 import { findingsOf } from '../../diagnostics/findings.js';
 import { LspError } from '../../errors.js';
@@ -10,6 +11,8 @@ export interface MergedFindings {
   readonly diagnostics: readonly Diagnostic[];
   /** The servers that answered, primary first. */
   readonly servers: readonly LanguageServer[];
+  /** The names of the servers that checked the file: those that answered without a problem (a Biome that could not load its configuration answered nothing). */
+  readonly checkedBy: readonly string[];
   /** `eslint: could not load eslint.config.js: …`: an additional server that did not check the file, and why. */
   readonly problems: readonly string[];
 }
@@ -35,6 +38,7 @@ export async function mergedFindings(env: ToolEnv, path: string, signal: AbortSi
         return { server, found, error: undefined };
       } catch (error) {
         if (!target.additional) throw error;
+        rethrowUnexpected(error);
         return { server: undefined, found: undefined, error: `${target.config.name}: ${errorDetail(error)}` };
       }
     }),
@@ -46,6 +50,7 @@ export async function mergedFindings(env: ToolEnv, path: string, signal: AbortSi
   return {
     diagnostics: answers.flatMap((a) => a.found?.diagnostics ?? []),
     servers: answers.flatMap((a) => (a.server ? [a.server] : [])),
+    checkedBy: answers.flatMap((a) => (a.server && !a.found?.problem ? [a.server.config.name] : [])),
     problems,
   };
 }

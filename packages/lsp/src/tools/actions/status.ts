@@ -1,4 +1,5 @@
 import type { ToolResult } from '@agent-tools/core';
+import { rootLabel } from '../../format/root-label.js';
 import { renderStatus } from '../../format/status.js';
 import { displayPath } from '../../util/paths.js';
 import type { LspParams } from '../lsp-parameters.js';
@@ -17,16 +18,19 @@ export function status(env: ToolEnv, params: LspParams): ToolResult {
     if (resolution.ok) {
       const root = displayPath(resolution.root, env.cwd);
       forFile = { file, server: resolution.config.name, root };
-      text += `\nFor ${file}: ${resolution.config.name} answers, with root ${root}.`;
+      text += `\nFor ${file}: ${resolution.config.name} answers, with root ${rootLabel(resolution.root, env.cwd)}.`;
     } else {
       forFile = { file, reason: resolution.reason };
       text += `\nFor ${file}: ${resolution.reason}`;
     }
-    const additional = env.supervisor.additionalFor(path).map((a) =>
+    const found = env.supervisor.additionalFor(path);
+    const additional = found.map((a) =>
       a.ok ? { server: a.config.name, root: displayPath(a.root, env.cwd) } : { server: a.config.name, root: displayPath(a.root, env.cwd), reason: a.reason },
     );
-    for (const a of additional) {
-      text += 'reason' in a ? `\n  ${a.server} cannot add its diagnostics (root ${a.root}): ${a.reason}.` : `\n  ${a.server} adds its diagnostics and code actions, with root ${a.root}.`;
+    for (const a of found) {
+      text += a.ok
+        ? `\n  ${a.config.name} adds its diagnostics and code actions, with root ${rootLabel(a.root, env.cwd)}.`
+        : `\n  ${a.config.name} cannot add its diagnostics (root ${displayPath(a.root, env.cwd)}): ${a.reason}.`;
     }
     if (additional.length) forFile = { ...forFile, additional };
   }

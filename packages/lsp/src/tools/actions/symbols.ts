@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { errorDetail, errorResult, type ToolResult } from '@agent-tools/core';
-import { plural } from '@agent-tools/core/internal';
+import { plural, rethrowUnexpected } from '@agent-tools/core/internal';
 import { DocumentSymbolRequest, WorkspaceSymbolRequest } from 'vscode-languageserver-protocol';
 import type { ServerConfig } from '../../config/server-config.js';
 import { findBinary } from '../../discovery/binary.js';
 import { discoverRoots, listSourceFiles } from '../../discovery/root.js';
+import { LspError } from '../../errors.js';
 import { callWith, cutInHead } from '../../format/paging.js';
 import { documentOutline, nameMatches, renderOutline, renderWorkspaceSymbols, type SymbolData, workspaceSymbols } from '../../format/symbols.js';
 import type { LanguageServer } from '../../server/language-server.js';
@@ -63,7 +64,7 @@ async function search(env: ToolEnv, query: string, params: LspParams, signal: Ab
   await Promise.all(
     servers.map(async (server) => {
       try {
-        if (!server.capabilities.workspaceSymbolProvider) throw new Error(`${server.config.name} does not offer a workspace symbol search.`);
+        if (!server.capabilities.workspaceSymbolProvider) throw new LspError('unsupported', `${server.config.name} does not offer a workspace symbol search.`);
         anchorProject(server);
         const { answer, completeness } = await askWhenComplete(env, server, signal, () => server.request(WorkspaceSymbolRequest.type, { query }, { signal }), report);
         if (!completeness.complete) incomplete.push(completeness.reason);
@@ -71,6 +72,7 @@ async function search(env: ToolEnv, query: string, params: LspParams, signal: Ab
         if (limit !== undefined && (answer?.length ?? 0) >= limit) cut.push(`${server.config.name} returned its maximum of ${limit}`);
         found.push(...workspaceSymbols(answer, env.cwd, (p, r) => server.positions.range(p, r)));
       } catch (error) {
+        rethrowUnexpected(error);
         failures.push(errorDetail(error));
       }
     }),
@@ -149,6 +151,7 @@ async function workspaceServers(env: ToolEnv, signal: AbortSignal): Promise<{ se
         started++;
         servers.set(key, await env.supervisor.serverForRoot(config, root, binary.found, signal));
       } catch (error) {
+        rethrowUnexpected(error);
         problems.push(errorDetail(error));
       }
     }
