@@ -46,6 +46,8 @@ export interface PermissionApprovalOptions {
   readonly target: TargetSpace;
   /** How long a permission card waits before the call is refused (default 10 minutes). */
   readonly timeoutMs?: number;
+  /** Told when the port throws (a bug in it), for the harness's `onError`; the call is refused either way. */
+  readonly onPortError?: (error: unknown) => void;
 }
 
 /**
@@ -63,6 +65,7 @@ export function permissionApproval(options: PermissionApprovalOptions): Approval
       signal: request.signal,
       timeoutMs,
       ...(request.conversationId === undefined ? {} : { conversationId: request.conversationId }),
+      ...(options.onPortError ? { onPortError: options.onPortError } : {}),
     });
     // Reasons end with a full stop: the registry appends its own instruction right after them.
     switch (outcome.type) {

@@ -75,6 +75,7 @@ export class TreeSitterLoader implements AsyncDisposable {
   #pool: WorkerPool | undefined;
   #job = 0;
   #disposed = false;
+  #sized: { readonly files: readonly string[]; readonly sizes: readonly number[] } | undefined;
 
   constructor(options: TreeSitterLoaderOptions = {}) {
     this.#options = {
@@ -104,12 +105,16 @@ export class TreeSitterLoader implements AsyncDisposable {
 
   /**
    * Gets ready to search a language: workers already started load its grammar in the background, so that work
-   * overlaps the pattern compilation and the directory walk. Workers are not started here: until the files are
-   * known, it is not known whether the search is small enough for the calling thread. Never throws.
+   * overlaps the pattern compilation. Given the search's files, it also starts the workers when the search is too
+   * large for the calling thread (more than `inlineBytes`); without them it starts none, as the search may be small.
+   * Never throws.
    */
-  prepare(spec: LanguageSpec): void {
-    if (this.#disposed || !this.#pool) return;
+  prepare(spec: LanguageSpec, files?: readonly string[]): void {
+    if (this.#disposed || this.#options.workers === 0) return;
     try {
+      if (!this.#pool) {
+        if (!files || total(this.#sizesOf(files)) <= this.#options.inlineBytes) return;
+      }
       this.#poolOf().warm(spec.id);
     } catch {
       // A pool that cannot start reports it on the search itself.
@@ -130,7 +135,8 @@ export class TreeSitterLoader implements AsyncDisposable {
   async search(pattern: Query, files: readonly string[], options: SearchOptions = {}): Promise<FileOutcome[]> {
     this.#assertLive();
     if (options.signal?.aborted) throw new AstError('cancelled', 'The search was cancelled.');
-    const sizes = sizesOf(files);
+    const sizes = this.#sizesOf(files);
+    this.#sized = undefined;
     const request = {
       job: ++this.#job,
       pattern,
@@ -206,6 +212,12 @@ export class TreeSitterLoader implements AsyncDisposable {
       cacheBytes: Math.floor(this.#options.cacheBytes / this.#options.workers),
     });
     return this.#pool;
+  }
+
+  /** The files' sizes, kept from {@link prepare} for the {@link search} of the same list (and dropped by it). */
+  #sizesOf(files: readonly string[]): readonly number[] {
+    if (this.#sized?.files !== files) this.#sized = { files, sizes: sizesOf(files) };
+    return this.#sized.sizes;
   }
 
   #assertLive(): void {

@@ -121,6 +121,18 @@ describe('an ESLint configuration that throws never blocks tsserver', () => {
     expect(text(await run.lsp({ action: 'status' }))).toContain('NOT CHECKING the last file asked about: could not load eslint.config.mjs: this configuration refuses to load');
   });
 
+  it('makes the eslint part of diagnostics "*" NOT VERIFIED, with its error on one line and what to do', async () => {
+    const body = text(await run.lsp({ action: 'diagnostics', file: '*' }));
+    const part = body.split('\n').find((line) => line.includes('by eslint --format json .'));
+    expect(part, body).toMatch(/^ {2}NOT VERIFIED: JavaScript\/TypeScript lint at \. by eslint --format json \.: eslint could not lint the project \(exit 2\): /);
+    // ESLint's own error, without its banner and stack frames, which pushed the rest of the answer out of its part.
+    expect(part).toContain('Error: this configuration refuses to load');
+    expect(part).toContain('; fix that, then call lsp diagnostics "*" again');
+    expect(body).not.toContain('Oops!');
+    expect(body).not.toMatch(/^\s+at /m);
+    expect(body).toContain('do not treat them as clean');
+  });
+
   it('checks the file once the configuration is fixed and the servers of the file are reloaded', async () => {
     writeFileSync(run.dir.join('eslint.config.mjs'), ESLINT_CONFIG);
     const reloaded = text(await run.lsp({ action: 'reload', file: 'src/clean.ts' }));

@@ -1,5 +1,6 @@
 import { permissionApproval, type QuestionPort, type TargetSpace, terminalPort } from '@agent-tools/ask';
 import { type ApprovalCallback, approveAll } from '@agent-tools/core';
+import { logBug } from './bug-log.js';
 import type { Terminal } from './plugin.js';
 
 /** Where the harness shows its cards. */
@@ -34,5 +35,5 @@ export function harnessApproval(options: { readonly yes: boolean; readonly termi
       reason: 'no human is attached to approve it (the harness was started without a terminal and without --yes).',
     });
   }
-  return permissionApproval({ port: harnessQuestionPort(terminal), target: TERMINAL_TARGET });
+  return permissionApproval({ port: harnessQuestionPort(terminal), target: TERMINAL_TARGET, onPortError: (error) => logBug(error, 'permission card') });
 }

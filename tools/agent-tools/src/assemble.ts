@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { QuestionPort, TargetSpace } from '@agent-tools/ask';
 import { type ApprovalCallback, createRegistry, type Registry, type Resources, type Surface } from '@agent-tools/core';
+import { logBug } from './bug-log.js';
 import { fileTools } from './file-tools/index.js';
 import type { HarnessEnv, HarnessPlugin, Terminal } from './plugin.js';
 import { isStandalone, loadPlugins } from './plugins/catalog.js';
@@ -57,8 +58,6 @@ async function build(options: AssembleOptions, env: HarnessEnv, plugins: readonl
     approve: options.approve,
     ...(options.surface ? { surface: options.surface } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-    onError: (error, where) => {
-      if (process.env['AGENT_TOOLS_DEBUG']) console.error(`[agent-tools] ${where.phase} ${where.tool ?? ''}`, error);
-    },
+    onError: (error, where) => logBug(error, `${where.phase} ${where.tool ?? ''}`),
   });
 }

@@ -86,7 +86,17 @@ export async function searchWorkspace(
   const isFile = !stats.isDirectory();
   const picked = await pickLanguage(cwd, params.language, target.relative, target.absolute, isFile, options.signal);
   const spec = picked.spec;
-  loader.prepare(spec);
+  // The walk runs while the pattern compiles: once the files are known, a search too large for the calling thread
+  // starts its workers, which then load while the compilation finishes.
+  let walking: ReturnType<typeof walkFiles> | undefined;
+  if (!special && !isFile) {
+    options.onProgress?.({ message: `listing the ${spec.id} files under ${target.relative || '.'}` });
+    walking = walkFiles(cwd, target.absolute, (name) => hasExtensionOf(spec, name), options.signal);
+    walking.then(
+      (walked) => loader.prepare(spec, walked.files),
+      () => undefined, // awaited below, unless the pattern failed first
+    );
+  } else loader.prepare(spec);
   const pattern = await compileQuery(loader, spec, params, options.compile);
   options.onCompiled?.(pattern);
 
@@ -96,11 +106,10 @@ export async function searchWorkspace(
   if (special) {
     files = [];
     notRegular.push({ file: target.relative, what: special });
-  } else if (isFile) {
+  } else if (isFile || !walking) {
     files = [target.absolute];
   } else {
-    options.onProgress?.({ message: `listing the ${spec.id} files under ${target.relative || '.'}` });
-    const walked = await walkFiles(cwd, target.absolute, (name) => hasExtensionOf(spec, name), options.signal);
+    const walked = await walking;
     files = walked.files;
     ignored = walked.ignored;
     for (const entry of walked.skipped) notRegular.push({ file: displayPath(entry.path, cwd), what: entry.what });

@@ -11,7 +11,8 @@ import { type LspParams, lspParameters } from './lsp-parameters.js';
 import { translateRefusal } from './server-errors.js';
 import { failure, type ToolEnv, withNotes } from './shared.js';
 
-const DESCRIPTION = `Ask the project's language servers (TypeScript/JavaScript, Python, Go, C/C++, Rust, Dart) about code, with compiler accuracy instead of text search.
+/** The `lsp` tool's description; its first line names every built-in server's languages (test/lsp-description.test.ts). */
+export const DESCRIPTION = `Ask the project's language servers (TypeScript/JavaScript, Python, Go, C/C++, Rust, Dart, JSON, CSS/SCSS/LESS, HTML, YAML, Bash/sh, Dockerfile; the linters ESLint and Biome beside them) about code, with compiler accuracy instead of text search.
 
 Address a position by "line" (1-based) and "symbol" (the name as written on that line), never by column. If the name occurs more than once on the line, add "occurrence" (1 = leftmost). For a.b.c the position is on c.
 

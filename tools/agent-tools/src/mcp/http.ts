@@ -3,9 +3,12 @@ import { resolve } from 'node:path';
 import type { Surface } from '@agent-tools/core';
 import { serveHttp, sessionDirectory } from '@agent-tools/mcp';
 import { UsageError } from '../args.js';
+import { logBug } from '../bug-log.js';
+import { loadPlugins } from '../plugins/catalog.js';
 import type { McpArgs } from './args.js';
 import { SERVER_INFO } from './server-info.js';
 import { sessionRegistry } from './session-registry.js';
+import { staticToolList } from './tool-manifest.js';
 
 /**
  * Serves Streamable HTTP until SIGTERM, SIGINT or SIGHUP: each MCP session is a run of its own in the server's
@@ -17,6 +20,8 @@ export async function serveHttpCommand(args: McpArgs, cwd: string, surface: Surf
     throw new UsageError(`--roots-under ${args.rootsBase}: no such directory.`);
   }
   const token = process.env['AGENT_TOOLS_MCP_TOKEN']?.trim() || undefined;
+  // As over stdio: tools/list from the build's manifest; the packages load once it has been answered, or at a call.
+  const listed = staticToolList(surface, args.fileTools);
   const server = await serveHttp(
     async (session) => {
       const dir = await sessionDirectory(session, { cwd, ...(rootsBase === undefined ? {} : { rootsBase }) });
@@ -32,9 +37,15 @@ export async function serveHttpCommand(args: McpArgs, cwd: string, surface: Surf
       surface,
       approval: args.approve,
       serverInfo: SERVER_INFO,
-      onError: (error) => {
-        if (process.env['AGENT_TOOLS_DEBUG']) console.error('[agent-tools mcp]', error);
-      },
+      ...(listed
+        ? {
+            listTools: () => {
+              setImmediate(() => void loadPlugins().catch(() => undefined));
+              return listed;
+            },
+          }
+        : {}),
+      onError: (error) => logBug(error, 'mcp session'),
     },
   ).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new UsageError(`port ${args.port} on ${args.host} is in use; pick another with --port (0: any free port).`);

@@ -1,6 +1,7 @@
 import type { Surface } from '@agent-tools/core';
 import { serveRegistry } from '@agent-tools/mcp';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { logBug } from '../bug-log.js';
 import { loadPlugins } from '../plugins/catalog.js';
 import { flushed } from '../stdout.js';
 import type { McpArgs } from './args.js';
@@ -47,9 +48,7 @@ export async function serveStdio(args: McpArgs, cwd: string, surface: Surface): 
           },
         }
       : {}),
-    onError: (error) => {
-      if (process.env['AGENT_TOOLS_DEBUG']) console.error('[agent-tools mcp]', error);
-    },
+    onError: (error) => logBug(error, 'mcp session'),
   },
   );
   let ending: Promise<void> | undefined;

@@ -1,4 +1,5 @@
 import { processRunner, splitCommandLine, VibeError, vibeTools, WorkerList, type WorkerRunner } from '@agent-tools/vibe';
+import { logBug } from '../bug-log.js';
 import type { DemoStep, HarnessPlugin } from '../plugin.js';
 import { vibeMode } from './presence.js';
 
@@ -127,7 +128,12 @@ export const vibePlugin: HarnessPlugin = {
     if (!vibeMode()) return {};
     const max = Number(process.env['AGENT_TOOLS_VIBE_MAX'] ?? 4);
     return {
-      workerList: new WorkerList({ runner: runnerFromEnv(), cwd: env.cwd, maxRunning: Number.isFinite(max) && max >= 1 ? max : 4 }),
+      workerList: new WorkerList({
+        runner: runnerFromEnv(),
+        cwd: env.cwd,
+        maxRunning: Number.isFinite(max) && max >= 1 ? max : 4,
+        onError: (error) => logBug(error, 'vibe worker'),
+      }),
     };
   },
   demo: vibeMode() ? vibeDemo : offDemo,

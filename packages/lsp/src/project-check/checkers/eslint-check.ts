@@ -42,8 +42,7 @@ export const eslintChecker: ProjectChecker = {
   },
   parse(output) {
     if (output.code !== 0 && output.code !== 1) {
-      const said = `${output.stderr}\n${output.stdout}`.trim().split('\n').slice(0, 8).join('\n');
-      return { failed: `eslint could not lint the project (exit ${output.code}): ${said.slice(0, 800)}` };
+      return { failed: `eslint could not lint the project (exit ${output.code}): ${eslintFailure(`${output.stderr}\n${output.stdout}`)}; fix that, then call lsp diagnostics "*" again` };
     }
     let files: Array<{ filePath: string; messages: EslintMessage[] }>;
     try {
@@ -54,6 +53,20 @@ export const eslintChecker: ProjectChecker = {
     return files.flatMap((file) => file.messages.map((m) => fromEslint(file.filePath, m)));
   },
 };
+
+/**
+ * What ESLint said when it could not lint, on one line: its error (`Error: Cannot find module 'eslint-plugin-x'
+ * Require stack: - eslint.config.js`) without its banner ("Oops! Something went wrong! :(", its version) and the
+ * stack frames, which took the eight lines kept before and pushed the answer's other lines out of its part.
+ */
+function eslintFailure(said: string): string {
+  const lines = said
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('Oops! Something went wrong') && !/^ESLint: \d/.test(line) && !/^at /.test(line));
+  const text = lines.slice(0, 8).join(' ');
+  return text.length > 600 ? `${text.slice(0, 600)}…` : text || 'it said nothing';
+}
 
 /** One message of `eslint --format json` as a diagnostic. */
 export function fromEslint(file: string, m: EslintMessage): Diagnostic {
