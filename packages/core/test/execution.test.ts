@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { waitUntil as until } from '../../../tools/test-utils/src/wait-until.js';
 import {
   type ApprovalRequest,
   approveAll,
@@ -33,11 +34,6 @@ function gatedTool(name: string, parallelSafe: boolean) {
     },
   });
   return { tool, state };
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(condition()).toBe(true);
 }
 
 describe('approval', () => {

@@ -1,14 +1,15 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { z } from 'zod';
+// Core cannot depend on @agent-tools/test-utils (test-utils depends on core), so the test-utils helpers that import
+// nothing of core are used from their source rather than copied here.
+import { type TempDir, tempDir } from '../../../tools/test-utils/src/temp-dir.js';
 import type { Diagnostic, DiagnosticsSource, FileCheck, PendingPart } from '../src/index.js';
 import { defineTool, type Tier, textResult } from '../src/index.js';
 
-/** A temporary directory removed by `using`. */
-export function scratch(): { path: string; [Symbol.dispose](): void } {
-  const path = realpathSync(mkdtempSync(join(tmpdir(), 'agent-tools-core-')));
-  return { path, [Symbol.dispose]: () => rmSync(path, { recursive: true, force: true }) };
+export { seededRandom } from '../../../tools/test-utils/src/seeded-random.js';
+
+/** A temporary directory removed by `using` (test-utils' {@link tempDir}). */
+export function scratch(): TempDir {
+  return tempDir({}, 'agent-tools-core-');
 }
 
 /** A tool that echoes its argument, of a given tier. */
@@ -91,17 +92,3 @@ export class ScriptedSource implements DiagnosticsSource {
   }
 }
 
-/**
- * A deterministic generator of numbers in [0, 1) (mulberry32), so a generated test names its seed. (Core's tests
- * cannot use test-utils' copy: test-utils depends on core.)
- */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -42,6 +42,19 @@ describe('kernels', () => {
     expect((await run.cell('typeof shared', js)).text).toMatch(/Out\[1\]: 'undefined'$/);
   });
 
+  it('ends a kernel once however many ask: a second shutdown is the first one, a close after them is no death', async () => {
+    const { session } = await run.factory.acquire('conversation-ended', 'python');
+    const first = session.shutdown();
+    const second = session.shutdown();
+    session.close();
+    expect(second).toBe(first);
+    await second;
+    // Closing the connection reports it lost; after an end that must not read as the kernel dying.
+    expect(session.deathReason).toBeUndefined();
+    // The connection file of an ipykernel is named after the kernel's id.
+    expect(await waitForNoProcesses(session.id, 10_000)).toEqual([]);
+  });
+
   it('reports a Python kernel that dies, and starts a fresh one next time saying the state was lost', async () => {
     await run.cell('before_death = 1');
     const death = await run.cell('import os\nprint("bye", flush=True)\nos._exit(3)');

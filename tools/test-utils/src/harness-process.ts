@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { envMarker, markedProcesses, type ProcessInfo, waitForNoMarked } from './processes.js';
-import { waitUntil } from './wait.js';
+import { waitUntil } from './wait-until.js';
 
 /** A stand-in harness: a Node script run as its own process, so a test can kill it the way a harness dies. */
 export interface HarnessProcess {

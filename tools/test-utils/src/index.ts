@@ -26,4 +26,5 @@ export {
 export { seededRandom } from './seeded-random.js';
 export { checkStrictSchema } from './strict-rules.js';
 export { type TempDir, tempDir } from './temp-dir.js';
-export { alive, waitDead, waitUntil } from './wait.js';
+export { alive, waitDead } from './wait.js';
+export { waitUntil } from './wait-until.js';

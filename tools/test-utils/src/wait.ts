@@ -1,14 +1,5 @@
 import { isLive, readProcess } from '@agent-tools/core/process';
 
-/** Polls `check` until it holds; throws after `ms`. */
-export async function waitUntil(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** Whether a process is alive (zombies count as gone), read from /proc. */
 export function alive(pid: number): boolean {
   return isLive(readProcess(pid));

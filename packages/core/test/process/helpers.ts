@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+// Core cannot depend on @agent-tools/test-utils (it depends on core): its helper that imports nothing is used from source.
+import { waitUntil } from '../../../../tools/test-utils/src/wait-until.js';
 import { listProcesses } from '../../src/process/proc-table.js';
 import { isLive, readProcess } from '../../src/process.js';
 
@@ -105,11 +107,7 @@ export async function untilTagged(tag: string, count: number, ms = 20_000): Prom
   }
 }
 
-/** Polls `check` until it holds; throws after `ms`. */
-export async function until(check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+/** Polls `check` until it holds; throws after `ms` (test-utils' {@link waitUntil}, with room for process starts). */
+export function until(check: () => boolean, ms = 20_000): Promise<void> {
+  return waitUntil(check, ms);
 }
