@@ -18,14 +18,18 @@ function writes(template: string, text: string): boolean {
 
 /** The match cut where the part its pattern names ends: the unnamed code after that is kept as it is. */
 export function namedPart(match: MatchRecord, source: string): MatchRecord {
-  if (match.tail === undefined || match.tail >= match.end) return match;
-  const before = source.slice(match.start, match.tail);
+  const tail = match.tail;
+  if (tail === undefined || tail >= match.end) return match;
+  const before = source.slice(match.start, tail);
   const lines = before.split('\n');
   return {
     ...match,
-    end: match.tail,
+    end: tail,
     endRow: match.startRow + lines.length - 1,
     endColumn: lines.length === 1 ? match.startColumn + before.length : (lines[lines.length - 1] as string).length,
     text: before,
+    // A comment in the kept end stays there: it is no capture's to carry into the replacement too (`return b'' #
+    // eof` rendered `return log(b'' # eof) # eof`).
+    ...(match.comments ? { comments: match.comments.filter((c) => c.end <= tail) } : {}),
   };
 }

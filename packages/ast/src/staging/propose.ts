@@ -6,7 +6,7 @@ import type { MatchRecord } from '../match/find.js';
 import { preprocessPattern } from '../pattern/metavars.js';
 import { indentUnit } from '../rewrite/indent.js';
 import { type RenderContext, type Rendered, renderReplacement, type Wrapping } from '../rewrite/render.js';
-import { checkStructure, isParenthesized } from '../rewrite/structure.js';
+import { checkStructure, isParenthesized, type StructureCheck } from '../rewrite/structure.js';
 import type { RewriteTemplate } from '../rewrite/template.js';
 import { lostCode, namedPart } from '../rewrite/unnamed-code.js';
 import type { FileMatches } from '../workspace/search.js';
@@ -112,6 +112,28 @@ interface Planned {
   wrap: Wrapping;
 }
 
+/** Whether the unnamed end a match keeps after its replacement is only comments (`return b'' # eof`), no code. */
+function onlyComments(p: Planned, text: string): boolean {
+  let rest = text.slice(p.span.end, p.match.end);
+  for (const c of [...(p.match.comments ?? [])].sort((a, b) => b.start - a.start)) {
+    if (c.start >= p.span.end && c.end <= p.match.end) rest = rest.slice(0, c.start - p.span.end) + rest.slice(c.end - p.span.end);
+  }
+  return rest.trim() === '';
+}
+
+/**
+ * How a placed replacement re-parses. The kept unnamed end (an `else:`, a trailing comment) follows the replacement
+ * as it followed the named part, so the node may re-parse around it as it did before: that is the template's shape
+ * too. Where the end does not fit the replacement, the replacement alone is checked (the end is then reported as
+ * not rewritable, not the replacement as unsafe).
+ */
+function structureAt(tree: Tree, start: number, p: Planned, oneNode: ReadonlySet<string> | undefined): StructureCheck {
+  const alone = checkStructure(tree, start, p.rendered.text.length, p.rendered.placed, oneNode);
+  if (p.span === p.match || (alone.whole && alone.split.length === 0)) return alone;
+  const withEnd = checkStructure(tree, start, p.rendered.text.length + (p.match.end - p.span.end), p.rendered.placed, oneNode);
+  return withEnd.whole && withEnd.split.length === 0 ? withEnd : alone;
+}
+
 /**
  * Computes the new content of every matching file: the outermost of nested matches replaced, each up to the end
  * of what its pattern names. Each file's bytes are checked against the text that was matched, so the staged
@@ -179,7 +201,7 @@ export async function propose(
         // it one parenthesized node stay, the others are reverted and listed as unsafe.
         const retry: Planned[] = [];
         for (const [i, p] of plan.entries()) {
-          const check = checkStructure(tree, built.starts[i] as number, p.rendered.text.length, p.rendered.placed, oneNode);
+          const check = structureAt(tree, built.starts[i] as number, p, oneNode);
           if (check.whole && check.split.length === 0) continue;
           // A capture that is the whole replacement (a template of just `$A`) gets one pair, not two.
           const spans = p.rendered.placed.filter((c) => c.start === 0 && c.end === p.rendered.text.length).map((c) => c.name);
@@ -195,7 +217,7 @@ export async function propose(
           for (const [i, p] of plan.entries()) {
             if (!retry.includes(p) || !tree) continue;
             const start = built.starts[i] as number;
-            const check = checkStructure(tree, start, p.rendered.text.length, p.rendered.placed, oneNode);
+            const check = structureAt(tree, start, p, oneNode);
             const wrapped = [...(p.wrap.captures ?? [])].map((n) => `$${n}`);
             const parensHold =
               (!p.wrap.whole || isParenthesized(tree.rootNode, start, start + p.rendered.text.length)) &&
@@ -266,7 +288,7 @@ export async function propose(
       tree?.delete();
     }
     for (const p of plan) {
-      if (p.span !== p.match) keptTails++;
+      if (p.span !== p.match && !onlyComments(p, text)) keptTails++;
       const lost = (p.match.comments ?? []).filter(
         (c) => c.end <= p.span.end && !p.rendered.used.some((u) => u.start <= c.start && c.end <= u.end),
       );
