@@ -154,7 +154,7 @@ async function climbLadder(
           const shift = start - (context.indent?.length ?? 0);
           const virtual = variant.virtual.map((v) => ({ start: v.start + shift, end: v.end + shift }));
           if (context.tail) virtual.push({ start: end, end: end + context.tail.length });
-          const compiled = convert(descend(node), text, spec, { virtual, comments: !deviations.comments });
+          const compiled = convert(descend(node, deviations.ownText), text, spec, { virtual, comments: !deviations.comments });
           // A pattern rooted in an error finds nothing meaningful: it is unparseable, not a silent empty search.
           if (compiled.type === 'inner' && compiled.kindId === ERROR_KIND_ID) continue;
           assertNotLoneRun(compiled);
@@ -190,7 +190,7 @@ async function compileAsAstGrep(
     if (root.childCount === 0 || !isSingle(root)) {
       throw new AstError('unparseable_pattern', `ast-grep reads \`${source}\` as ${root.childCount === 0 ? 'no node' : 'several nodes'}.`);
     }
-    const node = descend(root);
+    const node = descend(root, deviations.ownText);
     // An error the descent stepped over (ast-grep's `static`: an ERROR holding one specifier) does not matter.
     const broken = accept === 'clean' ? root.hasError : accept === 'clean-node' && (node.hasError || node.isMissing);
     if (broken) throw new AstError('unparseable_pattern', 'The fragment alone has a syntax error.');
@@ -382,12 +382,18 @@ function isSingle(node: Node): boolean {
   return second !== null && (second.isMissing || (!second.isError && second.tree.language.types[second.typeId] === ''));
 }
 
-/** ast-grep's rule: a node with a single child stands for that child (an expression statement, its call). */
-function descend(node: Node): Node {
+/**
+ * ast-grep's rule: a node with a single child stands for that child (an expression statement, its call). Where text
+ * outside a node's children must match (`ownText`), a child that leaves some of the node's text out does not
+ * stand for it: CSS's `#333333` is a color_value whose only child is the `#`, and read as the `#` alone it would
+ * find every color.
+ */
+function descend(node: Node, ownText = false): Node {
   let current = node;
   while (isSingle(current)) {
     const first = current.child(0);
     if (!first) break;
+    if (ownText && current.text.trim() !== first.text.trim()) break;
     current = first;
   }
   return current;

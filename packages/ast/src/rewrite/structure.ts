@@ -39,6 +39,11 @@ export function isParenthesized(root: Node, start: number, end: number): boolean
   return node !== undefined && node.startIndex === start && node.endIndex === end && /parenthesized/.test(node.type) && !node.hasError;
 }
 
+/** A kind the template is, or the parentheses a rewrite put around it. */
+function oneOf(kinds: ReadonlySet<string>, type: string): boolean {
+  return kinds.has(type) || /parenthesized/.test(type);
+}
+
 /** How one placed replacement re-parses. */
 export interface StructureCheck {
   /** The replacement is one node or whole sibling nodes. */
@@ -52,11 +57,16 @@ export interface StructureCheck {
  * each single capture it pasted as code is still one node. Captures pasted as text (inside a string, glued to an
  * identifier) are not checked.
  */
-export function checkStructure(tree: Tree, start: number, length: number, placed: readonly Placed[], oneNode = false): StructureCheck {
+export function checkStructure(tree: Tree, start: number, length: number, placed: readonly Placed[], oneNode?: ReadonlySet<string>): StructureCheck {
   const root = tree.rootNode;
-  // A template that is one node must stay one node: as a run of siblings it bound otherwise (Elixir's `+\ny` after
-  // `x` is no longer the unary `+y` but `x + y`).
-  const whole = length === 0 || (oneNode ? isUnit(root, start, start + length) && isWhole(root, start, start + length) : isWhole(root, start, start + length));
+  // A template that is one node must stay one node of its kind: as a run of siblings it bound otherwise (Elixir's
+  // `+\ny` after `x` is no longer the unary `+y` but `x + y`), and as another kind it is other code (HCL's
+  // `"bar" = foo` is no attribute but an object element inside an error).
+  const whole =
+    length === 0 ||
+    (oneNode
+      ? isUnit(root, start, start + length) && isWhole(root, start, start + length) && oneOf(oneNode, container(root, start, start + length)?.type ?? '')
+      : isWhole(root, start, start + length));
   const split: string[] = [];
   for (const p of placed) {
     if (p.glued || p.end <= p.start) continue;

@@ -138,7 +138,7 @@ export async function propose(
   let innerLeft = 0;
   let keptTails = 0;
   const parse = async (text: string): Promise<Tree | undefined> => loader.runtime.parse(spec, text);
-  const oneNode = await templateIsOneNode(template.text, spec, parse);
+  const oneNode = await templateKinds(template.text, spec, parse);
   for (const result of results) {
     const text = result.text;
     if (text === undefined) continue;
@@ -326,20 +326,30 @@ export function outermost(matches: readonly MatchRecord[]): { kept: MatchRecord[
 }
 
 /**
- * Whether a template, read alone with its metavariables as names, is one clean node spanning all of it (not a run
- * of statements, not a `$$$` run): each replacement must then re-parse as one node too.
+ * The kinds a template is, read alone with its metavariables as names, where it is one clean node spanning all of
+ * it (not a run of statements, not a `$$$` run): that node and the nodes it is by a single child (an expression
+ * statement and its call). Each replacement must then re-parse as one node of one of these kinds.
  */
-async function templateIsOneNode(template: string, spec: LanguageSpec, parse: (text: string) => Promise<Tree | undefined>): Promise<boolean> {
-  if (/\$\$\$/.test(template) || !template.trim()) return false;
+async function templateKinds(template: string, spec: LanguageSpec, parse: (text: string) => Promise<Tree | undefined>): Promise<Set<string> | undefined> {
+  // (A template that is one metavariable is whatever its capture is.)
+  if (/\$\$\$/.test(template) || !template.trim() || /^\$\$?[A-Z_][A-Z0-9_]*$/.test(template.trim())) return undefined;
   const text = preprocessPattern(template, spec);
   const tree = await parse(text);
-  if (!tree) return false;
+  if (!tree) return undefined;
   try {
     const root = tree.rootNode;
-    if (root.hasError) return false;
+    if (root.hasError) return undefined;
     const top = root.children.filter((c) => !c.isExtra);
-    const only = top.length === 1 ? top[0] : undefined;
-    return only !== undefined && only.startIndex === text.length - text.trimStart().length && only.endIndex === text.trimEnd().length;
+    let node = top.length === 1 ? top[0] : undefined;
+    if (!node || node.startIndex !== text.length - text.trimStart().length || node.endIndex !== text.trimEnd().length) return undefined;
+    const kinds = new Set<string>();
+    while (node) {
+      kinds.add(node.type);
+      const inner: typeof top = node.children.filter((c) => !c.isExtra);
+      const only = inner.length === 1 ? inner[0] : undefined;
+      node = only && only.startIndex === node.startIndex && only.endIndex === node.endIndex ? only : undefined;
+    }
+    return kinds;
   } finally {
     tree.delete();
   }

@@ -114,7 +114,9 @@ export async function comparePattern(
   const explain = (location: Location, present: boolean): Reason[] => {
     const reasons = [...variants].filter(([, found]) => found.has(location) === present).map(([reason]) => reason);
     // No single reason: several act together; every deviation off (the mirror) must then decide it.
-    if (reasons.length === 0 && mirror.has(location) === present) return [...variants.keys()].filter((r) => r !== 'trailingTokens');
+    // (`wildcards` acts only where the expando is `_`.)
+    const underscore = findLanguage(language)?.expando === '_';
+    if (reasons.length === 0 && mirror.has(location) === present) return [...variants.keys()].filter((r) => r !== 'trailingTokens' && (underscore || r !== 'wildcards'));
     return reasons;
   };
   return {
