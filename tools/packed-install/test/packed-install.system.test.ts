@@ -1,13 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { npmProject, TYPESCRIPT } from '../src/npm-project.js';
 import { readmeSamples } from '../src/readme-samples.js';
 import { exec, pack, ROOT, workspacePackages } from '../src/workspace.js';
 
 const packages = workspacePackages();
-const packs = mkdtempSync(join(tmpdir(), 'agent-tools-packs-'));
+const packsDir = tempDir({}, 'agent-tools-packs-');
+const packs = packsDir.path;
 const tarballs = new Map<string, string>();
 // The `ai` major the adapter's types are built against.
 const adapterDevDependencies = packages.find((p) => p.dir === 'ai-sdk')?.manifest['devDependencies'] as Record<string, string>;
@@ -24,7 +25,7 @@ const BUNDLER = { ...STRICT, module: 'esnext', moduleResolution: 'bundler', noEm
 beforeAll(async () => {
   for (const pkg of packages) tarballs.set(pkg.name, await pack(pkg, packs));
 });
-afterAll(() => rmSync(packs, { recursive: true, force: true }));
+afterAll(() => packsDir.remove());
 
 function tarball(name: string): string {
   const path = tarballs.get(name);

@@ -1,6 +1,6 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exec, ROOT, workspacePackages } from '../src/workspace.js';
 
@@ -8,7 +8,8 @@ import { exec, ROOT, workspacePackages } from '../src/workspace.js';
 // the repository. The `pnpm` that changesets runs is a recorder in front of the real one that adds `--dry-run` to
 // every publish, so nothing can reach the registry, and keeps each publish's arguments and npm's JSON report.
 const packages = workspacePackages();
-const scratch = mkdtempSync(join(tmpdir(), 'agent-tools-release-'));
+const scratchDir = tempDir({}, 'agent-tools-release-');
+const scratch = scratchDir.path;
 const shims = join(scratch, '.shims');
 const records = join(scratch, '.publishes');
 const CHANGESET = join(ROOT, 'node_modules/@changesets/cli/bin.js');
@@ -55,7 +56,7 @@ exec "${pnpm}" "$@"
   const published = await exec(process.execPath, [CHANGESET, 'publish', '--no-git-tag'], scratch, env);
   publishOutput = published.stdout + published.stderr;
 }, 600_000);
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterAll(() => scratchDir.remove());
 
 describe('changeset version, then changeset publish (dry run)', () => {
   it('versions every package from its changesets and consumes them', () => {
