@@ -81,6 +81,8 @@ describe('a substituted template keeps its operator binding (issue 21, item 2)',
     const result = await t.edit({ pattern: 'check($X)', rewrite: 'if ($X) {}', path: 'a.js' });
     expect(result.structured.unsafe).toEqual([expect.objectContaining({ file: 'a.js', line: 1 })]);
     expect(result.text.split('\n')[1]).toMatch(/^Unsafe: 1 replacement may bind differently/);
+    // Each listed line says in words what was tried (it read `((whole))` before).
+    expect(result.text.split('\n')[2]).toBe('  a.js:1: if (x) {} (parentheses tried around the replacement)');
   });
 });
 

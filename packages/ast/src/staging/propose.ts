@@ -50,7 +50,7 @@ export interface UnsafeReplacement {
   /** 1-based line in the rewritten file. */
   readonly line: number;
   readonly text: string;
-  /** Captures that no longer read as one node, or `(whole)` for the replacement itself. */
+  /** Where parentheses were tried and did not help: captures that no longer read as one node, or `the replacement`. */
   readonly parts: readonly string[];
 }
 
@@ -226,7 +226,7 @@ export async function propose(
               parenthesized.push({ file: result.file, line: p.match.startRow + 1, parts: [...wrapped, ...(p.wrap.whole ? ['the replacement'] : [])] });
               continue;
             }
-            const parts = [...(p.wrap.whole ? ['(whole)'] : []), ...wrapped];
+            const parts = [...(p.wrap.whole ? ['the replacement'] : []), ...wrapped];
             p.wrap = {};
             p.rendered = renderReplacement(template, p.span, ctx);
             unsafe.push({ file: result.file, line: lineAt(built.text, start), text: firstLine(p.rendered.text), parts });

@@ -91,7 +91,7 @@ function lossLines(proposal: Proposal): string[] {
     );
   }
   if (proposal.unsafe.length > 0) {
-    const shown = proposal.unsafe.slice(0, MAX_COMMENTS).map((u) => `  ${u.file}:${u.line}: ${oneLine(u.text)} (${u.parts.join(', ')})`);
+    const shown = proposal.unsafe.slice(0, MAX_COMMENTS).map((u) => `  ${u.file}:${u.line}: ${oneLine(u.text)}${u.parts.length ? ` (parentheses tried around ${u.parts.join(', ')})` : ''}`);
     lines.push(
       `Unsafe: ${plural(proposal.unsafe.length, 'replacement')} may bind differently than the template says (re-parsed, ${proposal.unsafe.length === 1 ? 'it is' : 'they are'} not the template's shape, and parentheses did not help); review ${proposal.unsafe.length === 1 ? 'it' : 'them'}:`,
       ...shown,
