@@ -86,6 +86,16 @@ describe('a substituted template keeps its operator binding (issue 21, item 2)',
   });
 });
 
+describe('unsafe replacements are named by their original line (issue 21, reviewability)', () => {
+  it('python: after an earlier replacement that drops a comment line, the next unsafe one keeps its own line number', async () => {
+    await using t = realWorkspace(loader, []);
+    writeFileSync(t.dir.join('u.py'), 'y = f(x,\n      # c\n      b)\nz = f(w, b)\n');
+    const result = await t.edit({ pattern: 'f($X, b)', rewrite: 'print($X); g()', path: 'u.py' });
+    // Before: `u.py:2` for the second, its line in the rewritten text, while "Loses:" named `u.py:2: # c`.
+    expect(result.structured.unsafe.map((u) => u.line)).toEqual([1, 4]);
+  });
+});
+
 describe('a template that is one node stays one node (issue 21, item 2; found by the 250-pattern differential)', () => {
   it("elixir (tree-sitter-elixir's operator cases): `+\\n$A` on `x +y` is listed as unsafe: as `x +\\ny` the call's unary argument became `x + y`", async () => {
     // `x +y` is a call of x with the argument +y; written `x +\ny` it is an addition. The replacement re-parsed as

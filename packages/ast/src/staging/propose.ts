@@ -229,7 +229,8 @@ export async function propose(
             const parts = [...(p.wrap.whole ? ['the replacement'] : []), ...wrapped];
             p.wrap = {};
             p.rendered = renderReplacement(template, p.span, ctx);
-            unsafe.push({ file: result.file, line: lineAt(built.text, start), text: firstLine(p.rendered.text), parts });
+            // The original line, as every other list of the proposal gives it (earlier replacements move the new ones).
+            unsafe.push({ file: result.file, line: p.match.startRow + 1, text: firstLine(p.rendered.text), parts });
           }
           built = assemble(text, plan);
           tree?.delete();
