@@ -132,6 +132,8 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
   readonly cwd: string;
   /** The configurations in order of preference (the harness's first). */
   readonly servers: readonly ServerConfig[];
+  /** Additional servers (ESLint, Biome, …) the harness's `additional` option left out, so `status` can say lint is off. */
+  readonly turnedOff: readonly ServerConfig[];
   readonly #options: LspSupervisorOptions;
   readonly #limits: ServerLimits;
   readonly #entries = new Map<string, Entry>();
@@ -145,7 +147,12 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
   constructor(options: LspSupervisorOptions) {
     this.#options = options;
     this.cwd = options.cwd;
-    this.servers = mergeServers(options.servers ?? [], options.builtins ?? true, options.additional ?? true);
+    const candidates = mergeServers(options.servers ?? [], options.builtins ?? true);
+    const additional = options.additional ?? true;
+    const chosen = (config: ServerConfig): boolean =>
+      config.role !== 'additional' || additional === true || (additional !== false && additional.includes(config.id));
+    this.servers = candidates.filter(chosen);
+    this.turnedOff = candidates.filter((config) => !chosen(config));
     this.#limits = {
       requestTimeoutMs: options.requestTimeoutMs ?? 20_000,
       startTimeoutMs: options.startTimeoutMs ?? 60_000,
@@ -467,12 +474,10 @@ function entryKey(config: ServerConfig, root: string): string {
   return `${config.id}\u0000${root}`;
 }
 
-function mergeServers(custom: readonly ServerConfig[], builtins: boolean | readonly string[], additional: boolean | readonly string[]): ServerConfig[] {
+function mergeServers(custom: readonly ServerConfig[], builtins: boolean | readonly string[]): ServerConfig[] {
   const kept = Object.values(builtinServers).filter((config) =>
     builtins === true ? true : builtins === false ? false : builtins.includes(config.id),
   );
   const overridden = new Set(custom.map((c) => c.id));
-  const chosen = (config: ServerConfig): boolean =>
-    config.role !== 'additional' || additional === true || (additional !== false && additional.includes(config.id));
-  return [...custom, ...kept.filter((c) => !overridden.has(c.id))].filter(chosen);
+  return [...custom, ...kept.filter((c) => !overridden.has(c.id))];
 }

@@ -29,6 +29,7 @@ describe('a harness and the additional servers', () => {
     expect(names).toContain('lint2-server');
     expect(names).not.toContain('eslint');
     expect(names).not.toContain('biome');
+    expect(text(await run.lsp({ action: 'status' }))).toContain('\nTurned off by the harness (not asked in this run): eslint, biome.');
   });
 
   it('replaces the built-in ESLint by its id', async () => {

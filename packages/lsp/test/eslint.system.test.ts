@@ -155,10 +155,13 @@ describe('an ESLint configuration without the project\'s eslint package', () => 
     expect(text(result)).toContain('No errors or warnings in src/clean.ts (checked by typescript-language-server).');
   });
 
-  it('is not asked at all when a harness turns additional servers off', async () => {
+  it('is not asked at all when a harness turns additional servers off, and status says they are off', async () => {
     await using run = startRun(files, { additional: false }, 20_000);
     const result = await run.lsp({ action: 'diagnostics', file: 'src/clean.ts' });
     expect(text(result)).toBe('No errors or warnings in src/clean.ts (checked by typescript-language-server).');
-    expect(text(await run.lsp({ action: 'status' }))).not.toContain('eslint');
+    const status = text(await run.lsp({ action: 'status' }));
+    // Off, and said to be off: a model in a project with an ESLint config can tell lint is not checked in this run.
+    expect(status).toContain('\nTurned off by the harness (not asked in this run): eslint, biome.');
+    expect(status.replace(/\nTurned off by the harness.*/, '')).not.toContain('eslint');
   });
 });

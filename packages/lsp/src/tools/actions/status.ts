@@ -9,6 +9,9 @@ import { ok, resolveFile, type ToolEnv } from '../shared.js';
 export function status(env: ToolEnv, params: LspParams): ToolResult {
   const servers = env.supervisor.status();
   let text = renderStatus(env.cwd, servers);
+  const off = env.supervisor.turnedOff.map((config) => config.name);
+  // A model in a project with an ESLint config must be able to tell that lint is off in this run, not merely absent.
+  if (off.length) text += `\nTurned off by the harness (not asked in this run): ${off.join(', ')}.`;
   let forFile:
     | { file: string; server?: string; root?: string; reason?: string; additional?: ReadonlyArray<{ server: string; root: string; reason?: string }> }
     | undefined;
