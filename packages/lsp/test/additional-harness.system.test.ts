@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { builtinServers, defineServer } from '../src/index.js';
 import { startRun, text } from './helpers.js';
-import { ESLINT_CONFIG, ESLINT_PACKAGES, linkPackages } from './lint-project.js';
+import { ESLINT_PACKAGES, ESLINT_PROJECT, linkPackages } from './lint-project.js';
 
 // Issue 24: a harness adds its own additional server, keeps only some (`additional: [ids]`), and replaces a built-in
 // one by id. Real servers: tsserver, and vscode-eslint-language-server under the harness's own ids and names.
 const files = {
-  'package.json': '{"type":"module"}',
-  'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true }, include: ['src'] }),
-  'eslint.config.mjs': ESLINT_CONFIG,
+  ...ESLINT_PROJECT,
   'src/loose.ts': 'export function twice(n: number): number {\n  if (n === 0) {\n    return 0;\n  }\n  return n == 1 ? 2 : n * 2;\n}\n',
 };
 

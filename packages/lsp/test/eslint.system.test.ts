@@ -1,15 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Run, startRun, text } from './helpers.js';
-import { ESLINT_CONFIG, ESLINT_PACKAGES, linkPackages } from './lint-project.js';
+import { ESLINT_CONFIG, ESLINT_PACKAGES, ESLINT_PROJECT, linkPackages } from './lint-project.js';
 
 // A TypeScript project linted by the real flat config of vscode-html-languageservice (test/fixtures/lint), with the
 // project's own eslint and typescript-eslint: tsserver is the primary server, vscode-eslint-language-server an
 // additional one.
 const files = {
-  'package.json': '{"type":"module"}',
-  'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true }, include: ['src'] }),
-  'eslint.config.mjs': ESLINT_CONFIG,
+  ...ESLINT_PROJECT,
   'src/clean.ts': 'export function twice(n: number): number {\n  if (n === 0) {\n    return 0;\n  }\n  return n * 2;\n}\n',
 };
 

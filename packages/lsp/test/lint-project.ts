@@ -8,6 +8,12 @@ const require = createRequire(import.meta.url);
 
 /** The real lint configurations of test/fixtures/lint (see SOURCES.md there). */
 export const ESLINT_CONFIG = readFileSync(join(here, 'fixtures', 'lint', 'eslint.config.mjs'), 'utf8');
+/** A TypeScript project (NodeNext, strict, `src/`) linted by {@link ESLINT_CONFIG}: the base the ESLint tests add sources to. */
+export const ESLINT_PROJECT = {
+  'package.json': '{"type":"module"}',
+  'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true }, include: ['src'] }),
+  'eslint.config.mjs': ESLINT_CONFIG,
+};
 export const BIOME_CONFIG = readFileSync(join(here, 'fixtures', 'lint', 'ultracite-core.biome.jsonc'), 'utf8');
 
 /** The folder of a package installed beside @agent-tools/lsp (a devDependency). */

@@ -1,16 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Run, startRun, text } from './helpers.js';
-import { ESLINT_CONFIG, ESLINT_PACKAGES, linkPackages } from './lint-project.js';
+import { ESLINT_PACKAGES, ESLINT_PROJECT, linkPackages } from './lint-project.js';
 
 // ESLint's server handles one request at a time, and its fixes are commands whose edits come back through
 // workspace/applyEdit. A file never written in the run has no baseline yet: asked for while the command waits for
 // the applyEdit answer, ESLint could not give it, the baseline ran out its budget (about ten seconds), and the fix's
 // answer said which findings are new "cannot be told".
 const files = {
-  'package.json': '{"type":"module"}',
-  'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true }, include: ['src'] }),
-  'eslint.config.mjs': ESLINT_CONFIG,
+  ...ESLINT_PROJECT,
   'src/loose.ts': 'export function twice(n: number): number {\n  if (n == 0) return 0;\n  return n * 2;\n}\n',
 };
 
