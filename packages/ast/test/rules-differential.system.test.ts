@@ -1,6 +1,6 @@
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { approveAll, createRegistry } from '@agent-tools/core';
 import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { cliReadsWithError, comparePattern, grammarDiffers, type PatternOutcome,
 import { CORPORA, collectCorpus } from './differential/corpora.js';
 import { type GeneratedRule, generateRules } from './differential/generate-rules.js';
 import { type OracleRule, oracleRuleLocations, oracleRuleRewrite } from './differential/oracle.js';
-import { explainRuleBySafety } from './differential/rewrites.js';
+import { explainRuleBySafety, filesUnder, firstDifference } from './differential/rewrites.js';
 import { doubledParentheses } from './differential/safety-oracle.js';
 
 /**
@@ -292,28 +292,6 @@ async function doubledBy(loader: TreeSitterLoader, language: string, original: s
     before?.delete();
     after?.delete();
   }
-}
-
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  const visit = (d: string): void => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const full = join(d, entry.name);
-      if (entry.isDirectory()) visit(full);
-      else if (statSync(full).isFile()) out.push(relative(dir, full));
-    }
-  };
-  visit(dir);
-  return out.sort();
-}
-
-function firstDifference(a: string, b: string): string {
-  const x = a.split('\n');
-  const y = b.split('\n');
-  for (let i = 0; i < Math.max(x.length, y.length); i++) {
-    if (x[i] !== y[i]) return `line ${i + 1}: ast-grep ${JSON.stringify(x[i])}, ours ${JSON.stringify(y[i])}`;
-  }
-  return 'same lines';
 }
 
 function summarize(

@@ -32,7 +32,8 @@ export interface RewriteReport {
   readonly unexplained: string[];
 }
 
-function filesUnder(dir: string): string[] {
+/** Every file under `dir`, as sorted paths relative to it. */
+export function filesUnder(dir: string): string[] {
   const out: string[] = [];
   const visit = (d: string): void => {
     for (const entry of readdirSync(d, { withFileTypes: true })) {
@@ -293,7 +294,8 @@ async function explainBySafety(
   return undefined;
 }
 
-function firstDifference(a: string, b: string): string {
+/** The first line where ast-grep's text `a` and ours `b` differ, for a report. */
+export function firstDifference(a: string, b: string): string {
   const x = a.split('\n');
   const y = b.split('\n');
   for (let i = 0; i < Math.max(x.length, y.length); i++) {
