@@ -130,8 +130,7 @@ describe('ask_user answers', () => {
     const { port, registry } = run();
     await using _ = registry;
     const call = registry.call('ask_user', question);
-    // The human presses skip on the card (the memory port's answer, not a switched-off test).
-    (await port.next()).skip();
+    (await port.next()).skipCard();
     const result = await call;
     expect(result.isError).toBe(false);
     expect(resultText(result)).toBe(`The user skipped this question without answering. ${PROCEED_ON_ASSUMPTION}`);
@@ -256,8 +255,7 @@ describe('ask_user queueing and withdrawal', () => {
     await first;
     const next = await port.next();
     expect(next.card.question).toBe('Shown second?');
-    // The human presses skip on the card (the memory port's answer, not a switched-off test).
-    next.skip();
+    next.skipCard();
     await third;
     expect(port.cards.map((c) => c.card.question)).toEqual([question.question, 'Shown second?']);
   });

@@ -102,8 +102,7 @@ describe('permission cards', () => {
     const { port, registry, runs } = run(memoryPort(), 100);
     await using _ = registry;
     const skipped = registry.call('lsp_rename', args);
-    // The human presses skip on the card (the memory port's answer, not a switched-off test).
-    (await port.next()).skip();
+    (await port.next()).skipCard();
     expect(resultText(await skipped)).toContain('Reason given: the user skipped the permission card without allowing the call. Do not repeat');
     const timedOut = await registry.call('lsp_rename', args);
     expect(resultText(timedOut)).toContain('Reason given: nobody answered the permission card within 100 ms. Do not repeat');

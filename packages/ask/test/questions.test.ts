@@ -106,7 +106,7 @@ describe('ask_user with several questions on one card', () => {
     const { port, registry } = run({ timeoutMs: 100 });
     await using _ = registry;
     const skipped = registry.call('ask_user', three);
-    (await port.next()).skip();
+    (await port.next()).skipCard();
     expect(resultText(await skipped)).toBe(
       `The user skipped these 3 questions without answering. ${PROCEED_ON_ASSUMPTIONS} Where you recommended an option, assume it unless you have a reason not to (1. "Postgres").`,
     );
@@ -138,7 +138,7 @@ describe('ask_user with several questions on one card', () => {
     const shown = await port.next();
     expect(shown.card).toMatchObject({ question: 'Flag low stock at 3 or at 5 items?', header: 'Threshold', recommended: '5' });
     expect(shown.card.questions).toBeUndefined();
-    shown.skip();
+    shown.skipCard();
     expect(resultText(await call)).toBe(
       `The user skipped this question without answering. ${PROCEED_ON_ASSUMPTION} You recommended "5": assume it unless you have a reason not to.`,
     );

@@ -3,7 +3,7 @@ import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTreeSitterLoader } from '../src/index.js';
 import { findLanguage } from '../src/languages.js';
-import { comparePattern, grammarDiffers, type PatternOutcome, REASONS, type Reason } from './differential/compare.js';
+import { comparePattern, grammarDiffers, type PatternOutcome, tallyDifferences } from './differential/compare.js';
 import { CORPORA, collectCorpus } from './differential/corpora.js';
 import { generatePatterns } from './differential/generate.js';
 import { oracleLocations } from './differential/oracle.js';
@@ -111,28 +111,14 @@ function summarize(
   rewrites: Awaited<ReturnType<typeof compareRewrites>>,
   grammar: readonly string[],
 ): { text: string; unexplained: string[] } {
-  const agreed = outcomes.filter((o) => o.extra.length === 0 && o.missing.length === 0);
-  const byReason = new Map<string, { patterns: number; example: string }>();
-  const unexplained: string[] = [];
-  for (const o of outcomes) {
-    const reasons = new Set<string>();
-    for (const d of [...o.extra.map((e) => ({ ...e, side: 'extra' })), ...o.missing.map((m) => ({ ...m, side: 'missing' }))]) {
-      if (d.reasons.length === 0) unexplained.push(`${d.side} ${d.location} for ${JSON.stringify(o.pattern)} (${o.origin})`);
-      reasons.add(`${d.side === 'extra' ? 'only ours' : 'only ast-grep'}: ${d.reasons.map((r) => REASONS[r as Reason]).join(' + ')}`);
-    }
-    for (const reason of reasons) {
-      const entry = byReason.get(reason) ?? { patterns: 0, example: JSON.stringify(o.pattern).slice(0, 80) };
-      entry.patterns++;
-      byReason.set(reason, entry);
-    }
-  }
+  const { agreed, byReason, unexplained } = tallyDifferences(outcomes, (p) => JSON.stringify(p), 80);
   const lines = [
     `### ${language} (${from}, ${files} files)`,
     `${generated} patterns generated; ${refused} refused by ast-grep; ${outcomes.length} compared; ${agreed.length} agreed exactly; ` +
       `${outcomes.filter((o) => o.cli > 0).length} with ast-grep matches (${outcomes.reduce((n, o) => n + o.cli, 0)} matches); ` +
       `our ast-grep reading reproduces the CLI on ${outcomes.filter((o) => o.mirror).length} of ${outcomes.length}.`,
     ...(NOTES[language] ? [`- ${NOTES[language]}`] : []),
-    ...[...byReason].map(([reason, e]) => `- ${e.patterns} pattern(s), ${reason} (e.g. ${e.example})`),
+    ...[...byReason].map(([reason, e]) => `- ${e.count} pattern(s), ${reason} (e.g. ${e.example})`),
     ...(grammar.length ? [`- ${grammar.length} pattern(s) set aside, ast-grep's grammar build differs (checked): ${grammar.map((g) => g.slice(0, 240)).join('; ')}`] : []),
     `Rewrites: ${rewrites.compared} compared, ${rewrites.identical} with identical files${rewrites.safety.size ? `; safety differences (files): ${[...rewrites.safety].map(([why, n]) => `${n} ${why}`).join('; ')}` : ''}${rewrites.explained.length ? `; ${rewrites.explained.length} file(s) differ, each explained: ${[...new Set(rewrites.explained)].join('; ')}` : ''}.`,
     `Safety oracle: ${rewrites.oracle.replacements} replacements in ${rewrites.oracle.files} files; ${rewrites.oracle.unnamedTokens} tokens the pattern, its metavariables and the template do not name, ${rewrites.oracle.lostTokens.length ? `${rewrites.oracle.lostTokens.length} LOST` : 'none lost'}; more error nodes than before: ${rewrites.oracle.moreErrorsNamed} file(s), each named by the proposal${rewrites.oracle.moreErrorsUnnamed.length ? `, ${rewrites.oracle.moreErrorsUnnamed.length} NOT NAMED` : ''}; the template's structure at ${rewrites.oracle.templateShaped} of ${rewrites.oracle.sites} replacements${rewrites.oracle.notShapedListed ? `, ${rewrites.oracle.notShapedListed} listed as unsafe` : ''}${rewrites.oracle.notShapedUnlisted.length ? `, ${rewrites.oracle.notShapedUnlisted.length} NOT LISTED` : ''}; parentheses doubled by the rewrite: ${rewrites.oracle.doubled.length ? `${rewrites.oracle.doubled.length} FILE(S)` : 'none'}.`,

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { astTools, createTreeSitterLoader, type TreeSitterLoader } from '../src/index.js';
 import { findLanguage } from '../src/languages.js';
 import { AST_GREP as AST_GREP_DEVIATIONS } from '../src/pattern/pattern-node.js';
-import { cliReadsWithError, comparePattern, grammarDiffers, type PatternOutcome, REASONS, type Reason } from './differential/compare.js';
+import { cliReadsWithError, comparePattern, grammarDiffers, type PatternOutcome, tallyDifferences } from './differential/compare.js';
 import { CORPORA, collectCorpus } from './differential/corpora.js';
 import { type GeneratedRule, generateRules } from './differential/generate-rules.js';
 import { type OracleRule, oracleRuleLocations, oracleRuleRewrite } from './differential/oracle.js';
@@ -309,21 +309,7 @@ function summarize(
   refusedExplained: readonly string[],
   refusedBroken: readonly string[],
 ): { text: string; unexplained: string[] } {
-  const agreed = outcomes.filter((o) => o.extra.length === 0 && o.missing.length === 0);
-  const byReason = new Map<string, { rules: number; example: string }>();
-  const unexplained: string[] = [];
-  for (const o of outcomes) {
-    const reasons = new Set<string>();
-    for (const d of [...o.extra.map((e) => ({ ...e, side: 'extra' })), ...o.missing.map((m) => ({ ...m, side: 'missing' }))]) {
-      if (d.reasons.length === 0) unexplained.push(`${d.side} ${d.location} for ${o.pattern} (${o.origin})`);
-      reasons.add(`${d.side === 'extra' ? 'only ours' : 'only ast-grep'}: ${d.reasons.map((r) => REASONS[r as Reason]).join(' + ')}`);
-    }
-    for (const reason of reasons) {
-      const entry = byReason.get(reason) ?? { rules: 0, example: o.pattern.slice(0, 100) };
-      entry.rules++;
-      byReason.set(reason, entry);
-    }
-  }
+  const { agreed, byReason, unexplained } = tallyDifferences(outcomes, (p) => p, 100);
   const shapes = new Map<string, number>();
   for (const o of outcomes) for (const part of o.shape.split('+')) shapes.set(part, (shapes.get(part) ?? 0) + 1);
   const lines = [
@@ -332,7 +318,7 @@ function summarize(
       `${outcomes.filter((o) => o.cli > 0).length} with ast-grep matches (${outcomes.reduce((n, o) => n + o.cli, 0)} matches); ` +
       `our ast-grep reading reproduces the CLI on ${outcomes.filter((o) => o.mirror).length} of ${outcomes.length}.`,
     `- keys compared: ${[...shapes].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')}`,
-    ...[...byReason].map(([reason, e]) => `- ${e.rules} rule(s), ${reason} (e.g. ${e.example})`),
+    ...[...byReason].map(([reason, e]) => `- ${e.count} rule(s), ${reason} (e.g. ${e.example})`),
     ...(grammar.length ? [`- ${grammar.length} rule(s) set aside, ast-grep's grammar build differs (checked): ${grammar.map((g) => g.slice(0, 240)).join('; ')}`] : []),
     ...(refusedByUs.length ? [`- REFUSED BY US ONLY: ${refusedByUs.join('; ')}`] : []),
     ...(refusedByBoth.length ? [`- refused by both: ${refusedByBoth.join('; ')}`] : []),

@@ -1,9 +1,10 @@
+import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
 // Core cannot depend on @agent-tools/test-utils (test-utils depends on core), so the test-utils helpers that import
 // nothing of core are used from their source rather than copied here.
 import { type TempDir, tempDir } from '../../../tools/test-utils/src/temp-dir.js';
 import type { Diagnostic, DiagnosticsSource, FileCheck, PendingPart } from '../src/index.js';
-import { defineTool, type Tier, textResult } from '../src/index.js';
+import { defineTool, resolveInside, type Tier, textResult, wrapWrite } from '../src/index.js';
 
 export { seededRandom } from '../../../tools/test-utils/src/seeded-random.js';
 
@@ -92,3 +93,20 @@ export class ScriptedSource implements DiagnosticsSource {
   }
 }
 
+/** A harness's write tool, wrapped with one call. */
+export function writeTool(cwd: string) {
+  return wrapWrite(
+    defineTool({
+      name: 'write',
+      tier: 'write',
+      description: 'Write a file.',
+      parallelSafe: false,
+      parameters: z.object({ path: z.string(), content: z.string() }),
+      execute: ({ path, content }) => {
+        const target = resolveInside(cwd, path);
+        writeFileSync(target.absolute, content);
+        return textResult(`Wrote ${target.relative}.`, { path: target.relative });
+      },
+    }),
+  );
+}

@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { approveAll, createRegistry, type Diagnostic, defineTool, resolveInside, resultText, textResult, wrapWrite } from '../src/index.js';
-import { deferred, diag, echoTool, ScriptedSource, scratch } from './helpers.js';
+import { approveAll, createRegistry, type Diagnostic, resultText } from '../src/index.js';
+import { deferred, diag, echoTool, ScriptedSource, scratch, writeTool } from './helpers.js';
 
 // A file checked by two checkers (tsserver and ESLint, as @agent-tools/lsp has them) where one answers within the
 // budget and the other does not: the write reports the first one's findings at once, names the other as pending,
@@ -11,19 +10,7 @@ import { deferred, diag, echoTool, ScriptedSource, scratch } from './helpers.js'
 function setup() {
   const dir = scratch();
   const source = new ScriptedSource();
-  const write = wrapWrite(
-    defineTool({
-      name: 'write',
-      tier: 'write',
-      description: 'Write a file.',
-      parallelSafe: false,
-      parameters: z.object({ path: z.string(), content: z.string() }),
-      execute: ({ path, content }) => {
-        writeFileSync(resolveInside(dir.path, path).absolute, content);
-        return textResult(`Wrote ${path}.`);
-      },
-    }),
-  );
+  const write = writeTool(dir.path);
   const registry = createRegistry({
     resources: { cwd: dir.path, diagnostics: source },
     tools: [write, echoTool('look')],

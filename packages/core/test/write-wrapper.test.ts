@@ -5,25 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { applyFileChanges } from '../src/file-changes.js';
 import { approveAll, createRegistry, type Diagnostic, defineTool, errorResult, resolveInside, resultText, textResult, wrapWrite } from '../src/index.js';
-import { deferred, diag, echoTool, ScriptedSource, scratch } from './helpers.js';
-
-/** A harness's write tool, wrapped with one call. */
-function writeTool(cwd: string) {
-  return wrapWrite(
-    defineTool({
-      name: 'write',
-      tier: 'write',
-      description: 'Write a file.',
-      parallelSafe: false,
-      parameters: z.object({ path: z.string(), content: z.string() }),
-      execute: ({ path, content }) => {
-        const target = resolveInside(cwd, path);
-        writeFileSync(target.absolute, content);
-        return textResult(`Wrote ${target.relative}.`, { path: target.relative });
-      },
-    }),
-  );
-}
+import { deferred, diag, echoTool, ScriptedSource, scratch, writeTool } from './helpers.js';
 
 function setup(budgetMs = 200) {
   const dir = scratch();

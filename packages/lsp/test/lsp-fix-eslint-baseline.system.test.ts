@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Run, startRun, text } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { startRun, text } from './helpers.js';
 import { ESLINT_PACKAGES, ESLINT_PROJECT, linkPackages } from './lint-project.js';
 
 // ESLint's server handles one request at a time, and its fixes are commands whose edits come back through
@@ -13,16 +13,9 @@ const files = {
 };
 
 describe('lsp_fix of an ESLint autofix in a file not yet written in the run', () => {
-  let run: Run;
-  beforeAll(() => {
-    run = startRun(files, {}, 20_000);
-    linkPackages(run.dir.path, ESLINT_PACKAGES, { eslint: 'eslint/bin/eslint.js' });
-  });
-  afterAll(async () => {
-    await run[Symbol.asyncDispose]();
-  });
-
   it('knows the file diagnostics from before the fix, so it tells what the fix introduced', async () => {
+    await using run = startRun(files, {}, 20_000);
+    linkPackages(run.dir.path, ESLINT_PACKAGES, { eslint: 'eslint/bin/eslint.js' });
     const list = await run.lsp({ action: 'code_actions', file: 'src/loose.ts', line: 2, symbol: 'n' });
     const actions = (list.structured as { actions: Array<{ number: number; title: string }> }).actions;
     const curly = actions.find((a) => a.title === 'Fix this curly problem');

@@ -208,3 +208,30 @@ export async function grammarDiffers(
   }
   return undefined;
 }
+
+/**
+ * The outcomes of one language's run, tallied for its report: those that agreed exactly, each confirmed reason with
+ * how many patterns (or rules) it explains and an example, and every difference no reason explains.
+ */
+export function tallyDifferences(
+  outcomes: readonly PatternOutcome[],
+  show: (pattern: string) => string,
+  exampleLength: number,
+): { agreed: PatternOutcome[]; byReason: Map<string, { count: number; example: string }>; unexplained: string[] } {
+  const agreed = outcomes.filter((o) => o.extra.length === 0 && o.missing.length === 0);
+  const byReason = new Map<string, { count: number; example: string }>();
+  const unexplained: string[] = [];
+  for (const o of outcomes) {
+    const reasons = new Set<string>();
+    for (const d of [...o.extra.map((e) => ({ ...e, side: 'extra' })), ...o.missing.map((m) => ({ ...m, side: 'missing' }))]) {
+      if (d.reasons.length === 0) unexplained.push(`${d.side} ${d.location} for ${show(o.pattern)} (${o.origin})`);
+      reasons.add(`${d.side === 'extra' ? 'only ours' : 'only ast-grep'}: ${d.reasons.map((r) => REASONS[r]).join(' + ')}`);
+    }
+    for (const reason of reasons) {
+      const entry = byReason.get(reason) ?? { count: 0, example: show(o.pattern).slice(0, exampleLength) };
+      entry.count++;
+      byReason.set(reason, entry);
+    }
+  }
+  return { agreed, byReason, unexplained };
+}
