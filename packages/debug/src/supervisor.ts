@@ -1,5 +1,5 @@
-import type { AdapterConfig } from './adapters/adapter.js';
 import { BackgroundErrors, type BackgroundReporter } from '@agent-tools/core/internal';
+import type { AdapterConfig } from './adapters/adapter.js';
 import { mergeAdapters } from './adapters/builtin.js';
 import { type Clock, systemClock } from './clock.js';
 import { DebugError } from './errors.js';
