@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { formatLimit } from '@agent-tools/core/internal';
 import { ContentLengthReader, encodeContentLength, PendingRequests } from '@agent-tools/core/process';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DebugError } from '../errors.js';
@@ -78,8 +79,7 @@ export class DapConnection {
       timeoutMs,
       signal: options.signal,
       timedOut: () => {
-        const seconds = Math.round(timeoutMs / 100) / 10;
-        return new DebugError('request_timeout', `The ${this.#options.name} adapter did not answer "${command}" within ${seconds} s.`);
+        return new DebugError('request_timeout', `The ${this.#options.name} adapter did not answer "${command}" within ${formatLimit(timeoutMs)}.`);
       },
       cancelled: () => new DebugError('cancelled', `The "${command}" request to the ${this.#options.name} adapter was cancelled.`),
       settled: () => this.#commands.delete(seq),
