@@ -35,4 +35,4 @@ export { onAbort } from './on-abort.js';
 export { isWithin } from './paths.js';
 export { notRegularFile, readRegularFile, specialFileKind } from './regular-file.js';
 export { collapseCarriageReturns, stripTerminalCodes } from './terminal-text.js';
-export { countOfTotal, formatDuration, nounFor, plural, shownNote } from './wording.js';
+export { countOfTotal, formatDuration, formatLimit, nounFor, plural, shownNote } from './wording.js';

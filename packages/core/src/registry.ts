@@ -19,6 +19,7 @@ import { needsApproval } from './tier.js';
 import type { AnyToolDefinition, CallOptions, ToolCaller, ToolContext } from './tool.js';
 import { validateArguments } from './validation.js';
 import { wellFormedResult } from './well-formed.js';
+import { formatLimit } from './wording.js';
 
 /** How a registry is assembled. */
 export interface RegistryOptions {
@@ -487,9 +488,7 @@ function cancelledText(name: string, lifetime: AbortSignal, reason?: unknown, ti
   // whole): the model must not take "cancelled" for "nothing was written".
   const writes = tier === 'write' ? ' Files it had begun to write may have been written all the same: check them before calling it again.' : '';
   if (reason instanceof TimeoutMarker) {
-    const ms = reason.timeoutMs;
-    const limit = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
-    return `${name} did not finish within ${limit} and was cancelled.${writes || ' Try a smaller request, or check the tool\'s status before retrying.'}`;
+    return `${name} did not finish within ${formatLimit(reason.timeoutMs)} and was cancelled.${writes || ' Try a smaller request, or check the tool\'s status before retrying.'}`;
   }
   if (lifetime.aborted) return `${name} was cancelled because the run ended.${writes}`;
   return `${name} was cancelled before it finished.${writes}`;

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { AgentToolsError } from '@agent-tools/core';
-import type { BackgroundErrors } from '@agent-tools/core/internal';
+import { type BackgroundErrors, formatLimit } from '@agent-tools/core/internal';
 import { ContentLengthReader, encodeContentLength, PendingRequests } from '@agent-tools/core/process';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DebugError } from '../errors.js';
@@ -85,8 +85,7 @@ export class DapConnection {
       timeoutMs,
       signal: options.signal,
       timedOut: () => {
-        const seconds = Math.round(timeoutMs / 100) / 10;
-        return new DebugError('request_timeout', `The ${this.#options.name} adapter did not answer "${command}" within ${seconds} s.`);
+        return new DebugError('request_timeout', `The ${this.#options.name} adapter did not answer "${command}" within ${formatLimit(timeoutMs)}.`);
       },
       cancelled: () => new DebugError('cancelled', `The "${command}" request to the ${this.#options.name} adapter was cancelled.`),
       settled: () => this.#commands.delete(seq),

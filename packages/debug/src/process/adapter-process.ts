@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { errorDetail } from '@agent-tools/core';
-import { BackgroundErrors } from '@agent-tools/core/internal';
+import { BackgroundErrors, formatLimit } from '@agent-tools/core/internal';
 import { isLive, isStillRunning, readProcess, type SupervisedProcess, spawnSupervised, TrackedProcesses } from '@agent-tools/core/process';
 import type { AdapterCommand, AdapterTransport } from '../adapters/adapter.js';
 import { DapConnection, type DapConnectionOptions } from '../dap/connection.js';
@@ -289,7 +289,6 @@ async function waitForListening(tree: SupervisedProcess, pattern: RegExp, option
     tree.stderr?.on('data', onData);
   });
   let timer: NodeJS.Timeout | undefined;
-  const seconds = options.startTimeoutMs / 1000;
   try {
     return await Promise.race([
       found,
@@ -303,7 +302,7 @@ async function waitForListening(tree: SupervisedProcess, pattern: RegExp, option
       ),
       new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new DebugError('adapter_start_failed', `The ${options.name} adapter did not say where it listens within ${seconds} s.${tail(seen)}`)),
+          () => reject(new DebugError('adapter_start_failed', `The ${options.name} adapter did not say where it listens within ${formatLimit(options.startTimeoutMs)}.${tail(seen)}`)),
           options.startTimeoutMs,
         );
       }),
@@ -323,7 +322,7 @@ function connectSocket(address: ListenAddress, timeoutMs: number, name: string):
     const socket = 'path' in address ? connect({ path: address.path }) : connect({ port: address.port, host: '127.0.0.1' });
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new DebugError('adapter_start_failed', `Could not connect to the ${name} debug server on ${where} within ${timeoutMs / 1000} s.`));
+      reject(new DebugError('adapter_start_failed', `Could not connect to the ${name} debug server on ${where} within ${formatLimit(timeoutMs)}.`));
     }, timeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { formatLimit } from '@agent-tools/core/internal';
 import { type ContentLengthLimits, ContentLengthReader, encodeContentLength, PendingRequests } from '@agent-tools/core/process';
 import {
   AbstractMessageReader,
@@ -188,8 +189,7 @@ export class RpcConnection {
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       timedOut: () => {
-        const seconds = Math.round(options.timeoutMs / 100) / 10;
-        return new LspError('timeout', `${this.#options.name} did not answer ${method} within ${seconds} s.`);
+        return new LspError('timeout', `${this.#options.name} did not answer ${method} within ${formatLimit(options.timeoutMs)}.`);
       },
       cancelled: () => cancelled(method),
       settled: (how) => {
