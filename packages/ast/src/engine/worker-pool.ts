@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { BackgroundErrors } from '@agent-tools/core/internal';
 import { AstError } from '../errors.js';
 import type { LanguageId } from '../languages.js';
 import type { FileOutcome, SearchRequest } from './file-search.js';
@@ -46,10 +47,13 @@ export class WorkerPool {
   readonly #home = new Map<string, number>();
   #nextId = 1;
   #disposed = false;
+  /** Where a worker's bug outside any search goes (its crash while idle, a failed warm-up). */
+  readonly #background: BackgroundErrors | undefined;
 
-  constructor(size: number, config: WorkerConfig) {
+  constructor(size: number, config: WorkerConfig, background?: BackgroundErrors) {
     this.#size = Math.max(1, size);
     this.#config = config;
+    this.#background = background;
     this.#slots = new Array<Slot | undefined>(this.#size).fill(undefined);
   }
 
@@ -113,7 +117,14 @@ export class WorkerPool {
     if (this.#disposed) return;
     for (let i = 0; i < this.#size; i++) {
       const slot = this.#slot(i);
-      this.#send(slot, { type: 'warm', id: this.#nextId++, language }).catch(() => undefined);
+      this.#send(slot, { type: 'warm', id: this.#nextId++, language }).then(
+        // A grammar that does not load is the search's to report (it loads it again); a bug is reported here.
+        (reply) => {
+          if (reply.type === 'error' && reply.bug) this.#bug(Object.assign(new Error(`A search worker failed: ${reply.message}`), { stack: reply.bug.stack }));
+        },
+        // The worker died or the pool was disposed: the next search starts another and says so if it fails.
+        () => undefined,
+      );
     }
   }
 
@@ -233,7 +244,11 @@ export class WorkerPool {
       for (const pending of slot.pending.values()) pending.reject(error);
       slot.pending.clear();
     };
-    worker.on('error', (error) => fail(new AstError('worker_failed', `A search worker crashed: ${error.message}`, { cause: error })));
+    worker.on('error', (error) => {
+      // An uncaught throw in the worker is a bug: told once, whether or not a search was waiting (which fails as before).
+      this.#bug(error);
+      fail(new AstError('worker_failed', `A search worker crashed: ${error.message}`, { cause: error }));
+    });
     worker.on('exit', (code) => {
       if (!slot.dead) fail(new AstError('worker_failed', `A search worker exited unexpectedly (code ${code}).`));
     });
@@ -264,6 +279,11 @@ export class WorkerPool {
       this.#refresh(slot);
       slot.worker.postMessage(message);
     });
+  }
+
+  #bug(error: unknown): void {
+    if (this.#background) this.#background.report(error);
+    else process.emitWarning(error instanceof Error ? error : new Error(String(error)), { code: 'AGENT_TOOLS_BACKGROUND_ERROR' });
   }
 
   /** A worker with work keeps the process alive; an idle one does not. */
