@@ -1,7 +1,6 @@
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { Node } from 'web-tree-sitter';
 import { type FileOutcome, FileSearcher } from './engine/file-search.js';
 import type { WorkerStats } from './engine/protocol.js';
 import { TreeSitterRuntime } from './engine/runtime.js';
@@ -13,6 +12,7 @@ import { type CompileOptions, compilePattern } from './pattern/compile.js';
 import type { CompiledPattern } from './pattern/pattern-node.js';
 import { compileRule, type RuleInput } from './rules/compile.js';
 import type { CompiledRule, Query } from './rules/types.js';
+import { errorLines } from './staging/syntax.js';
 
 /** How a {@link TreeSitterLoader} runs. */
 export interface TreeSitterLoaderOptions {
@@ -170,16 +170,7 @@ export class TreeSitterLoader implements AsyncDisposable {
     const tree = await this.runtime.parse(spec, text, { deadline: Date.now() + this.#options.parseTimeoutMs });
     if (!tree) return [];
     try {
-      const lines: number[] = [];
-      const visit = (node: Node): void => {
-        if (node.isError || node.isMissing) {
-          lines.push(node.startPosition.row + 1);
-          return;
-        }
-        for (const child of node.children) if (child.hasError || child.isMissing || child.isError) visit(child);
-      };
-      if (tree.rootNode.hasError) visit(tree.rootNode);
-      return lines;
+      return errorLines(tree);
     } finally {
       tree.delete();
     }

@@ -1,4 +1,5 @@
 import { messageOf } from './errors.js';
+import { formatLimit } from './wording.js';
 
 /** Whether a value has a way to be disposed. */
 export function isDisposable(value: unknown): boolean {
@@ -18,7 +19,7 @@ export async function disposeValue(value: unknown, timeoutMs: number): Promise<s
   let timer: NodeJS.Timeout | undefined;
   try {
     const hung = new Promise<string>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs, `did not finish disposing within ${timeoutMs} ms`);
+      timer = setTimeout(resolve, timeoutMs, `did not finish disposing within ${formatLimit(timeoutMs)}`);
     });
     const done = Promise.resolve()
       .then(() => method?.call(value))

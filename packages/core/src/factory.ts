@@ -35,6 +35,13 @@ export interface FactoryRun {
    * registry appends it to the next result. Unsubscribe in the output's `dispose`.
    */
   readonly notices: RunNotices;
+  /**
+   * Tells the harness's `onError` of a bug thrown outside any call (a resource's event handler, timer or worker),
+   * once per error, as `onError(error, { phase: 'background', factory })`; the model's answers do not change. A
+   * resource with background work keeps a `BackgroundErrors` (`@agent-tools/core/internal`) and offers
+   * `onBackgroundError(reporter)`; the factory subscribes this there and unsubscribes in its output's `dispose`.
+   */
+  readonly reportError: (error: unknown) => void;
 }
 
 /** What a factory returns: its tools, and optionally something to dispose with the registry. */

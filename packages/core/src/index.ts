@@ -59,7 +59,7 @@ export {
   resolveInside,
 } from './paths.js';
 export { formatProgress, type ProgressEvent, type ProgressListener, type ToolProgress } from './progress.js';
-export { createRegistry, type FactoryStatus, Registry, type RegistryOptions } from './registry.js';
+export { createRegistry, type ErrorContext, type FactoryStatus, Registry, type RegistryOptions } from './registry.js';
 export { readRegularFileSync } from './regular-file.js';
 export {
   appendText,

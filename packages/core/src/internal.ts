@@ -3,6 +3,7 @@
  * roots and binaries, multi-file changes, timers, terminal text). Not the harness API, which is the root entry; these
  * change with the packages that use them, in minor versions.
  */
+export { BackgroundErrors, type BackgroundReporter } from './background-errors.js';
 export { type Capped, capList, capText, capTextTail } from './caps.js';
 export { formatDiagnostic } from './diagnostics/format.js';
 export {
@@ -34,4 +35,4 @@ export { onAbort } from './on-abort.js';
 export { isWithin } from './paths.js';
 export { notRegularFile, readRegularFile, specialFileKind } from './regular-file.js';
 export { collapseCarriageReturns, stripTerminalCodes } from './terminal-text.js';
-export { countOfTotal, formatDuration, nounFor, plural, shownNote } from './wording.js';
+export { countOfTotal, formatDuration, formatLimit, nounFor, plural, shownNote } from './wording.js';

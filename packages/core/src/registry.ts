@@ -19,6 +19,7 @@ import { needsApproval } from './tier.js';
 import type { AnyToolDefinition, CallOptions, ToolCaller, ToolContext } from './tool.js';
 import { validateArguments } from './validation.js';
 import { wellFormedResult } from './well-formed.js';
+import { formatLimit } from './wording.js';
 
 /** How a registry is assembled. */
 export interface RegistryOptions {
@@ -48,7 +49,18 @@ export interface RegistryOptions {
    * Called with every unexpected throw, for the harness's logs; the model gets an error result either way. An
    * AgentToolsError a tool throws is its answer, not unexpected, and is not reported here.
    */
-  readonly onError?: (error: unknown, context: { readonly tool?: string; readonly phase: 'call' | 'factory' | 'dispose' }) => void;
+  readonly onError?: (error: unknown, context: ErrorContext) => void;
+}
+
+/**
+ * Where an unexpected throw happened, for `onError`: in a call of `tool`, while a factory built its tools, while
+ * disposing, or in the background (a resource's event handler or timer outside any call; `factory` names the
+ * factory whose resource reported it through `run.reportError`).
+ */
+export interface ErrorContext {
+  readonly phase: 'call' | 'factory' | 'dispose' | 'background';
+  readonly tool?: string;
+  readonly factory?: string;
 }
 
 /** Whether a factory contributed tools, and if not, which resources it missed. */
@@ -186,7 +198,11 @@ export class Registry implements ToolCaller, AsyncDisposable {
     }
     let output: FactoryOutput;
     try {
-      const created = factory.create(this.#resources as never, { runId: this.runId, notices: this.notices });
+      const created = factory.create(this.#resources as never, {
+        runId: this.runId,
+        notices: this.notices,
+        reportError: (error) => this.#report(error, { phase: 'background', factory: factory.name }),
+      });
       output = isToolList(created) ? { tools: created } : created;
     } catch (error) {
       this.#report(error, { phase: 'factory' });
@@ -363,7 +379,11 @@ export class Registry implements ToolCaller, AsyncDisposable {
       execution.then(
         (value) => resolve(checkResult(tool.name, value)),
         (error: unknown) => {
-          if (controller.signal.aborted) return resolve(errorResult(cancelledText(tool.name, this.#lifetime.signal, controller.signal.reason, tool.tier)));
+          if (controller.signal.aborted) {
+            // The call is answered as cancelled either way; a bug it threw on the way out is still a bug.
+            if (!causedByAbort(error, controller.signal.reason)) this.#report(error, { tool: tool.name, phase: 'call' });
+            return resolve(errorResult(cancelledText(tool.name, this.#lifetime.signal, controller.signal.reason, tool.tier)));
+          }
           const thrown = thrownResult(tool.name, error);
           if (!thrown.expected) this.#report(error, { tool: tool.name, phase: 'call' });
           resolve(thrown.result);
@@ -390,7 +410,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
   }
 
   /** Tells the harness's `onError` of an unexpected error, once per error; an `onError` that throws has nowhere to go. */
-  #report(error: unknown, context: { readonly tool?: string; readonly phase: 'call' | 'factory' | 'dispose' }): void {
+  #report(error: unknown, context: ErrorContext): void {
     if (typeof error === 'object' && error !== null) {
       if (this.#reported.has(error)) return;
       this.#reported.add(error);
@@ -468,12 +488,24 @@ function cancelledText(name: string, lifetime: AbortSignal, reason?: unknown, ti
   // whole): the model must not take "cancelled" for "nothing was written".
   const writes = tier === 'write' ? ' Files it had begun to write may have been written all the same: check them before calling it again.' : '';
   if (reason instanceof TimeoutMarker) {
-    const ms = reason.timeoutMs;
-    const limit = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
-    return `${name} did not finish within ${limit} and was cancelled.${writes || ' Try a smaller request, or check the tool\'s status before retrying.'}`;
+    return `${name} did not finish within ${formatLimit(reason.timeoutMs)} and was cancelled.${writes || ' Try a smaller request, or check the tool\'s status before retrying.'}`;
   }
   if (lifetime.aborted) return `${name} was cancelled because the run ended.${writes}`;
   return `${name} was cancelled before it finished.${writes}`;
+}
+
+/**
+ * Whether what a cancelled or timed-out call threw is the abort's own doing, not a bug: the signal's reason itself,
+ * an AgentToolsError (a tool's answer, such as "the request was cancelled"), an AbortError, or an error caused by
+ * one of those.
+ */
+function causedByAbort(error: unknown, reason: unknown): boolean {
+  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e === reason || AgentToolsError.isInstance(e)) return true;
+    if (typeof e === 'object' && (e as { name?: unknown }).name === 'AbortError') return true;
+    if (typeof e !== 'object') return false;
+  }
+  return false;
 }
 
 /** What to use instead of a tool the surface hides: its visible siblings (`ast_grep` for `ast_edit`). */

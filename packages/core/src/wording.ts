@@ -18,6 +18,16 @@ export function formatDuration(ms: number, precision: 'ms' | 's' = 'ms'): string
   return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
 }
 
+/**
+ * A time limit as it was set, or a short wait as it was measured: "700 ms", "1.5 s", "20 s", then as
+ * {@link formatDuration}. Below 10 s a tenth of a second is kept, where rounding would misstate the limit.
+ */
+export function formatLimit(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  if (ms < 10_000) return `${Math.round(ms / 100) / 10} s`;
+  return formatDuration(ms);
+}
+
 /** The noun for a count: `file`/`files`, `match`/`matches`; an irregular one passes its plural. */
 export function nounFor(count: number, noun: string, pluralNoun = regularPlural(noun)): string {
   return count === 1 ? noun : pluralNoun;

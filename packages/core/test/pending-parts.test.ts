@@ -43,7 +43,7 @@ describe('a write whose file has a checker that did not answer in time', () => {
     const written = (await s.write()).split('\n');
     expect(written[0]).toBe('Wrote a.ts.');
     expect(written[1]).toBe(
-      'INCOMPLETE: diagnostics of a.ts from eslint are still pending (no answer within 0.2 s); they will be appended to a later result, or call lsp with action "diagnostics" and file "a.ts" to get them now. The diagnostics below are from the other checkers only.',
+      'INCOMPLETE: diagnostics of a.ts from eslint are still pending (no answer within 200 ms); they will be appended to a later result, or call lsp with action "diagnostics" and file "a.ts" to get them now. The diagnostics below are from the other checkers only.',
     );
     expect(written.slice(2)).toEqual(['New diagnostics in a.ts (1):', "  3:1 error TS2322: Type 'number' is not assignable to type 'string'. [typescript]"]);
     eslint.resolve([lint(s.file, 2)]);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { BackgroundErrors } from '../src/background-errors.js';
 import { CoreError } from '../src/errors.js';
-import { createRegistry, defineTool, resultText, type ToolContext } from '../src/index.js';
+import { createRegistry, defineFactory, defineTool, resultText, type ToolContext } from '../src/index.js';
 
 /** A tool whose execute is the given function: where a test injects a bug. */
 function tool(execute: (ctx: ToolContext) => unknown) {
@@ -88,5 +89,125 @@ describe('an unexpected throw', () => {
       },
     });
     expect(resultText(await registry.call('probe', {}))).toBe('probe failed: injected');
+  });
+});
+
+/** A tool that waits for its signal, then throws what `onAbort` makes of the abort's reason. */
+function waitsThenThrows(onAbort: (reason: unknown) => unknown, timeoutMs?: number) {
+  return defineTool({
+    name: 'probe',
+    tier: 'read',
+    description: 'test',
+    parameters: z.object({}),
+    parallelSafe: true,
+    ...(timeoutMs ? { timeoutMs } : {}),
+    // A moment of grace, so the registry is still listening when the tool throws on its way out.
+    cancelGraceMs: 1000,
+    execute: (_params, ctx) =>
+      new Promise<never>((_, reject) => {
+        if (ctx.signal.aborted) reject(onAbort(ctx.signal.reason));
+        ctx.signal.addEventListener('abort', () => reject(onAbort(ctx.signal.reason)), { once: true });
+      }),
+  });
+}
+
+describe('a call that was cancelled or timed out', () => {
+  it('still reports a bug it throws on the way out, once, and is answered as cancelled', async () => {
+    const bug = new TypeError("Cannot read properties of undefined (reading 'pid')");
+    const { seen, onError } = recorder();
+    await using registry = createRegistry({ tools: [waitsThenThrows(() => bug)], onError });
+    const controller = new AbortController();
+    const call = registry.call('probe', {}, { signal: controller.signal });
+    controller.abort(new Error('the user pressed stop'));
+    expect(resultText(await call)).toBe('probe was cancelled before it finished.');
+    expect(seen).toEqual([{ error: bug, context: { tool: 'probe', phase: 'call' } }]);
+  });
+
+  it('reports a bug thrown after its timeout, and is answered as timed out', async () => {
+    const bug = new RangeError('injected after the timeout');
+    const { seen, onError } = recorder();
+    await using registry = createRegistry({ tools: [waitsThenThrows(() => bug, 50)], onError });
+    expect(resultText(await registry.call('probe', {}))).toMatch(/^probe did not finish within 50 ms and was cancelled\./);
+    expect(seen).toEqual([{ error: bug, context: { tool: 'probe', phase: 'call' } }]);
+  });
+
+  it('reports nothing when what it throws is the abort itself: the reason, an AbortError, an AgentToolsError, or caused by one', async () => {
+    const throws: ReadonlyArray<(reason: unknown) => unknown> = [
+      (reason) => reason,
+      () => new DOMException('This operation was aborted', 'AbortError'),
+      () => new CoreError('disposed', 'The request was cancelled.'),
+      (reason) => new Error('the request was dropped', { cause: reason }),
+    ];
+    for (const make of throws) {
+      const { seen, onError } = recorder();
+      await using registry = createRegistry({ tools: [waitsThenThrows(make)], onError });
+      const controller = new AbortController();
+      const call = registry.call('probe', {}, { signal: controller.signal });
+      controller.abort(new Error('the user pressed stop'));
+      expect(resultText(await call)).toBe('probe was cancelled before it finished.');
+      expect(seen).toEqual([]);
+    }
+    // Timed out, throwing what the timeout aborted with.
+    const { seen, onError } = recorder();
+    await using registry = createRegistry({ tools: [waitsThenThrows((reason) => reason, 50)], onError });
+    expect(resultText(await registry.call('probe', {}))).toMatch(/did not finish within 50 ms/);
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('a bug outside any call, told to run.reportError', () => {
+  /** A factory whose resource works in the background and reports its bugs through the run, as the packages do. */
+  function backgroundFactory(errors: BackgroundErrors) {
+    return defineFactory({
+      name: '@agent-tools/probe',
+      needs: [],
+      create: (_resources, run) => {
+        const stop = run ? errors.subscribe(run.reportError) : () => undefined;
+        return { tools: [tool(() => ({ content: [{ type: 'text', text: 'fine' }], isError: false }))], dispose: stop };
+      },
+    });
+  }
+
+  it('reaches onError once as phase background with the factory named, and calls answer as before', async () => {
+    const errors = new BackgroundErrors();
+    const { seen, onError } = recorder();
+    await using registry = createRegistry({ factories: [backgroundFactory(errors)], onError });
+    const bug = new TypeError("Cannot read properties of undefined (reading 'uri')");
+    // An event handler that throws, and a background promise that rejects with the same bug.
+    errors.guard(() => {
+      throw bug;
+    })();
+    errors.watch(Promise.reject(bug));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([{ error: bug, context: { phase: 'background', factory: '@agent-tools/probe' } }]);
+    expect(resultText(await registry.call('probe', {}))).toBe('fine');
+  });
+
+  it('goes to the fallback when no run listens, and to none once the run is disposed', async () => {
+    const fallback: unknown[] = [];
+    const errors = new BackgroundErrors((error) => void fallback.push(error));
+    const { seen, onError } = recorder();
+    const registry = createRegistry({ factories: [backgroundFactory(errors)], onError });
+    await registry.dispose();
+    const bug = new Error('after the run');
+    errors.report(bug);
+    expect(seen).toEqual([]);
+    expect(fallback).toEqual([bug]);
+  });
+
+  it('without any listener becomes a process warning, not a crash', async () => {
+    const warnings: Error[] = [];
+    const listen = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', listen);
+    try {
+      const bug = new TypeError('nobody listens');
+      new BackgroundErrors().guard(async () => {
+        throw bug;
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(warnings).toEqual([bug]);
+    } finally {
+      process.off('warning', listen);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capList } from '../src/caps.js';
-import { countOfTotal, formatDuration, nounFor, plural, shownNote } from '../src/wording.js';
+import { countOfTotal, formatDuration, formatLimit, nounFor, plural, shownNote } from '../src/wording.js';
 
 describe('wording', () => {
   it('words a duration the same wherever it is said', () => {
@@ -21,6 +21,20 @@ describe('wording', () => {
     expect(cases.map(([ms]) => formatDuration(ms))).toEqual(cases.map(([, text]) => text));
     // A clock of whole seconds never says milliseconds.
     expect([formatDuration(0, 's'), formatDuration(400, 's'), formatDuration(75_000, 's')]).toEqual(['0 s', '0 s', '75 s']);
+  });
+
+  it('words a time limit as it was set, a tenth of a second kept below 10 s', () => {
+    const cases: [number, string][] = [
+      [100, '100 ms'],
+      [700, '700 ms'],
+      [1000, '1 s'],
+      [1500, '1.5 s'],
+      [2049, '2 s'],
+      [9_950, '10 s'],
+      [20_000, '20 s'],
+      [120_000, '2 min'],
+    ];
+    expect(cases.map(([ms]) => formatLimit(ms))).toEqual(cases.map(([, text]) => text));
   });
 
   it('counts nouns, regular and irregular', () => {

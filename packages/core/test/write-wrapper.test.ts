@@ -108,7 +108,7 @@ describe('the write wrapper', () => {
     s.source.next(s.file, { pending: late.promise });
     const written = await s.write();
     expect(resultText(written)).toBe(
-      'Wrote a.ts.\nDiagnostics of a.ts are still pending (no answer within 0.2 s); they will be appended to a later result. Do not assume the file is clean.',
+      'Wrote a.ts.\nDiagnostics of a.ts are still pending (no answer within 200 ms); they will be appended to a later result. Do not assume the file is clean.',
     );
     late.resolve([typeError(s.file, 2)]);
     await new Promise((r) => setTimeout(r, 0));

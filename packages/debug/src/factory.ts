@@ -17,5 +17,9 @@ declare module '@agent-tools/core' {
 export const debugTools = defineFactory({
   name: '@agent-tools/debug',
   needs: ['cwd', 'conversationId', 'debugSupervisor'],
-  create: (resources) => [debugTool(resources.debugSupervisor, { cwd: resources.cwd, conversationId: resources.conversationId })],
+  create: (resources, run) => {
+    // Bugs in the adapters' event handlers and the sessions' timers, outside any call, go to the run's onError.
+    const stop = run ? resources.debugSupervisor.onBackgroundError(run.reportError) : () => undefined;
+    return { tools: [debugTool(resources.debugSupervisor, { cwd: resources.cwd, conversationId: resources.conversationId })], dispose: stop };
+  },
 });

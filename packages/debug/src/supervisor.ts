@@ -1,3 +1,4 @@
+import { BackgroundErrors, type BackgroundReporter } from '@agent-tools/core/internal';
 import type { AdapterConfig } from './adapters/adapter.js';
 import { mergeAdapters } from './adapters/builtin.js';
 import { type Clock, systemClock } from './clock.js';
@@ -43,6 +44,8 @@ export class DebugSupervisor implements AsyncDisposable {
   readonly timeouts: SessionTimeouts;
   readonly env: NodeJS.ProcessEnv;
   readonly #conversations = new Map<string, ConversationDebugger>();
+  /** Where bugs outside any call go (adapter events, closes, the time-to-live): the runs that subscribed. */
+  readonly #background = new BackgroundErrors();
   #disposed: Promise<void> | undefined;
 
   constructor(options: DebugSupervisorOptions = {}) {
@@ -70,12 +73,21 @@ export class DebugSupervisor implements AsyncDisposable {
     if (!conversation) {
       conversation = new ConversationDebugger(id, {
         ttlMs: this.ttlMs,
+        background: this.#background,
         now: () => this.clock.now(),
         setTimer: (callback, ms) => this.clock.setTimer(callback, ms),
       });
       this.#conversations.set(id, conversation);
     }
     return conversation;
+  }
+
+  /**
+   * Tells `reporter` of a bug thrown outside any call (an adapter's event or close handler, a session's timer); the
+   * factory subscribes the run's `reportError`. Returns the function that stops telling it.
+   */
+  onBackgroundError(reporter: BackgroundReporter): () => void {
+    return this.#background.subscribe(reporter);
   }
 
   /** Ends every session and kills every adapter and debuggee. Safe to call twice. */

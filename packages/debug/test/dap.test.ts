@@ -53,7 +53,7 @@ describe('DapConnection', () => {
     const { connection } = pair(50);
     const error = await connection.request('threads', undefined).catch((e: unknown) => e);
     expect(isDebugError(error, 'request_timeout')).toBe(true);
-    expect((error as Error).message).toBe('[agent-tools/debug] The scripted adapter did not answer "threads" within 0.1 s.');
+    expect((error as Error).message).toBe('[agent-tools/debug] The scripted adapter did not answer "threads" within 50 ms.');
   });
 
   it('fails pending and later requests once the adapter closes the stream', async () => {

@@ -48,7 +48,7 @@ describe('faults (scriptable fake adapter: real adapters cannot crash or hang on
       await using rig = debugRig({ 'pyproject.toml': '' }, { requestTimeoutMs: 700 });
       const attached = await rig.call({ action: 'attach', port, adapter: 'debugpy' });
       expect(attached.isError).toBe(true);
-      expect(attached.text).toContain('did not answer "initialize" within 0.7 s');
+      expect(attached.text).toContain('did not answer "initialize" within 700 ms');
       await waitUntil(() => sockets.size === 0, 5000).catch(() => undefined);
       expect(sockets.size).toBe(0);
     } finally {
@@ -64,7 +64,7 @@ describe('faults (scriptable fake adapter: real adapters cannot crash or hang on
     expect(launched.text).toContain('Stopped at a breakpoint in main');
     const threads = await rig.call({ action: 'threads' });
     expect(threads.isError).toBe(true);
-    expect(threads.text).toBe('The fake adapter did not answer "threads" within 0.7 s.');
+    expect(threads.text).toBe('The fake adapter did not answer "threads" within 700 ms.');
     const stack = await rig.call({ action: 'stack' });
     expect(stack.isError).toBe(false);
     expect(stack.text).toContain('frame 7: main');

@@ -20,8 +20,10 @@ declare module '@agent-tools/core' {
 export const lspTools = defineFactory({
   name: '@agent-tools/lsp',
   needs: ['cwd', 'lspSupervisor'],
-  create: ({ cwd, lspSupervisor }) => {
+  create: ({ cwd, lspSupervisor }, run) => {
     const env = { supervisor: lspSupervisor, cwd, listings: new CodeActionListings() };
-    return [lspTool(env), lspRenameTool(env), lspFixTool(env)];
+    // Bugs in the servers' handlers, outside any call, go to the run's onError.
+    const stop = run ? lspSupervisor.onBackgroundError(run.reportError) : () => undefined;
+    return { tools: [lspTool(env), lspRenameTool(env), lspFixTool(env)], dispose: stop };
   },
 });

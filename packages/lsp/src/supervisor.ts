@@ -1,5 +1,5 @@
 import { type CheckOptions, type Dependents, type DiagnosticsSource, errorDetail, type FileCheck } from '@agent-tools/core';
-import { outsideFileLocks } from '@agent-tools/core/internal';
+import { BackgroundErrors, type BackgroundReporter, outsideFileLocks } from '@agent-tools/core/internal';
 import { builtinServers } from './config/builtin-servers.js';
 import { handlesFile } from './config/file-match.js';
 import type { ServerConfig } from './config/server-config.js';
@@ -142,6 +142,8 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
   readonly #problems = new WeakMap<LanguageServer, string>();
   /** What the write hook needs of the supervisor; kept out of its public surface. */
   readonly #checkHost: CheckHost;
+  /** Where the servers' handlers (notifications, requests, exits) send a bug: the runs that subscribed. */
+  readonly #background = new BackgroundErrors();
   #disposed: Promise<void> | undefined;
 
   constructor(options: LspSupervisorOptions) {
@@ -409,6 +411,14 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
     return findDependents(this.#checkHost, files, options);
   }
 
+  /**
+   * Tells `reporter` of a bug thrown outside any call (a handler of a server's notifications or requests, its exit);
+   * the factory subscribes the run's `reportError`. Returns the function that stops telling it.
+   */
+  onBackgroundError(reporter: BackgroundReporter): () => void {
+    return this.#background.subscribe(reporter);
+  }
+
   /** Shuts every server down (shutdown/exit, then kill after the grace period). Safe to call twice. */
   dispose(): Promise<void> {
     this.#disposed ??= Promise.all([...this.#entries.values()].map((e) => e.server?.stop())).then(() => {
@@ -430,6 +440,7 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
       binary: entry.binary,
       limits: this.#limits,
       env: this.env,
+      background: this.#background,
       onCrash: (crashed, reason) => {
         if (entry.server !== crashed) return;
         entry.crashes.push(Date.now());

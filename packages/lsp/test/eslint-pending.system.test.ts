@@ -39,7 +39,7 @@ describe('an ESLint that has not answered never holds back tsserver (real server
     const lines = written.split('\n');
     expect(lines[0]).toBe('Wrote src/half.ts.');
     expect(lines[1], written).toBe(
-      'INCOMPLETE: diagnostics of src/half.ts from eslint are still pending (no answer within 20.0 s); they will be appended to a later result, or call lsp with action "diagnostics" and file "src/half.ts" to get them now. The diagnostics below are from the other checkers only.',
+      'INCOMPLETE: diagnostics of src/half.ts from eslint are still pending (no answer within 20 s); they will be appended to a later result, or call lsp with action "diagnostics" and file "src/half.ts" to get them now. The diagnostics below are from the other checkers only.',
     );
     expect(lines.slice(2)).toEqual(['New diagnostics in src/half.ts (1):', `  ${TS_ERROR}`]);
     expect(existsSync(run.dir.join('gate'))).toBe(false);

@@ -60,7 +60,7 @@ describe('faults of a language server (scripted fake server process)', () => {
     );
     const hung = await run.lsp(hover);
     expect(hung.isError).toBe(true);
-    expect(text(hung)).toContain('fake-server (root .) did not answer textDocument/hover within 0.4 s.');
+    expect(text(hung)).toContain('fake-server (root .) did not answer textDocument/hover within 400 ms.');
     expect(text(hung)).toContain('call lsp with action "reload" if it keeps hanging');
     const next = await run.lsp(hover);
     expect(text(next)).toContain('second answer');
@@ -114,7 +114,7 @@ describe('faults of a language server (scripted fake server process)', () => {
     const { run, marker } = fakeRun({ initialize: { hang: true } }, { startTimeoutMs: 500 });
     const result = await run.lsp(hover);
     expect(result.isError).toBe(true);
-    expect(text(result)).toContain('fake-server (root .) could not be started: fake-server (root .) did not answer initialize within 0.5 s.');
+    expect(text(result)).toContain('fake-server (root .) could not be started: fake-server (root .) did not answer initialize within 500 ms.');
     expect(await waitForNoProcesses(marker, 5000)).toEqual([]);
   });
 

@@ -58,6 +58,6 @@ async function build(options: AssembleOptions, env: HarnessEnv, plugins: readonl
     approve: options.approve,
     ...(options.surface ? { surface: options.surface } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-    onError: (error, where) => logBug(error, `${where.phase} ${where.tool ?? ''}`),
+    onError: (error, where) => logBug(error, `${where.phase} ${where.tool ?? where.factory ?? ''}`),
   });
 }

@@ -3,7 +3,7 @@ import { errorSentence } from '../errors.js';
 import { RunNotices } from '../notices.js';
 import { displayPath } from '../paths.js';
 import { asSentence } from '../sentence.js';
-import { plural } from '../wording.js';
+import { formatLimit, plural } from '../wording.js';
 import type { Dependents, Diagnostic, DiagnosticSeverity, DiagnosticsSource, FileCheck, PendingPart } from './diagnostic.js';
 import { formatNewDiagnostics, formatUnknownBefore } from './format.js';
 import { DiagnosticsLedger, type LedgerLimits } from './ledger.js';
@@ -464,7 +464,7 @@ export class RunDiagnostics {
   }
 
   #describe(reports: readonly WrittenFileReport[]): string {
-    const seconds = `${(this.#budgetMs / 1000).toFixed(1)} s`;
+    const seconds = formatLimit(this.#budgetMs);
     const clean = reports.filter((r) => r.state === 'checked' && r.newDiagnostics.length === 0 && !r.unknownBefore && !r.pending).map((r) => r.file);
     // Checkers that have not answered come first: without them the rest is not the whole answer.
     const lines: string[] = reports.flatMap((r) => (r.pending ? [pendingPartsLine(r.file, r.pending, seconds)] : []));

@@ -1,4 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
+import { AgentToolsError } from '@agent-tools/core';
+import { type BackgroundErrors, formatLimit } from '@agent-tools/core/internal';
 import { ContentLengthReader, encodeContentLength, PendingRequests } from '@agent-tools/core/process';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DebugError } from '../errors.js';
@@ -16,6 +18,11 @@ export interface DapConnectionOptions {
    * rejection a failure), `undefined` for one it declines. Without it every reverse request is declined.
    */
   readonly reverseRequest?: (command: string, args: unknown) => Promise<unknown> | undefined;
+  /**
+   * Where a bug in an event or close listener or a reverse-request handler goes: they run from the stream's data
+   * handler, where a throw would end the process. Without it such a bug becomes a process warning.
+   */
+  readonly background?: BackgroundErrors;
 }
 
 /** Per-request options. */
@@ -78,8 +85,7 @@ export class DapConnection {
       timeoutMs,
       signal: options.signal,
       timedOut: () => {
-        const seconds = Math.round(timeoutMs / 100) / 10;
-        return new DebugError('request_timeout', `The ${this.#options.name} adapter did not answer "${command}" within ${seconds} s.`);
+        return new DebugError('request_timeout', `The ${this.#options.name} adapter did not answer "${command}" within ${formatLimit(timeoutMs)}.`);
       },
       cancelled: () => new DebugError('cancelled', `The "${command}" request to the ${this.#options.name} adapter was cancelled.`),
       settled: () => this.#commands.delete(seq),
@@ -114,7 +120,7 @@ export class DapConnection {
     if (this.#closeReason !== undefined) return;
     this.#closeReason = reason;
     this.#pending.close((seq) => this.#closedError(this.#commands.get(seq) ?? 'a request'));
-    for (const listener of this.#closeListeners) listener(reason);
+    for (const listener of this.#closeListeners) this.#run(() => listener(reason));
     this.#closeListeners.clear();
     this.#eventListeners.clear();
     this.#output.end();
@@ -140,21 +146,46 @@ export class DapConnection {
     } else if (message.type === 'event') {
       const event = message as DebugProtocol.Event;
       const typed = { event: event.event, body: event.body } as DapEvent;
-      for (const listener of [...this.#eventListeners]) listener(typed);
+      for (const listener of [...this.#eventListeners]) this.#run(() => listener(typed));
     } else if (message.type === 'request') {
       // Reverse requests (runInTerminal, startDebugging): answered by the owner when it handles them (js-debug
       // announces every debug target with startDebugging), declined otherwise rather than leaving the adapter waiting.
       const request = message as DebugProtocol.Request;
-      const handled = this.#options.reverseRequest?.(request.command, request.arguments);
+      let handled: Promise<unknown> | undefined;
+      try {
+        handled = this.#options.reverseRequest?.(request.command, request.arguments);
+      } catch (error) {
+        this.#bug(error);
+        this.#reply(request, false, `agent-tools failed to handle "${request.command}"`);
+        return;
+      }
       if (!handled) {
         this.#reply(request, false, `agent-tools does not support the reverse request "${request.command}"`);
         return;
       }
       handled.then(
         (body) => this.#reply(request, true, undefined, body),
-        (error: unknown) => this.#reply(request, false, error instanceof Error ? error.message : String(error)),
+        (error: unknown) => {
+          // An AgentToolsError is the handler's answer to the adapter; anything else is also a bug of ours.
+          if (!AgentToolsError.isInstance(error)) this.#bug(error);
+          this.#reply(request, false, error instanceof Error ? error.message : String(error));
+        },
       );
     }
+  }
+
+  /** Runs a listener: a bug in it is reported and the next listener still runs. */
+  #run(listener: () => void): void {
+    try {
+      listener();
+    } catch (error) {
+      this.#bug(error);
+    }
+  }
+
+  #bug(error: unknown): void {
+    if (this.#options.background) this.#options.background.report(error);
+    else process.emitWarning(error instanceof Error ? error : new Error(String(error)), { code: 'AGENT_TOOLS_BACKGROUND_ERROR' });
   }
 
   #reply(request: DebugProtocol.Request, success: boolean, message?: string, body?: unknown): void {

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AgentToolsError, resolveInside, type ToolResult, textResult } from '@agent-tools/core';
-import { findExecutable, isExecutable, notRegularFile, searchPath, specialFileKind } from '@agent-tools/core/internal';
+import { findExecutable, formatLimit, isExecutable, notRegularFile, searchPath, specialFileKind } from '@agent-tools/core/internal';
 import type { AdapterConfig } from '../adapters/adapter.js';
 import { selectForAttach, selectForLaunch } from '../adapters/select.js';
 import { DebugError, isDebugError } from '../errors.js';
@@ -157,7 +157,7 @@ export async function pause(op: OpContext, threadId: number | undefined): Promis
     session,
     [],
     waitMs,
-    `The pause was requested, but the program has not stopped within ${Math.round(waitMs / 1000)} s: a thread blocked in a call (sleep, I/O, native code) stops only when that call returns. Call continue to keep waiting for it, or terminate.`,
+    `The pause was requested, but the program has not stopped within ${formatLimit(waitMs)}: a thread blocked in a call (sleep, I/O, native code) stops only when that call returns. Call continue to keep waiting for it, or terminate.`,
   );
 }
 

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { errorDetail } from '@agent-tools/core';
+import { BackgroundErrors, formatLimit } from '@agent-tools/core/internal';
 import { isLive, isStillRunning, readProcess, type SupervisedProcess, spawnSupervised, TrackedProcesses } from '@agent-tools/core/process';
 import type { AdapterCommand, AdapterTransport } from '../adapters/adapter.js';
 import { DapConnection, type DapConnectionOptions } from '../dap/connection.js';
@@ -31,6 +32,8 @@ export interface StartAdapterOptions {
   readonly onProcessOutput?: (category: 'stdout' | 'stderr', text: string) => void;
   /** Answers the adapter's reverse requests (see {@link DapConnectionOptions.reverseRequest}). */
   readonly reverseRequest?: DapConnectionOptions['reverseRequest'];
+  /** Where bugs in the adapter's handlers outside any call go (see {@link DapConnectionOptions.background}). */
+  readonly background?: BackgroundErrors;
   readonly signal?: AbortSignal;
 }
 
@@ -193,8 +196,9 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
     // One decoder per stream: a chunk may end inside a multi-byte character, which the next chunk completes.
     const out = new StringDecoder('utf8');
     const err = new StringDecoder('utf8');
-    stdout.on('data', (chunk: Buffer) => options.onProcessOutput?.('stdout', out.write(chunk)));
-    stderr.on('data', (chunk: Buffer) => options.onProcessOutput?.('stderr', err.write(chunk)));
+    const background = options.background ?? new BackgroundErrors();
+    stdout.on('data', background.guard((chunk: Buffer) => options.onProcessOutput?.('stdout', out.write(chunk))));
+    stderr.on('data', background.guard((chunk: Buffer) => options.onProcessOutput?.('stderr', err.write(chunk))));
     const socket = await connectSocket(address, options.startTimeoutMs, name);
     const connection = new DapConnection(socket, socket, connectionOptions(options));
     void exited.then((info) => connection.close({ kind: 'exited', detail: describeExit(name, info) }));
@@ -214,6 +218,7 @@ function connectionOptions(options: StartAdapterOptions): DapConnectionOptions {
     name: options.name,
     requestTimeoutMs: options.requestTimeoutMs,
     ...(options.reverseRequest ? { reverseRequest: options.reverseRequest } : {}),
+    ...(options.background ? { background: options.background } : {}),
   };
 }
 
@@ -227,6 +232,7 @@ export async function connectToServer(
   requestTimeoutMs: number,
   retryMs = 2000,
   nothingListens?: (triedMs: number, error: string) => Error,
+  background?: BackgroundErrors,
 ): Promise<AdapterProcess> {
   const started = Date.now();
   const deadline = started + retryMs;
@@ -240,7 +246,7 @@ export async function connectToServer(
       await delay(100);
     }
   }
-  const connection = new DapConnection(socket, socket, { name, requestTimeoutMs });
+  const connection = new DapConnection(socket, socket, { name, requestTimeoutMs, ...(background ? { background } : {}) });
   const exited = new Promise<ExitInfo>((resolve) => socket.once('close', () => resolve({ code: null, signal: null })));
   return new AdapterProcess(connection, undefined, exited, socket);
 }
@@ -283,7 +289,6 @@ async function waitForListening(tree: SupervisedProcess, pattern: RegExp, option
     tree.stderr?.on('data', onData);
   });
   let timer: NodeJS.Timeout | undefined;
-  const seconds = options.startTimeoutMs / 1000;
   try {
     return await Promise.race([
       found,
@@ -297,7 +302,7 @@ async function waitForListening(tree: SupervisedProcess, pattern: RegExp, option
       ),
       new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new DebugError('adapter_start_failed', `The ${options.name} adapter did not say where it listens within ${seconds} s.${tail(seen)}`)),
+          () => reject(new DebugError('adapter_start_failed', `The ${options.name} adapter did not say where it listens within ${formatLimit(options.startTimeoutMs)}.${tail(seen)}`)),
           options.startTimeoutMs,
         );
       }),
@@ -317,7 +322,7 @@ function connectSocket(address: ListenAddress, timeoutMs: number, name: string):
     const socket = 'path' in address ? connect({ path: address.path }) : connect({ port: address.port, host: '127.0.0.1' });
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new DebugError('adapter_start_failed', `Could not connect to the ${name} debug server on ${where} within ${timeoutMs / 1000} s.`));
+      reject(new DebugError('adapter_start_failed', `Could not connect to the ${name} debug server on ${where} within ${formatLimit(timeoutMs)}.`));
     }, timeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);

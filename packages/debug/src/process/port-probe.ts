@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { formatLimit } from '@agent-tools/core/internal';
 
 /** What a probe of a loopback port found. */
 export type PortProbe = { readonly listening: true } | { readonly listening: false; readonly error: string; readonly triedMs: number };
@@ -23,7 +24,7 @@ function tryConnect(port: number, timeoutMs: number): Promise<string | undefined
     const socket = connect({ port, host: '127.0.0.1' });
     const timer = setTimeout(() => {
       socket.destroy();
-      resolve(`no answer within ${timeoutMs} ms`);
+      resolve(`no answer within ${formatLimit(timeoutMs)}`);
     }, timeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);

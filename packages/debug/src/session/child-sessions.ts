@@ -1,4 +1,4 @@
-import { errorDetail } from '@agent-tools/core';
+import { AgentToolsError, errorDetail } from '@agent-tools/core';
 import type { DapEvent, DebugProtocol } from '../dap/protocol.js';
 import type { AdapterProcess } from '../process/adapter-process.js';
 import { configureBreakpoints } from './configure.js';
@@ -40,6 +40,8 @@ export class ChildSessions {
   reverseRequest(command: string, args: unknown): Promise<unknown> | undefined {
     if (command !== 'startDebugging' || this.#host.ending()) return undefined;
     void this.#open(args as DebugProtocol.StartDebuggingRequestArguments).catch((error: unknown) => {
+      // A DebugError (the adapter refused, its socket closed) is only a warning; anything else is also a bug.
+      if (!AgentToolsError.isInstance(error)) this.#host.spec.background.report(error);
       if (!this.#host.ending()) this.#host.warn(`could not open the child session it announced: ${errorDetail(error)}`);
     });
     // Answered at once: the adapter waits for the new connection, not for this answer.
@@ -50,7 +52,12 @@ export class ChildSessions {
     const { config } = this.#host.spec.selected;
     const { timeouts } = this.#host.spec;
     const connection = await this.#process.openConnection(
-      { name: config.id, requestTimeoutMs: timeouts.requestMs, reverseRequest: (command, a) => this.reverseRequest(command, a) },
+      {
+        name: config.id,
+        requestTimeoutMs: timeouts.requestMs,
+        reverseRequest: (command, a) => this.reverseRequest(command, a),
+        background: this.#host.spec.background,
+      },
       timeouts.startMs,
     );
     const name = String((args.configuration as { name?: unknown }).name ?? `session ${this.#router.targets.length}`);

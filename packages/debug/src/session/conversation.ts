@@ -1,3 +1,4 @@
+import type { BackgroundErrors } from '@agent-tools/core/internal';
 import type { ClockTimer } from '../clock.js';
 import { DebugError } from '../errors.js';
 import { BreakpointBook } from './breakpoints.js';
@@ -7,6 +8,8 @@ import type { SessionSpec } from './types.js';
 /** What a conversation needs from its supervisor. */
 export interface ConversationHost {
   readonly ttlMs: number;
+  /** Where bugs outside any call go (the time-to-live's timer, the sessions' adapter events). */
+  readonly background: BackgroundErrors;
   now(): number;
   setTimer(callback: () => void, ms: number): ClockTimer;
 }
@@ -58,7 +61,7 @@ export class ConversationDebugger {
    * Starts a session, refusing while another runs or starts: a second launch never replaces the first.
    * `describe` names the running session in the refusal.
    */
-  async start(spec: Omit<SessionSpec, 'book' | 'startedAt'>, describe: (session: DebugSession) => string, signal?: AbortSignal): Promise<DebugSession> {
+  async start(spec: Omit<SessionSpec, 'book' | 'startedAt' | 'background'>, describe: (session: DebugSession) => string, signal?: AbortSignal): Promise<DebugSession> {
     await this.checkExpiry();
     // The run may have ended while the adapter was looked up: start nothing after dispose.
     if (this.#disposed) throw new DebugError('disposed', 'The run has ended, so no debug session can start.');
@@ -70,11 +73,11 @@ export class ConversationDebugger {
       );
     }
     // Registered before it starts, so a dispose during a slow launch (delve compiling) still kills it.
-    const session = new DebugSession({ ...spec, book: this.book, startedAt: this.#host.now() });
+    const session = new DebugSession({ ...spec, book: this.book, startedAt: this.#host.now(), background: this.#host.background });
     this.#session = session;
     this.#notice = undefined;
     this.#timer?.cancel();
-    this.#timer = this.#host.setTimer(() => void this.expire(session), this.#host.ttlMs);
+    this.#timer = this.#host.setTimer(() => this.#host.background.watch(this.expire(session)), this.#host.ttlMs);
     await session.begin(signal);
     return session;
   }

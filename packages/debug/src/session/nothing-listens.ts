@@ -1,3 +1,4 @@
+import { formatLimit } from '@agent-tools/core/internal';
 import type { AdapterConfig } from '../adapters/adapter.js';
 import { DebugError } from '../errors.js';
 
@@ -7,9 +8,9 @@ export const ATTACH_LISTEN_MS = 2000;
 /** The answer to an attach that found nothing listening: what was tried, for how long, and how to start a listener. */
 export function nothingListens(port: number, triedMs: number, error: string, config: AdapterConfig): DebugError {
   const how = config.attach?.listenHint;
-  const seconds = Math.max(0.1, Math.round(triedMs / 100) / 10);
+  const tried = formatLimit(Math.max(100, triedMs));
   return new DebugError(
     'adapter_start_failed',
-    `Nothing accepts connections on 127.0.0.1:${port}: tried for ${seconds} s (${error}). ${how ? `To attach with ${config.id}, ${how} (PORT = ${port}), ` : 'Start the debuggee listening on that port, '}then call attach again.`,
+    `Nothing accepts connections on 127.0.0.1:${port}: tried for ${tried} (${error}). ${how ? `To attach with ${config.id}, ${how} (PORT = ${port}), ` : 'Start the debuggee listening on that port, '}then call attach again.`,
   );
 }

@@ -248,8 +248,13 @@ export class DebugSession {
     const { config, located, root } = selected;
     if (mode === 'attach' && config.attach?.via === 'connect') {
       const port = this.spec.port as number;
-      this.#process = await connectToServer(config.id, port, timeouts.requestMs, ATTACH_LISTEN_MS, (triedMs, error) =>
-        nothingListens(port, triedMs, error, config),
+      this.#process = await connectToServer(
+        config.id,
+        port,
+        timeouts.requestMs,
+        ATTACH_LISTEN_MS,
+        (triedMs, error) => nothingListens(port, triedMs, error, config),
+        this.spec.background,
       );
     } else {
       const transport = located.transport ?? config.transport;
@@ -258,6 +263,7 @@ export class DebugSession {
         command: located.command,
         cwd: root,
         transport,
+        background: this.spec.background,
         requestTimeoutMs: timeouts.requestMs,
         startTimeoutMs: timeouts.startMs,
         socketDir: this.#tempDir,
@@ -292,7 +298,7 @@ export class DebugSession {
     } else {
       connection.onEvent((event) => this.#onEvent(event));
     }
-    connection.onClose((reason) => void this.#onClose(reason));
+    connection.onClose((reason) => this.spec.background.watch(this.#onClose(reason)));
     const initialized = this.#event('initialized');
     initialized.catch(() => undefined);
 
@@ -407,7 +413,7 @@ export class DebugSession {
         this.#moved('stopped');
         // The tree is read from /proc (a fraction of a millisecond, more under load): after the stop's answer has
         // sent its first request, not before it.
-        setImmediate(() => this.#process?.snapshotTree());
+        setImmediate(this.spec.background.guard(() => this.#process?.snapshotTree()));
         break;
       }
       case 'continued':
@@ -419,7 +425,7 @@ export class DebugSession {
         this.#exitCode = event.body.exitCode;
         break;
       case 'terminated':
-        void this.shutdown({ kind: 'exited', exitCode: undefined }, true);
+        this.spec.background.watch(this.shutdown({ kind: 'exited', exitCode: undefined }, true));
         break;
       case 'output': {
         const { category } = event.body;
@@ -481,7 +487,7 @@ export class DebugSession {
     // A plain close is best described by the exit status; a protocol fault by what went wrong.
     const how = exit && reason.kind === 'eof' ? describeExit(this.adapterId, exit) : describeAdapterClose(this.adapterId, reason);
     const stderr = process?.stderrTail.trim();
-    void this.shutdown({ kind: 'crashed', detail: `${how}${stderr ? `; its last stderr: ${stderr.slice(-600)}` : ''}` });
+    this.spec.background.watch(this.shutdown({ kind: 'crashed', detail: `${how}${stderr ? `; its last stderr: ${stderr.slice(-600)}` : ''}` }));
   }
 
   async #shutdown(info: EndInfo, disconnect: boolean): Promise<EndInfo> {

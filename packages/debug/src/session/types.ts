@@ -1,3 +1,4 @@
+import type { BackgroundErrors } from '@agent-tools/core/internal';
 import type { SelectedAdapter } from '../adapters/select.js';
 import type { RequestOptions } from '../dap/connection.js';
 import type { DapCommand, DapRequests, DebugProtocol } from '../dap/protocol.js';
@@ -55,6 +56,8 @@ export interface SessionSpec {
   readonly timeouts: SessionTimeouts;
   /** Clock time the session started (the supervisor's clock). */
   readonly startedAt: number;
+  /** Where bugs outside any call go (the adapter's events, its close, timers): the supervisor's, told to the runs. */
+  readonly background: BackgroundErrors;
 }
 
 /** What configuring breakpoints needs of a session (the session itself, seen from configure.ts). */

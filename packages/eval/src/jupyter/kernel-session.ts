@@ -1,4 +1,5 @@
 import { errorDetail } from '@agent-tools/core';
+import { formatLimit } from '@agent-tools/core/internal';
 import type { Kernel, KernelMessage, ServerConnection } from '@jupyterlab/services';
 import { EvalToolError } from '../errors.js';
 import type { KernelLanguage } from '../language.js';
@@ -101,7 +102,7 @@ export class KernelSession {
       // process's working directory, which for an environment's server may be anywhere.
       services.KernelAPI.startNew({ name: kernelName, path: '' } as { name: string }, settings),
       startTimeoutMs,
-      `the Jupyter server did not start the ${kernelName} kernel within ${startTimeoutMs / 1000} s`,
+      `the Jupyter server did not start the ${kernelName} kernel within ${formatLimit(startTimeoutMs)}`,
       signal,
     ).catch((error: unknown) => {
       throw new EvalToolError('kernel_start_failed', `Could not start the ${language} kernel "${kernelName}": ${errorDetail(error)}`, {
@@ -113,7 +114,7 @@ export class KernelSession {
     const ended = (): void => session.markDead(RUN_ENDED);
     signal?.addEventListener('abort', ended, { once: true });
     try {
-      await withTimeout(kernel.info, startTimeoutMs, `the ${language} kernel did not answer within ${startTimeoutMs / 1000} s`, signal);
+      await withTimeout(kernel.info, startTimeoutMs, `the ${language} kernel did not answer within ${formatLimit(startTimeoutMs)}`, signal);
       if (options.prelude) {
         const failure: string[] = [];
         const reply = await session.execute(

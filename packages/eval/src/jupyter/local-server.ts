@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { formatLimit } from '@agent-tools/core/internal';
 import { type SupervisedProcess, spawnSupervised } from '@agent-tools/core/process';
 import { EvalToolError } from '../errors.js';
 import type { JupyterEndpoint } from './endpoint.js';
@@ -122,7 +123,7 @@ export class LocalJupyterServer {
           ),
         );
       };
-      const timer = setTimeout(() => fail(`it did not listen within ${startTimeoutMs / 1000} s.`), startTimeoutMs);
+      const timer = setTimeout(() => fail(`it did not listen within ${formatLimit(startTimeoutMs)}.`), startTimeoutMs);
       void tree.exited.then(({ code, signal, spawnError }) =>
         fail(spawnError ?? `it exited (${signal ?? `code ${code}`}) before listening.`),
       );

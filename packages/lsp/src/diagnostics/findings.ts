@@ -45,9 +45,16 @@ async function diagnosticsOrProblem(
   const stop = new AbortController();
   const both = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
   let timer: NodeJS.Timeout | undefined;
-  const found = new Promise<string>((resolve) => {
+  const found = new Promise<string>((resolve, reject) => {
     const look = () => {
-      const text = problem();
+      // The reader is the configuration's (a harness's own): a throw in this timer would end the process, so it
+      // becomes the wait's failure instead.
+      let text: string | undefined;
+      try {
+        text = problem();
+      } catch (error) {
+        return reject(error);
+      }
       if (text) resolve(text);
       else timer = setTimeout(look, PROBLEM_POLL_MS);
     };

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { formatLimit } from '@agent-tools/core/internal';
 import { spawnSupervised } from '@agent-tools/core/process';
 import type { CheckerOutput, CheckerRun } from './checker.js';
 
@@ -31,7 +32,7 @@ export async function runChecker(run: CheckerRun, root: string, timeoutMs: numbe
   let onAbort: (() => void) | undefined;
   const stopped = new Promise<RunOutcome>((resolve) => {
     timer = setTimeout(() => {
-      resolve({ ok: false, reason: `${run.title} did not finish within ${Math.round(timeoutMs / 100) / 10} s and was stopped` });
+      resolve({ ok: false, reason: `${run.title} did not finish within ${formatLimit(timeoutMs)} and was stopped` });
     }, timeoutMs);
     onAbort = () => resolve({ ok: false, reason: `${run.title} was cancelled` });
     if (signal?.aborted) onAbort();

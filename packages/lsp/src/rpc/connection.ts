@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { formatLimit } from '@agent-tools/core/internal';
 import { type ContentLengthLimits, ContentLengthReader, encodeContentLength, PendingRequests } from '@agent-tools/core/process';
 import {
   AbstractMessageReader,
@@ -56,6 +57,8 @@ export interface RpcConnectionOptions {
   /** Answers a request of the server; throw {@link RpcResponseError} to answer with an error. */
   onRequest(method: string, params: unknown): unknown;
   onMalformed(reason: string): void;
+  /** Told of a bug in a handler (ours or a configuration's hook), which answers nothing and must not stop the reader. */
+  onBug?(error: unknown): void;
 }
 
 /** Per-request options. */
@@ -158,9 +161,12 @@ export class RpcConnection {
         return (await options.onRequest(method, params)) ?? null;
       } catch (error) {
         if (error instanceof RpcResponseError) return new ResponseError(error.code, error.message);
+        // A bug answering the server: it learns the request failed, the harness learns of the bug.
+        this.#bug(error);
         return new ResponseError(ErrorCodes.InternalError, (error as Error).message);
       }
     });
+    // vscode-jsonrpc's own reader and writer faults (a closed pipe): the process's exit and the malformed count report them.
     this.#connection.onError(() => {});
     this.#connection.listen();
   }
@@ -183,8 +189,7 @@ export class RpcConnection {
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       timedOut: () => {
-        const seconds = Math.round(options.timeoutMs / 100) / 10;
-        return new LspError('timeout', `${this.#options.name} did not answer ${method} within ${seconds} s.`);
+        return new LspError('timeout', `${this.#options.name} did not answer ${method} within ${formatLimit(options.timeoutMs)}.`);
       },
       cancelled: () => cancelled(method),
       settled: (how) => {
@@ -218,6 +223,7 @@ export class RpcConnection {
     if (this.#closed) return;
     try {
       const sent = params === undefined ? this.#connection.sendNotification(method) : this.#connection.sendNotification(method, params);
+      // The writer fails only when the server's input is closed; its exit handler reports why.
       sent.catch(() => {});
     } catch {
       // The process is gone; its exit handler reports why.
@@ -247,15 +253,25 @@ export class RpcConnection {
     try {
       work();
     } catch (error) {
+      // It counts against the server as before (its message may be what was wrong), and is reported as a bug.
       this.#malformed(`handling a message failed: ${(error as Error).message}`);
+      this.#bug(error);
+    }
+  }
+
+  #bug(error: unknown): void {
+    try {
+      this.#options.onBug?.(error);
+    } catch {
+      // The reporter is the harness's; a failing one has nowhere to go.
     }
   }
 
   #malformed(reason: string): void {
     try {
       this.#options.onMalformed(reason);
-    } catch {
-      // Reporting is best effort.
+    } catch (error) {
+      this.#bug(error);
     }
   }
 }

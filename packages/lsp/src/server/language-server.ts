@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { errorDetail } from '@agent-tools/core';
+import { BackgroundErrors } from '@agent-tools/core/internal';
 import {
   DidChangeConfigurationNotification,
   DidChangeTextDocumentNotification,
@@ -64,6 +65,8 @@ export interface LanguageServerOptions {
   readonly binary: ResolvedCommand;
   readonly limits: ServerLimits;
   readonly env?: NodeJS.ProcessEnv;
+  /** Where a bug in its handlers goes (a notification, a request of the server, its exit); the supervisor's. */
+  readonly background?: BackgroundErrors;
   /** Called once when the process ends without being asked to. */
   readonly onCrash?: (server: LanguageServer, reason: string) => void;
 }
@@ -117,6 +120,7 @@ export class LanguageServer {
     this.cwd = options.cwd;
     this.binary = options.binary;
     this.label = `${options.config.name} (root ${displayPath(options.root, options.cwd)})`;
+    const background = options.background ?? new BackgroundErrors();
     this.#inner = options.config.innerProcess ? new InnerProcessWatch(options.config.innerProcess, () => this.#process.pid) : undefined;
     const context = { root: options.root, cwd: options.cwd, binary: options.binary };
     const prepared = options.config.prepareLaunch?.(context);
@@ -134,6 +138,7 @@ export class LanguageServer {
       onNotification: (method, params) => this.#onNotification(method, params),
       onRequest: (method, params) => this.#onRequest(method, params),
       onMalformed: (reason) => this.#onMalformed(reason),
+      onBug: (error) => background.report(error),
     });
     this.documents = new DocumentSync(
       {
@@ -177,11 +182,18 @@ export class LanguageServer {
       executeCommand: (command, args, timeoutMs, signal) => this.executeCommand(command, args, timeoutMs, signal),
       assertRunning: (method) => this.#assertRunning(method),
     });
-    void this.#process.exited.then((info) => {
-      prepared?.cleanup();
-      this.#onExit(info);
-    });
+    background.watch(
+      this.#process.exited.then((info) => {
+        // The harness's cleanup may throw: the server's end is recorded all the same.
+        try {
+          prepared?.cleanup();
+        } finally {
+          this.#onExit(info);
+        }
+      }),
+    );
     this.ready = this.#boot();
+    // Every caller awaits `ready` itself; this only keeps a start nobody waited for from rejecting unhandled.
     this.ready.catch(() => {});
   }
 
