@@ -5,6 +5,8 @@ import type { FileOutcome, SearchRequest } from './file-search.js';
 export interface WorkerConfig {
   readonly grammarDir: string | undefined;
   readonly cacheBytes: number;
+  /** Bytes of wasm memory to start with (a first search whose trees will be cached); the default when absent. */
+  readonly initialMemory?: number;
 }
 
 /** Messages to a search worker. */

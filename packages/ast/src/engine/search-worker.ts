@@ -15,7 +15,7 @@ const config = workerData as WorkerConfig;
 const port = parentPort;
 if (!port) throw new Error('search-worker must run in a worker thread');
 
-const runtime = new TreeSitterRuntime(config.grammarDir);
+const runtime = new TreeSitterRuntime(config.grammarDir, config.initialMemory);
 const searcher = new FileSearcher(runtime, new TreeCache(config.cacheBytes));
 
 // Batches are handled strictly one after another: the runtime's parsers are not reentrant.
