@@ -98,6 +98,7 @@ export async function runCell(options: RunCellOptions): Promise<CellRun> {
   try {
     const first = await Promise.race([settled, stopped]);
     if (typeof first !== 'string') return finish(first);
+    // An interrupt that fails (the kernel or its server is gone; services' plain errors) is answered by the grace below.
     await session.interrupt().catch(() => undefined);
     const grace = new Promise<'stuck'>((resolve) => setTimeout(resolve, options.interruptGraceMs ?? 10_000, 'stuck').unref());
     const after = await Promise.race([settled, grace]);

@@ -371,6 +371,7 @@ export class LanguageServer {
       ),
       exited,
     ]);
+    // `exited` only ever rejects with the LspError above, which the race already answered.
     exited.catch(() => {});
     this.#capabilities = result?.capabilities ?? {};
     this.#state = 'running';
