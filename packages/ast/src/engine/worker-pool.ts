@@ -8,8 +8,10 @@ import type { FromWorker, ToWorker, WorkerConfig, WorkerStats } from './protocol
 
 /** Files per message: small enough that a cancelled search stops soon, large enough to keep workers busy. */
 const BATCH = 32;
-/** Files per message from the shared queue of new files. */
+/** Files per message from the shared queue of new files, at the end of a search (see `#runLane`). */
 const SHARED_BATCH = 16;
+/** Files per message from the shared queue at most, at the start of a large search. */
+const MAX_SHARED_BATCH = 128;
 /** Files whose worker is remembered. */
 const MAX_HOMES = 200_000;
 /** Batches in flight per worker, so a worker never waits for its next message. */
@@ -163,8 +165,11 @@ export class WorkerPool {
         ownNext += batch.length;
         return batch;
       }
-      // Smaller batches from the shared queue keep the workers finishing together.
-      const batch = queue.files.slice(queue.next, queue.next + SHARED_BATCH);
+      // Batches shrink as the queue empties: large ones while much is left (a message and its answer cost about as
+      // much as searching a small file), small ones at the end keep the workers finishing together.
+      const left = queue.files.length - queue.next;
+      const size = Math.max(SHARED_BATCH, Math.min(MAX_SHARED_BATCH, Math.floor(left / (this.#size * IN_FLIGHT * 4))));
+      const batch = queue.files.slice(queue.next, queue.next + size);
       queue.next += batch.length;
       for (const file of batch) this.#remember(file, index);
       return batch;
