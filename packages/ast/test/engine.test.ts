@@ -93,6 +93,43 @@ describe('worker threads', () => {
     expect((await loader.cacheStats()).reduce((n, s) => n + s.hits, 0)).toBe(pooled.reduce((n, s) => n + s.hits, 0) + 1);
   });
 
+  describe('a worker that parsed a huge file (256 KiB or more) for a search that caches nothing', () => {
+    // About 300 KB: its tree takes about 10 MB of the worker's wasm memory, which never shrinks.
+    const huge = `def h(x):\n${'    y = target(x) + 1\n'.repeat(14_000)}    return y\n`;
+    const files: Record<string, string> = { 'a_huge.py': huge };
+    for (let i = 0; i < 40; i++) files[`pkg/m${String(i).padStart(2, '0')}.py`] = `def f${i}(x):\n    return target(${i}) + small\n`;
+    const tiny = { cacheBytes: 1000, inlineBytes: 0 }; // far less than the search needs: nothing is cached
+
+    it('is replaced before its next batch without a huge file, and the search finds everything all the same', async () => {
+      expect(Buffer.byteLength(huge)).toBeGreaterThan(256 * 1024);
+      using mixed = tempDir(files);
+      await using loader = createTreeSitterLoader({ workers: 1, ...tiny });
+      const summary = await searchWorkspace(loader, mixed.path, { pattern: 'target($X)', language: 'python' });
+      expect(summary.totalMatches).toBe(14_000 + 40);
+      expect(summary.filesSearched).toBe(41);
+      // The worker left after the search is a fresh one: it looked at the files of the batches after the huge one only.
+      const [worker, ...none] = await loader.cacheStats();
+      expect(none).toEqual([]);
+      expect(worker?.misses).toBeGreaterThan(0);
+      expect(worker?.misses).toBeLessThan(41);
+    });
+
+    it('is terminated when the search ends; a worker that skipped the huge file unparsed stays', async () => {
+      using mixed = tempDir(files);
+      await using loader = createTreeSitterLoader({ workers: 2, ...tiny });
+      // `small` is in the small files only: the huge one is skipped unparsed.
+      const skipped = await searchWorkspace(loader, mixed.path, { pattern: 'target($X) + small', language: 'python' });
+      expect(skipped.totalMatches).toBe(40);
+      expect(await loader.cacheStats()).toHaveLength(2);
+      const parsed = await searchWorkspace(loader, mixed.path, { pattern: 'target($X) + 1', language: 'python' });
+      expect(parsed.totalMatches).toBe(14_000);
+      // The first worker took the huge file (new big files are its own) and is gone; the other one stays.
+      expect(await loader.cacheStats()).toHaveLength(1);
+      // A later search starts a worker again.
+      expect((await searchWorkspace(loader, mixed.path, { pattern: 'target($X)', language: 'python' })).totalMatches).toBe(14_040);
+    });
+  });
+
   it('stop when the search is cancelled', async () => {
     await using loader = createTreeSitterLoader({ workers: 2, inlineBytes: 0 });
     const controller = new AbortController();

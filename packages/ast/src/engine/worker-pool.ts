@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { BackgroundErrors } from '@agent-tools/core/internal';
 import { AstError } from '../errors.js';
 import type { LanguageId } from '../languages.js';
 import type { FileOutcome, SearchRequest } from './file-search.js';
@@ -19,11 +20,18 @@ const IN_FLIGHT = 2;
 /** Files at least this large are big: their trees take megabytes of a worker's wasm memory. */
 const BIG_FILE = 64 * 1024;
 /**
+ * Files at least this large are huge: a tree of one takes 10 MB or more of a worker's wasm memory (30 MB for a
+ * 900 KB Go file), which a wasm memory never gives back. A worker that parsed one for a search that caches nothing
+ * is replaced once it is past its huge files (see {@link WorkerPool.search}).
+ */
+const HUGE_FILE = 256 * 1024;
+/**
  * A worker's young generation, in MB. V8's default (up to 48 MB) fills with each file's text and the nodes of
  * its matching before a collection; that garbage is short-lived, so a small young generation keeps a worker's
- * heap at a few megabytes without slowing a search.
+ * heap at a few megabytes without slowing a search (2 rather than 4: 5 MB less at the peak of a search over Go's
+ * standard library, the same CPU time; 1 is no smaller).
  */
-const YOUNG_GENERATION_MB = 4;
+const YOUNG_GENERATION_MB = 2;
 
 interface Pending {
   resolve(message: FromWorker): void;
@@ -33,7 +41,15 @@ interface Pending {
 interface Slot {
   readonly worker: Worker;
   readonly pending: Map<number, Pending>;
+  /** The replies awaited, settled or not. */
+  readonly flights: Set<Promise<FromWorker>>;
   dead: boolean;
+  /** It was sent a search that caches: its cache may hold trees, so it is never replaced. */
+  keeps: boolean;
+  /** It parsed a huge file for a search that caches nothing: its wasm memory is that tree's size for good. */
+  grown: boolean;
+  /** Its replacement, once decided: its batches in flight finish, then it is terminated. */
+  retired?: Promise<void>;
 }
 
 /**
@@ -48,10 +64,13 @@ export class WorkerPool {
   readonly #home = new Map<string, number>();
   #nextId = 1;
   #disposed = false;
+  /** Where a worker's bug outside any search goes (its crash while idle, a failed warm-up). */
+  readonly #background: BackgroundErrors | undefined;
 
-  constructor(size: number, config: WorkerConfig) {
+  constructor(size: number, config: WorkerConfig, background?: BackgroundErrors) {
     this.#size = Math.max(1, size);
     this.#config = config;
+    this.#background = background;
     this.#slots = new Array<Slot | undefined>(this.#size).fill(undefined);
   }
 
@@ -67,6 +86,10 @@ export class WorkerPool {
    * New big files (`sizes` in bytes, in the order of `files`) all go to the first worker, largest first, up to
    * its share of the bytes: a wasm instance's memory never shrinks, so each worker keeps the size of the largest
    * tree it ever built (30 MB for a 900 KB Go file), and one worker holding the big trees keeps the others small.
+   *
+   * A worker that parsed a huge file for a search that caches nothing is replaced by a fresh one before its next
+   * batch without a huge file, and terminated when the search ends (a later search starts another): what it holds
+   * is garbage by then, and only a new wasm instance gives that memory back to the system.
    */
   async search(
     request: Omit<SearchRequest, 'files'>,
@@ -78,10 +101,12 @@ export class WorkerPool {
     const own: string[][] = Array.from({ length: this.#size }, () => []);
     const shared: string[] = [];
     const big: number[] = [];
+    const huge = new Set<string>();
     let total = 0;
     files.forEach((file, i) => {
       const size = sizes[i] ?? 0;
       total += size;
+      if (size >= HUGE_FILE) huge.add(file);
       const home = this.#home.get(file);
       if (home !== undefined) own[home]?.push(file);
       else if (size >= BIG_FILE && this.#size > 1) big.push(i);
@@ -94,7 +119,7 @@ export class WorkerPool {
       first += sizes[i] ?? 0;
       if (first <= total / this.#size) {
         own[0]?.push(file);
-        this.#remember(file, 0);
+        if (request.cache) this.#remember(file, 0);
       } else shared.push(file);
     }
     const queue = { files: shared, next: 0 };
@@ -103,7 +128,8 @@ export class WorkerPool {
       searched += count;
       onSearched?.(searched);
     };
-    const results = await Promise.all(own.map((mine, index) => this.#runLane(index, request, mine, queue, signal, counted)));
+    const results = await Promise.all(own.map((mine, index) => this.#runLane(index, request, mine, queue, huge, signal, counted)));
+    await Promise.all(this.#slots.map((slot, index) => (slot?.grown ? this.#retire(index, slot) : undefined)));
     return results.flat();
   }
 
@@ -115,7 +141,14 @@ export class WorkerPool {
     if (this.#disposed) return;
     for (let i = 0; i < this.#size; i++) {
       const slot = this.#slot(i);
-      this.#send(slot, { type: 'warm', id: this.#nextId++, language }).catch(() => undefined);
+      this.#send(slot, { type: 'warm', id: this.#nextId++, language }).then(
+        // A grammar that does not load is the search's to report (it loads it again); a bug is reported here.
+        (reply) => {
+          if (reply.type === 'error' && reply.bug) this.#bug(Object.assign(new Error(`A search worker failed: ${reply.message}`), { stack: reply.bug.stack }));
+        },
+        // The worker died or the pool was disposed: the next search starts another and says so if it fails.
+        () => undefined,
+      );
     }
   }
 
@@ -151,11 +184,13 @@ export class WorkerPool {
     request: Omit<SearchRequest, 'files'>,
     mine: readonly string[],
     queue: { readonly files: readonly string[]; next: number },
+    huge: ReadonlySet<string>,
     signal: AbortSignal | undefined,
     counted: (files: number) => void,
   ): Promise<FileOutcome[]> {
     if (mine.length === 0 && queue.files.length === 0) return [];
-    const slot = this.#slot(index);
+    let slot = this.#slot(index);
+    if (request.cache) slot.keeps = true;
     const out: FileOutcome[] = [];
     let ownNext = 0;
     let failed = false;
@@ -171,30 +206,42 @@ export class WorkerPool {
       const size = Math.max(SHARED_BATCH, Math.min(MAX_SHARED_BATCH, Math.floor(left / (this.#size * IN_FLIGHT * 4))));
       const batch = queue.files.slice(queue.next, queue.next + size);
       queue.next += batch.length;
-      for (const file of batch) this.#remember(file, index);
+      // Where a file went matters only for a cache that keeps its tree.
+      if (request.cache) for (const file of batch) this.#remember(file, index);
       return batch;
     };
     const sendNext = (): Promise<void> | undefined => {
       if (failed) return undefined;
       const batch = take();
       if (batch.length === 0) return undefined;
-      return this.#send(slot, { type: 'search', id: this.#nextId++, request: { ...request, files: batch } }, signal).then(
-        (reply) => {
-          if (reply.type === 'error') {
+      // Past its huge files, a worker that grew for them gives way to a fresh one (as does one retired meanwhile).
+      const renew = slot.retired !== undefined || (slot.grown && !batch.some((file) => huge.has(file)));
+      let used = slot;
+      return (renew ? this.#renew(index, slot) : Promise.resolve(slot))
+        .then((fresh) => {
+          slot = used = fresh;
+          return this.#send(used, { type: 'search', id: this.#nextId++, request: { ...request, files: batch } }, signal);
+        })
+        .then(
+          (reply) => {
+            if (reply.type === 'error') {
+              failed = true;
+              // A bug in the worker stays a bug here (not an answer), so the registry reports it to onError.
+              if (reply.bug) throw Object.assign(new Error(`A search worker failed: ${reply.message}`), { stack: reply.bug.stack });
+              throw new AstError('worker_failed', `A search worker failed: ${reply.message}`);
+            }
+            if (reply.type === 'result') {
+              out.push(...reply.outcomes);
+              if (!used.keeps && reply.outcomes.some((o) => huge.has(o.file) && parsed(o))) used.grown = true;
+            }
+            counted(batch.length);
+            return sendNext();
+          },
+          (error: unknown) => {
             failed = true;
-            // A bug in the worker stays a bug here (not an answer), so the registry reports it to onError.
-            if (reply.bug) throw Object.assign(new Error(`A search worker failed: ${reply.message}`), { stack: reply.bug.stack });
-            throw new AstError('worker_failed', `A search worker failed: ${reply.message}`);
-          }
-          if (reply.type === 'result') out.push(...reply.outcomes);
-          counted(batch.length);
-          return sendNext();
-        },
-        (error: unknown) => {
-          failed = true;
-          throw error;
-        },
-      );
+            throw error;
+          },
+        );
     };
     const lanes: Promise<void>[] = [];
     for (let i = 0; i < IN_FLIGHT; i++) {
@@ -203,6 +250,22 @@ export class WorkerPool {
     }
     await Promise.all(lanes);
     return out;
+  }
+
+  /** The worker of a lane once `slot` (replaced, see {@link search}) has finished its batches and is gone. */
+  async #renew(index: number, slot: Slot): Promise<Slot> {
+    await this.#retire(index, slot);
+    return this.#slot(index);
+  }
+
+  /** Terminates a worker once the batches sent to it have come back; its lane starts a fresh one when needed. */
+  #retire(index: number, slot: Slot): Promise<void> {
+    slot.retired ??= Promise.allSettled([...slot.flights]).then(async () => {
+      slot.dead = true;
+      if (this.#slots[index] === slot) this.#slots[index] = undefined;
+      await slot.worker.terminate();
+    });
+    return slot.retired;
   }
 
   /** Records which worker owns a file's cache entry, forgetting the oldest when the map grows too large. */
@@ -224,7 +287,7 @@ export class WorkerPool {
       name: `agent-tools-ast-${index}`,
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
-    const slot: Slot = { worker, pending: new Map(), dead: false };
+    const slot: Slot = { worker, pending: new Map(), flights: new Set(), dead: false, keeps: false, grown: false };
     worker.unref();
     worker.on('message', (message: FromWorker) => {
       const pending = slot.pending.get(message.id);
@@ -238,7 +301,11 @@ export class WorkerPool {
       for (const pending of slot.pending.values()) pending.reject(error);
       slot.pending.clear();
     };
-    worker.on('error', (error) => fail(new AstError('worker_failed', `A search worker crashed: ${error.message}`, { cause: error })));
+    worker.on('error', (error) => {
+      // An uncaught throw in the worker is a bug: told once, whether or not a search was waiting (which fails as before).
+      this.#bug(error);
+      fail(new AstError('worker_failed', `A search worker crashed: ${error.message}`, { cause: error }));
+    });
     worker.on('exit', (code) => {
       if (!slot.dead) fail(new AstError('worker_failed', `A search worker exited unexpectedly (code ${code}).`));
     });
@@ -249,7 +316,7 @@ export class WorkerPool {
   #send(slot: Slot, message: ToWorker, signal?: AbortSignal): Promise<FromWorker> {
     if (slot.dead) return Promise.reject(new AstError('worker_failed', 'A search worker is gone; try again.'));
     if (signal?.aborted) return Promise.reject(new AstError('cancelled', 'The search was cancelled.'));
-    return new Promise<FromWorker>((resolve, reject) => {
+    const flight = new Promise<FromWorker>((resolve, reject) => {
       const onAbort = (): void => {
         slot.pending.delete(message.id);
         this.#refresh(slot);
@@ -269,6 +336,17 @@ export class WorkerPool {
       this.#refresh(slot);
       slot.worker.postMessage(message);
     });
+    slot.flights.add(flight);
+    const landed = (): void => {
+      slot.flights.delete(flight);
+    };
+    flight.then(landed, landed);
+    return flight;
+  }
+
+  #bug(error: unknown): void {
+    if (this.#background) this.#background.report(error);
+    else process.emitWarning(error instanceof Error ? error : new Error(String(error)), { code: 'AGENT_TOOLS_BACKGROUND_ERROR' });
   }
 
   /** A worker with work keeps the process alive; an idle one does not. */
@@ -291,4 +369,9 @@ function workerScript(): URL {
     'worker_failed',
     'The search worker script is missing; build @agent-tools/ast first (pnpm turbo run build --filter @agent-tools/ast).',
   );
+}
+
+/** Whether searching a file built its tree (parsed it, or began to), rather than skipping it unread or unparsed. */
+function parsed(outcome: FileOutcome): boolean {
+  return outcome.status === 'parse-failed' || (outcome.status === 'searched' && outcome.prefiltered !== true);
 }
