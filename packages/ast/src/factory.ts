@@ -20,14 +20,19 @@ declare module '@agent-tools/core' {
 export const astTools = defineFactory({
   name: '@agent-tools/ast',
   needs: ['cwd', 'treeSitter'],
-  create: (resources) => {
+  create: (resources, run) => {
     const store = new EditStore();
     const loader = resources.treeSitter;
-    return [
-      createAstGrepTool(loader, resources.cwd),
-      createAstTreeTool(loader, resources.cwd),
-      createAstEditTool(loader, store, resources.cwd),
-      createResolveTool(store, resources.cwd),
-    ];
+    // A search worker's bug outside any search (a crash while idle, a failed warm-up) goes to the run's onError.
+    const stop = run ? loader.onBackgroundError(run.reportError) : () => undefined;
+    return {
+      tools: [
+        createAstGrepTool(loader, resources.cwd),
+        createAstTreeTool(loader, resources.cwd),
+        createAstEditTool(loader, store, resources.cwd),
+        createResolveTool(store, resources.cwd),
+      ],
+      dispose: stop,
+    };
   },
 });

@@ -1,6 +1,8 @@
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { AgentToolsError } from '@agent-tools/core';
+import { BackgroundErrors, type BackgroundReporter } from '@agent-tools/core/internal';
 import { type FileOutcome, FileSearcher } from './engine/file-search.js';
 import type { WorkerStats } from './engine/protocol.js';
 import { TreeSitterRuntime } from './engine/runtime.js';
@@ -76,6 +78,8 @@ export class TreeSitterLoader implements AsyncDisposable {
   #job = 0;
   #disposed = false;
   #sized: { readonly files: readonly string[]; readonly sizes: readonly number[] } | undefined;
+  /** Where the workers' bugs outside any search go (a crash while idle, a failed warm-up): the runs that subscribed. */
+  readonly #background = new BackgroundErrors();
 
   constructor(options: TreeSitterLoaderOptions = {}) {
     this.#options = {
@@ -119,9 +123,18 @@ export class TreeSitterLoader implements AsyncDisposable {
         if (total(sizes) <= this.#options.inlineBytes) return;
       }
       this.#poolOf(sizes).warm(spec.id);
-    } catch {
-      // A pool that cannot start reports it on the search itself.
+    } catch (error) {
+      // A pool that cannot start (an AstError) reports it on the search itself; anything else is a bug.
+      if (!AgentToolsError.isInstance(error)) this.#background.report(error);
     }
+  }
+
+  /**
+   * Tells `reporter` of a bug outside any search (a worker's crash while idle, a failed warm-up); the factory
+   * subscribes the run's `reportError`. Returns the function that stops telling it.
+   */
+  onBackgroundError(reporter: BackgroundReporter): () => void {
+    return this.#background.subscribe(reporter);
   }
 
   /** Compiles a pattern (see {@link compilePattern}); `options` choose ast-grep's reading, for comparisons. */
@@ -205,11 +218,11 @@ export class TreeSitterLoader implements AsyncDisposable {
     this.#inline?.cache.clear();
     const { workers, cacheBytes } = this.#options;
     const initialMemory = sizes ? initialMemoryOf(sizes, workers, cacheBytes) : undefined;
-    this.#pool = new WorkerPool(workers, {
-      grammarDir: this.#options.grammarDir,
-      cacheBytes: Math.floor(cacheBytes / workers),
-      ...(initialMemory ? { initialMemory } : {}),
-    });
+    this.#pool = new WorkerPool(
+      workers,
+      { grammarDir: this.#options.grammarDir, cacheBytes: Math.floor(cacheBytes / workers), ...(initialMemory ? { initialMemory } : {}) },
+      this.#background,
+    );
     return this.#pool;
   }
 

@@ -21,7 +21,7 @@ export {
   searchPath,
 } from './discovery.js';
 export { disposeValue } from './dispose.js';
-export { messageOf, rethrowUnexpected } from './errors.js';
+export { causedByAbort, messageOf, rethrowUnexpected } from './errors.js';
 export {
   applyFileChanges,
   type ChangedFile,

@@ -3,7 +3,7 @@ import { type ApprovalCallback, readDecision } from './approval.js';
 import { RunDiagnostics, type RunDiagnosticsOptions } from './diagnostics/run-diagnostics.js';
 import { disposeValue } from './dispose.js';
 import { thrownResult } from './error-result.js';
-import { AgentToolsError, CoreError, errorSentence, messageOf } from './errors.js';
+import { AgentToolsError, CoreError, causedByAbort, errorSentence, messageOf } from './errors.js';
 import { type AnyToolFactory, type FactoryOutput, isPresent, type Resources } from './factory.js';
 import { fileWritesSettled } from './file-lock.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -492,20 +492,6 @@ function cancelledText(name: string, lifetime: AbortSignal, reason?: unknown, ti
   }
   if (lifetime.aborted) return `${name} was cancelled because the run ended.${writes}`;
   return `${name} was cancelled before it finished.${writes}`;
-}
-
-/**
- * Whether what a cancelled or timed-out call threw is the abort's own doing, not a bug: the signal's reason itself,
- * an AgentToolsError (a tool's answer, such as "the request was cancelled"), an AbortError, or an error caused by
- * one of those.
- */
-function causedByAbort(error: unknown, reason: unknown): boolean {
-  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e === reason || AgentToolsError.isInstance(e)) return true;
-    if (typeof e === 'object' && (e as { name?: unknown }).name === 'AbortError') return true;
-    if (typeof e !== 'object') return false;
-  }
-  return false;
 }
 
 /** What to use instead of a tool the surface hides: its visible siblings (`ast_grep` for `ast_edit`). */

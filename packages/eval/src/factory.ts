@@ -17,5 +17,9 @@ declare module '@agent-tools/core' {
 export const evalTools = defineFactory({
   name: '@agent-tools/eval',
   needs: ['kernelFactory'],
-  create: ({ kernelFactory }) => [evalTool(kernelFactory)],
+  create: ({ kernelFactory }, run) => {
+    // Bugs in the kernels' message and event handlers, outside any call, go to the run's onError.
+    const stop = (run && kernelFactory.onBackgroundError?.(run.reportError)) || (() => undefined);
+    return { tools: [evalTool(kernelFactory)], dispose: stop };
+  },
 });

@@ -24,7 +24,13 @@ export const vibeTools = defineFactory({
   name: '@agent-tools/vibe',
   needs: ['workerList'],
   create: ({ workerList }, run) => {
-    const stop = run ? workerList.onEnd((worker) => run.notices.post(endNotice(worker))) : () => {};
+    const ended = run ? workerList.onEnd((worker) => run.notices.post(endNotice(worker))) : () => {};
+    // A runner's bug and an end listener's, outside any call, go to the run's onError.
+    const bugs = run ? workerList.onBackgroundError(run.reportError) : () => {};
+    const stop = (): void => {
+      ended();
+      bugs();
+    };
     return {
       tools: [
         vibeSpawnTool(workerList),
@@ -33,7 +39,7 @@ export const vibeTools = defineFactory({
         vibeKillTool(workerList),
         vibeListTool(workerList),
       ],
-      dispose: () => void stop(),
+      dispose: stop,
     };
   },
 });

@@ -89,15 +89,31 @@ export function processRunner(options: ProcessRunnerOptions): WorkerRunnerSpec {
       });
       let stdout = '';
       let stderr = '';
-      worker.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-        stdout = keepTail(stdout + chunk, maxChars);
-        scanner?.push('stdout', chunk);
-        task.output(chunk);
-      });
-      worker.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr = keepTail(stderr + chunk, maxChars);
-        scanner?.push('stderr', chunk);
-      });
+      // A bug reading the output (the session pattern, the list's output hook) fails the run, which reports it,
+      // instead of throwing out of the stream's data handler, which would end the process.
+      const reading = (read: (chunk: string) => void) => (chunk: string) => {
+        try {
+          read(chunk);
+        } catch (error) {
+          void worker.stop();
+          reject(error);
+        }
+      };
+      worker.stdout?.setEncoding('utf8').on(
+        'data',
+        reading((chunk) => {
+          stdout = keepTail(stdout + chunk, maxChars);
+          scanner?.push('stdout', chunk);
+          task.output(chunk);
+        }),
+      );
+      worker.stderr?.setEncoding('utf8').on(
+        'data',
+        reading((chunk) => {
+          stderr = keepTail(stderr + chunk, maxChars);
+          scanner?.push('stderr', chunk);
+        }),
+      );
       // An agent that exits without reading its brief closes the pipe; that is its business, not a crash.
       worker.stdin?.end(stdin);
 
@@ -108,7 +124,8 @@ export function processRunner(options: ProcessRunnerOptions): WorkerRunnerSpec {
         if (task.signal.aborted) void worker.stop();
         else task.signal.addEventListener('abort', onAbort, { once: true });
       });
-      void worker.exited.then(async ({ code, signal, spawnError }) => {
+      // Its rejection (a stop that failed) fails the run, which reports it, rather than rejecting unhandled.
+      worker.exited.then(async ({ code, signal, spawnError }) => {
         task.signal.removeEventListener('abort', onAbort);
         if (spawnError) {
           reject(new Error(`could not start \`${program}\`: ${spawnError}`));
@@ -123,7 +140,7 @@ export function processRunner(options: ProcessRunnerOptions): WorkerRunnerSpec {
         const detail = task.signal.aborted ? 'stopped' : signal ? `killed by ${signal}` : `exit code ${code}`;
         const withErr = errText ? `${output}${output ? '\n' : ''}stderr:\n${capTextTail(errText, 4000)}` : output;
         resolve({ ok: false, output: withErr, detail });
-      });
+      }).catch(reject);
     });
 
   return {

@@ -1,4 +1,5 @@
 import { AgentToolsError, errorDetail, type Surface } from '@agent-tools/core';
+import { causedByAbort } from '@agent-tools/core/internal';
 import { admitsEverything } from './surface-policy.js';
 
 /** `fast` for mechanical work with a clear spec; `good` for design, judgement, or reviewing a fast worker's output. */
@@ -134,7 +135,8 @@ export async function runOnce(runner: WorkerRun, task: WorkerTask, onUnexpected?
     const result = await answer;
     return typeof result === 'string' ? { ok: true, output: result } : result;
   } catch (error) {
-    if (!task.signal.aborted && !AgentToolsError.isInstance(error)) onUnexpected?.(error);
+    // A stop's own error (the abort, an AgentToolsError) is no bug; anything else is, stopped or not.
+    if (!AgentToolsError.isInstance(error) && !(task.signal.aborted && causedByAbort(error, task.signal.reason))) onUnexpected?.(error);
     // The detail is read by a model in a sentence that already names the worker: no package prefix.
     return { ok: false, output: '', detail: errorDetail(error) };
   }

@@ -1,5 +1,5 @@
 import { defaultSurface, type Surface } from '@agent-tools/core';
-import { afterDelay } from '@agent-tools/core/internal';
+import { afterDelay, BackgroundErrors, type BackgroundReporter } from '@agent-tools/core/internal';
 import { fullBrief, resumeMessage } from './brief.js';
 import { VibeError } from './errors.js';
 import {
@@ -38,8 +38,9 @@ export interface WorkerListOptions {
   /** How much of a running worker's output is kept for listings (default 4,000 characters, from the end). */
   readonly liveOutputChars?: number;
   /**
-   * Told of an unexpected throw, for the harness's logs: by a runner (a bug in it; the worker fails with its message
-   * either way) or by an `onEnd` listener. Pass the registry's `onError` here too, so every bug reaches one place.
+   * Told of an unexpected throw (a bug in the runner, the worker fails with its message either way, or in an `onEnd`
+   * listener) while no run listens: the factory subscribes the run's `reportError`, which tells the registry's
+   * `onError` (`phase: 'background'`), so with a registry this is needed for nothing but a list used alone.
    */
   readonly onError?: (error: unknown) => void;
 }
@@ -79,12 +80,15 @@ export class WorkerList implements AsyncDisposable {
   readonly #runner: RunnerCapabilities;
   readonly #workers = new Map<string, Worker>();
   readonly #listeners = new Set<WorkerEndListener>();
+  /** Where the workers' bugs go: every run that subscribed, else `onError`, else a process warning. */
+  readonly #background: BackgroundErrors;
   #seq = 0;
   #disposing: Promise<void> | undefined;
 
   constructor(options: WorkerListOptions) {
     this.#options = options;
     this.#runner = capabilities(options.runner);
+    this.#background = new BackgroundErrors(options.onError);
     this.maxRunning = Math.max(1, options.maxRunning ?? 4);
   }
 
@@ -185,6 +189,14 @@ export class WorkerList implements AsyncDisposable {
     }
     this.#start(worker);
     return snapshot(worker);
+  }
+
+  /**
+   * Tells `reporter` of a bug outside any call (a runner's, an `onEnd` listener's); the factory subscribes the run's
+   * `reportError`. Returns the function that stops telling it.
+   */
+  onBackgroundError(reporter: BackgroundReporter): () => void {
+    return this.#background.subscribe(reporter);
   }
 
   /** Tells `listener` whenever a worker's run ends; returns the function that stops telling it. */
@@ -327,13 +339,8 @@ export class WorkerList implements AsyncDisposable {
     }
   }
 
-  /** The harness's `onError`; one that throws has nowhere to go. */
   #reportError(error: unknown): void {
-    try {
-      this.#options.onError?.(error);
-    } catch {
-      // The harness's logger failed; the workers do not depend on it.
-    }
+    this.#background.report(error);
   }
 
   #checkRunner(surface: Surface, what: string): void {

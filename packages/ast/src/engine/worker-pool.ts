@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { BackgroundErrors } from '@agent-tools/core/internal';
 import { AstError } from '../errors.js';
 import type { LanguageId } from '../languages.js';
 import type { FileOutcome, SearchRequest } from './file-search.js';
@@ -8,8 +9,10 @@ import type { FromWorker, ToWorker, WorkerConfig, WorkerStats } from './protocol
 
 /** Files per message: small enough that a cancelled search stops soon, large enough to keep workers busy. */
 const BATCH = 32;
-/** Files per message from the shared queue of new files. */
+/** Files per message from the shared queue of new files, at the end of a search (see `#runLane`). */
 const SHARED_BATCH = 16;
+/** Files per message from the shared queue at most, at the start of a large search. */
+const MAX_SHARED_BATCH = 128;
 /** Files whose worker is remembered. */
 const MAX_HOMES = 200_000;
 /** Batches in flight per worker, so a worker never waits for its next message. */
@@ -61,10 +64,13 @@ export class WorkerPool {
   readonly #home = new Map<string, number>();
   #nextId = 1;
   #disposed = false;
+  /** Where a worker's bug outside any search goes (its crash while idle, a failed warm-up). */
+  readonly #background: BackgroundErrors | undefined;
 
-  constructor(size: number, config: WorkerConfig) {
+  constructor(size: number, config: WorkerConfig, background?: BackgroundErrors) {
     this.#size = Math.max(1, size);
     this.#config = config;
+    this.#background = background;
     this.#slots = new Array<Slot | undefined>(this.#size).fill(undefined);
   }
 
@@ -135,7 +141,14 @@ export class WorkerPool {
     if (this.#disposed) return;
     for (let i = 0; i < this.#size; i++) {
       const slot = this.#slot(i);
-      this.#send(slot, { type: 'warm', id: this.#nextId++, language }).catch(() => undefined);
+      this.#send(slot, { type: 'warm', id: this.#nextId++, language }).then(
+        // A grammar that does not load is the search's to report (it loads it again); a bug is reported here.
+        (reply) => {
+          if (reply.type === 'error' && reply.bug) this.#bug(Object.assign(new Error(`A search worker failed: ${reply.message}`), { stack: reply.bug.stack }));
+        },
+        // The worker died or the pool was disposed: the next search starts another and says so if it fails.
+        () => undefined,
+      );
     }
   }
 
@@ -191,8 +204,11 @@ export class WorkerPool {
         ownNext = end;
         return batch;
       }
-      // Smaller batches from the shared queue keep the workers finishing together.
-      const batch = queue.files.slice(queue.next, queue.next + SHARED_BATCH);
+      // Batches shrink as the queue empties: large ones while much is left (a message and its answer cost about as
+      // much as searching a small file), small ones at the end keep the workers finishing together.
+      const left = queue.files.length - queue.next;
+      const size = Math.max(SHARED_BATCH, Math.min(MAX_SHARED_BATCH, Math.floor(left / (this.#size * IN_FLIGHT * 4))));
+      const batch = queue.files.slice(queue.next, queue.next + size);
       queue.next += batch.length;
       // Where a file went matters only for a cache that keeps its tree.
       if (request.cache) for (const file of batch) this.#remember(file, index);
@@ -295,7 +311,11 @@ export class WorkerPool {
       for (const pending of slot.pending.values()) pending.reject(error);
       slot.pending.clear();
     };
-    worker.on('error', (error) => fail(new AstError('worker_failed', `A search worker crashed: ${error.message}`, { cause: error })));
+    worker.on('error', (error) => {
+      // An uncaught throw in the worker is a bug: told once, whether or not a search was waiting (which fails as before).
+      this.#bug(error);
+      fail(new AstError('worker_failed', `A search worker crashed: ${error.message}`, { cause: error }));
+    });
     worker.on('exit', (code) => {
       if (!slot.dead) fail(new AstError('worker_failed', `A search worker exited unexpectedly (code ${code}).`));
     });
@@ -332,6 +352,11 @@ export class WorkerPool {
     };
     flight.then(landed, landed);
     return flight;
+  }
+
+  #bug(error: unknown): void {
+    if (this.#background) this.#background.report(error);
+    else process.emitWarning(error instanceof Error ? error : new Error(String(error)), { code: 'AGENT_TOOLS_BACKGROUND_ERROR' });
   }
 
   /** A worker with work keeps the process alive; an idle one does not. */

@@ -21,6 +21,8 @@ export class RuleEvaluator {
   readonly #trace: boolean;
   /** The node `matchRoot` tries: patterns applied to it are traced (when tracing). */
   #root: Node | undefined;
+  /** The kind of `#root` when the caller knew it (found by its kind): no wasm call to ask it again. */
+  #rootKind: number | undefined;
   #fresh: RuleEvaluator | undefined;
 
   /**
@@ -35,9 +37,13 @@ export class RuleEvaluator {
     this.bindings = new Bindings(first?.deviations.ownText ?? true);
   }
 
-  /** Whether the node is a match of the whole rule (constraints included); the bindings hold its captures. */
-  matchRoot(node: Node): boolean {
+  /**
+   * Whether the node is a match of the whole rule (constraints included); the bindings hold its captures. `kindId`:
+   * the node's kind when the caller knows it.
+   */
+  matchRoot(node: Node, kindId?: number): boolean {
     this.#root = node;
+    this.#rootKind = kindId;
     this.bindings.clear();
     if (!this.#eval(this.#rule.root, node)) return false;
     for (const [name, constraint] of Object.entries(this.#rule.constraints)) {
@@ -64,11 +70,12 @@ export class RuleEvaluator {
   #evalInner(rule: RuleNode, node: Node): boolean {
     switch (rule.type) {
       case 'pattern': {
-        if (rule.rootKind !== undefined && node.typeId !== rule.rootKind) return false;
+        const known = node === this.#root ? this.#rootKind : undefined;
+        if (rule.rootKind !== undefined && (known ?? node.typeId) !== rule.rootKind) return false;
         const traced = this.#trace && node.id === this.#root?.id;
         if (traced) this.bindings.tracing = this.#patternIndex(rule);
         try {
-          const ok = this.#matcher(rule).extend(node);
+          const ok = this.#matcher(rule).extend(node, known);
           if (ok && traced) this.bindings.matched();
           return ok;
         } finally {
@@ -76,7 +83,7 @@ export class RuleEvaluator {
         }
       }
       case 'kind':
-        return node.typeId === rule.kindId;
+        return ((node === this.#root ? this.#rootKind : undefined) ?? node.typeId) === rule.kindId;
       case 'regex': {
         let regex = this.#regexes.get(rule);
         if (!regex) {

@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { anchoredCandidates, descendantsOf, type MatchRecord, type NodesOf, record } from '../match/find.js';
+import { anchoredCandidates, descendantsOf, type MatchRecord, type NodesOf, onlyKindNamed, record } from '../match/find.js';
 import type { UnnamedGroup } from '../match/matcher.js';
 import { commentsIn } from '../match/regions.js';
 import { unnamedParts } from '../match/unnamed.js';
@@ -26,12 +26,17 @@ export function findRuleMatches(
   // occurrences can match (both lists are in document order, outer before inner).
   const anchored = rule.anchor ? anchoredCandidates(top, src, rule.anchor) : undefined;
   const candidates: Node[] = anchored ? anchored.filter((node) => kinds.has(node.typeId)) : kinds.has(top.typeId) ? [top] : [];
-  if (!anchored) for (const node of (options.nodesOf ?? descendantsOf)(tree, rule.kindNames)) if (node && kinds.has(node.typeId)) candidates.push(node);
+  // Nodes found by the name of the rule's one kind are of that kind, unless the grammar gives the name to several.
+  const only = !anchored && kinds.size === 1 ? onlyKindNamed(top.tree.language.types, rule.kindNames) : undefined;
+  const known = only !== undefined && kinds.has(only) ? only : undefined;
+  if (!anchored) {
+    for (const node of (options.nodesOf ?? descendantsOf)(tree, rule.kindNames)) if (node && (known !== undefined || kinds.has(node.typeId))) candidates.push(node);
+  }
   const out: MatchRecord[] = [];
   for (let i = 0; i < candidates.length; i++) {
     if ((i & 255) === 255 && stop?.()) break;
     const node = candidates[i] as Node;
-    if (!evaluator.matchRoot(node)) continue;
+    if (!evaluator.matchRoot(node, node === top ? undefined : known)) continue;
     const found = record(node, src, evaluator.bindings);
     if (!forEdit) {
       out.push(found);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BackgroundErrors, type BackgroundReporter } from '@agent-tools/core/internal';
 import type { ServerConnection } from '@jupyterlab/services';
 import { EvalToolError } from '../errors.js';
 import type { KernelLanguage } from '../language.js';
@@ -84,6 +85,11 @@ export interface KernelFactory extends AsyncDisposable {
   kernels(): { conversationId: string | undefined; language: KernelLanguage; id: string; where: 'local' | 'environment' }[];
   /** Shuts every kernel down and stops the local server. */
   dispose(): Promise<void>;
+  /**
+   * Tells `reporter` of a bug outside any call (a handler of a kernel's messages or events); the factory subscribes
+   * the run's `reportError`. Optional, for a harness's own kernel factory.
+   */
+  onBackgroundError?(reporter: BackgroundReporter): () => void;
 }
 
 interface Server {
@@ -120,6 +126,8 @@ class JupyterKernelFactory implements KernelFactory {
   #disposed: Promise<void> | undefined;
   /** Aborted by dispose, so a kernel still starting fails at once instead of holding dispose up. */
   readonly #lifetime = new AbortController();
+  /** Where bugs in the kernels' message and event handlers go: the runs that subscribed. */
+  readonly #background = new BackgroundErrors();
 
   constructor(options: KernelFactoryOptions) {
     this.#options = options;
@@ -139,6 +147,14 @@ class JupyterKernelFactory implements KernelFactory {
 
   get #requestTimeoutMs(): number {
     return this.#options.requestTimeoutMs ?? 30_000;
+  }
+
+  /**
+   * Tells `reporter` of a bug thrown outside any call (a handler of a kernel's messages or events, a death or exit
+   * listener); the factory subscribes the run's `reportError`. Returns the function that stops telling it.
+   */
+  onBackgroundError(reporter: BackgroundReporter): () => void {
+    return this.#background.subscribe(reporter);
   }
 
   async acquire(conversationId: string | undefined, language: KernelLanguage): Promise<AcquiredKernel> {
@@ -229,6 +245,7 @@ class JupyterKernelFactory implements KernelFactory {
       language,
       startTimeoutMs: this.#startTimeoutMs,
       signal: this.#lifetime.signal,
+      background: this.#background,
       ...(language === 'python' ? { prelude: pythonPrelude() } : {}),
     });
     return session;
@@ -302,15 +319,16 @@ class JupyterKernelFactory implements KernelFactory {
     }));
     const local = { server, ready };
     this.#local = local;
-    server.onExit((reason) => {
+    server.onExit(this.#background.guard((reason: string) => {
       if (this.#local === local) this.#local = undefined;
       for (const [key, entry] of this.#entries) {
         if (entry.where !== 'local') continue;
         this.#entries.delete(key);
         this.#lost.set(key, reason);
+        // A session that failed to start was answered to the call that started it; nothing is left to mark.
         void entry.session.then((session) => session.markDead(reason), () => undefined);
       }
-    });
+    }));
     ready.catch(() => {
       if (this.#local === local) this.#local = undefined;
     });

@@ -1,5 +1,5 @@
-import { errorDetail } from '@agent-tools/core';
-import { formatLimit } from '@agent-tools/core/internal';
+import { AgentToolsError, errorDetail } from '@agent-tools/core';
+import { BackgroundErrors, formatLimit } from '@agent-tools/core/internal';
 import type { Kernel, KernelMessage, ServerConnection } from '@jupyterlab/services';
 import { EvalToolError } from '../errors.js';
 import type { KernelLanguage } from '../language.js';
@@ -51,6 +51,11 @@ export interface StartKernelOptions {
   readonly prelude?: string;
   /** Aborted when the run ends: a start in progress fails at once instead of waiting out its timeout. */
   readonly signal?: AbortSignal;
+  /**
+   * Where a bug in a handler of the kernel's messages and events goes (services would only log it to the console),
+   * and in a death listener: the kernel factory's, told to the runs.
+   */
+  readonly background?: BackgroundErrors;
 }
 
 /** Why a start in progress failed when its run ended. */
@@ -72,23 +77,30 @@ export class KernelSession {
   #ended: Promise<void> | undefined;
   readonly #deathListeners = new Set<(reason: string) => void>();
   readonly #deleteKernel: () => Promise<void>;
+  readonly #background: BackgroundErrors;
 
   private constructor(
     kernel: Kernel.IKernelConnection,
     language: KernelLanguage,
     where: 'local' | 'environment',
     deleteKernel: () => Promise<void>,
+    background: BackgroundErrors,
   ) {
     this.#kernel = kernel;
     this.language = language;
     this.where = where;
     this.#deleteKernel = deleteKernel;
-    kernel.statusChanged.connect((_, status) => {
-      if (DEATH_STATES.has(status)) this.markDead(`the ${language} kernel died (its process exited)`);
-    });
-    kernel.connectionStatusChanged.connect((_, status) => {
-      if (status === 'disconnected') this.markDead(`the connection to the ${language} kernel was lost`);
-    });
+    this.#background = background;
+    kernel.statusChanged.connect(
+      background.guard((_: unknown, status: Kernel.Status) => {
+        if (DEATH_STATES.has(status)) this.markDead(`the ${language} kernel died (its process exited)`);
+      }),
+    );
+    kernel.connectionStatusChanged.connect(
+      background.guard((_: unknown, status: Kernel.ConnectionStatus) => {
+        if (status === 'disconnected') this.markDead(`the connection to the ${language} kernel was lost`);
+      }),
+    );
   }
 
   /**
@@ -109,8 +121,11 @@ export class KernelSession {
         cause: error,
       });
     });
-    const kernel = quietly(() => new (connectionClass(services))({ model, serverSettings: settings, handleComms: false }));
-    const session = new KernelSession(kernel, language, options.where, () => services.KernelAPI.shutdownKernel(model.id, settings));
+    const background = options.background ?? new BackgroundErrors();
+    // `background` goes to the subclass below (services' own options do not name it).
+    const connectionOptions = { model, serverSettings: settings, handleComms: false, background };
+    const kernel = quietly(() => new (connectionClass(services))(connectionOptions));
+    const session = new KernelSession(kernel, language, options.where, () => services.KernelAPI.shutdownKernel(model.id, settings), background);
     const ended = (): void => session.markDead(RUN_ENDED);
     signal?.addEventListener('abort', ended, { once: true });
     try {
@@ -162,7 +177,7 @@ export class KernelSession {
   markDead(reason: string): void {
     if (this.#death || this.#ended) return;
     this.#death = reason;
-    for (const listener of this.#deathListeners) listener(reason);
+    for (const listener of this.#deathListeners) this.#background.guard(listener)(reason);
     this.#deathListeners.clear();
   }
 
@@ -180,11 +195,12 @@ export class KernelSession {
       { code, silent, store_history: !silent, allow_stdin: true, stop_on_error: false, user_expressions: {} },
       true,
     );
-    future.onIOPub = (msg) => {
+    // A bug handling a message goes to onError: services would only log it to the console and go on.
+    future.onIOPub = this.#background.guard((msg: KernelMessage.IIOPubMessage) => {
       const output = toOutput(msg);
       if (output) handlers.onOutput(output);
-    };
-    future.onStdin = (msg) => {
+    });
+    future.onStdin = this.#background.guard((msg: KernelMessage.IStdinMessage) => {
       if (msg.header.msg_type !== 'input_request') return;
       const { prompt, password } = (msg as KernelMessage.IInputRequestMsg).content;
       const reply = (value: string): void => {
@@ -192,8 +208,12 @@ export class KernelSession {
           this.#kernel.sendInputReply({ status: 'ok', value }, (msg as KernelMessage.IInputRequestMsg).header);
         }
       };
-      handlers.onInput(prompt, password).then(reply, () => reply(''));
-    };
+      handlers.onInput(prompt, password).then(reply, (error: unknown) => {
+        // An AgentToolsError is an answer (nobody to ask): the kernel gets an empty line. Anything else is a bug too.
+        if (!AgentToolsError.isInstance(error)) this.#background.report(error);
+        reply('');
+      });
+    });
     let onDeath: ((reason: string) => void) | undefined;
     const died = new Promise<never>((_, reject) => {
       onDeath = (reason) => reject(new EvalToolError('kernel_died', reason));
@@ -282,15 +302,39 @@ type ConnectionClass = Services['KernelConnection'];
 
 const connectionClasses = new WeakMap<Services, ConnectionClass>();
 
+/** The socket handler of services' KernelConnection, which it does not type. */
+interface SocketHandling {
+  _onWSMessage: (event: unknown) => void;
+  _ws: { onmessage: unknown } | null;
+}
+
 /**
- * services' KernelConnection, except that the reconnect it starts by itself after a server-side restart cannot
- * reject unhandled: services does not await that promise, and when the connection is closed before the reconnect
- * finishes, the rejection would end the harness's process.
+ * services' KernelConnection, except for two throws that would end the harness's process. The reconnect it starts by
+ * itself after a server-side restart cannot reject unhandled: services does not await that promise, and when the
+ * connection is closed before the reconnect finishes it rejects (expected, so dropped). And a message that fails
+ * services' validation (a kernel sending a stream without text) is thrown out of the socket's message handler; here
+ * it is dropped and told to `background` as the bug it is.
  */
 function connectionClass(services: Services): ConnectionClass {
   let cls = connectionClasses.get(services);
   if (!cls) {
     cls = class extends services.KernelConnection {
+      constructor(options: Kernel.IKernelConnection.IOptions & { readonly background?: BackgroundErrors }) {
+        super(options);
+        const background = options.background ?? new BackgroundErrors();
+        const own = this as unknown as SocketHandling;
+        const handle = own._onWSMessage;
+        own._onWSMessage = (event) => {
+          try {
+            handle(event);
+          } catch (error) {
+            background.report(error);
+          }
+        };
+        // The first socket was opened by the constructor with the unwrapped handler; later ones take the field.
+        if (own._ws) own._ws.onmessage = own._onWSMessage;
+      }
+
       override reconnect(): Promise<void> {
         return super.reconnect().catch(() => undefined);
       }
