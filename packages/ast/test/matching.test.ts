@@ -48,6 +48,24 @@ describe('metavariables', () => {
   });
 });
 
+describe('candidates turned away by their size (a wasm call instead of their children)', () => {
+  it('$F($X, $X) finds calls with two equal arguments among calls of every size, nested and with comments (as the ast-grep CLI does)', async () => {
+    const code = ['f(a);', 'f();', 'f(a, a);', 'g(x.y, x.y);', 'h(a, b);', 'k(a, /* c */ a);', 'm(n(a, a));', 'p(a, a, a);', 'q(a.b);'].join('\n');
+    expect(await texts(loader, 'a.js', code, '$F($X, $X)')).toEqual(['f(a, a)', 'g(x.y, x.y)', 'k(a, /* c */ a)', 'n(a, a)']);
+  });
+
+  it('tokens right after a $$$ run need no node of their own: foo($$$A, $B) and foo($$$) still find the short calls', async () => {
+    const code = 'foo();\nfoo(1);\nfoo(1, 2);\n';
+    expect(await texts(loader, 'a.js', code, 'foo($$$)')).toEqual(['foo()', 'foo(1)', 'foo(1, 2)']);
+    expect(await texts(loader, 'a.js', code, 'foo($$$A, $B)')).toEqual(['foo(1)', 'foo(1, 2)']);
+  });
+
+  it('a pattern with a nested call counts the nodes of its whole subtree (python, as the ast-grep CLI finds)', async () => {
+    const code = 'a = f(g(1))\nb = f(g())\nc = f(1)\nd = f(g(1), 2)\ne = f(g(h(1)))\n';
+    expect(await texts(loader, 'a.py', code, 'f(g($X))')).toEqual(['f(g(1))', 'f(g(h(1)))']);
+  });
+});
+
 describe('the tree, not the text', () => {
   it('ignores whitespace, line breaks and comments between nodes', async () => {
     const code = 'dispose(\n  x // why\n);\ndispose( /* c */ x );\n';

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { astTools, createTreeSitterLoader } from '@agent-tools/ast';
 import { createRegistry, type Registry } from '@agent-tools/core';
+import { astBefore } from './ast-before.js';
 import { buildCorpus } from './js-corpus.js';
 import { timed, timing, timingTable } from './measure.js';
 
@@ -63,22 +64,39 @@ try {
   console.log(
     `Corpus: ${corpus.files} JavaScript files (${(corpus.bytes / 1e6).toFixed(1)} MB) from this workspace's node_modules. ${ROUNDS} rounds, CLI and ours alternating; ours is a fresh loader for each first search.\n`,
   );
+  const before = await astBefore();
   const samples: Record<string, number[]> = {};
   const counts = new Map<string, string>();
   for (let round = 0; round <= ROUNDS; round++) {
     for (const [name, rule] of Object.entries(RULES)) {
       const theirs = await timed(() => cli(root, rule));
-      const loader = createTreeSitterLoader();
-      const registry = createRegistry({ resources: { cwd: root, treeSitter: loader }, factories: [astTools] });
-      const first = await timed(() => ours(registry, rule));
-      const again = await timed(() => ours(registry, rule));
-      await registry.dispose();
-      counts.set(name, `${name}: ast-grep ${theirs.value} matches, ours ${first.value} (repeated: ${again.value})`);
+      const firstAndAgain = async (ast: Pick<typeof import('@agent-tools/ast'), 'astTools' | 'createTreeSitterLoader'>) => {
+        const loader = ast.createTreeSitterLoader();
+        const registry = createRegistry({ resources: { cwd: root, treeSitter: loader }, factories: [ast.astTools] });
+        const first = await timed(() => ours(registry, rule));
+        const again = await timed(() => ours(registry, rule));
+        await registry.dispose();
+        return { first, again };
+      };
+      // With a build to compare against, the two take turns going first.
+      const earlier = before && round % 2 === 1 ? await firstAndAgain(before) : undefined;
+      const { first, again } = await firstAndAgain({ astTools, createTreeSitterLoader });
+      const then = before ? (earlier ?? (await firstAndAgain(before))) : undefined;
+      counts.set(
+        name,
+        `${name}: ast-grep ${theirs.value} matches, ours ${first.value} (repeated: ${again.value})${then ? `, before ${then.first.value} (repeated: ${then.again.value})` : ''}`,
+      );
       if (round === 0) continue; // warm-up: file system caches
       for (const [label, ms] of [
         [`${name}: ast-grep scan`, theirs.ms],
         [`${name}: ast_grep, first search`, first.ms],
         [`${name}: ast_grep, same search repeated`, again.ms],
+        ...(then
+          ? ([
+              [`${name}: ast_grep before, first search`, then.first.ms],
+              [`${name}: ast_grep before, same search repeated`, then.again.ms],
+            ] as const)
+          : []),
       ] as const) {
         samples[label] ??= [];
         samples[label].push(ms);
@@ -94,6 +112,13 @@ try {
     console.log(
       `${name}: ours / CLI = ${(first / median(`${name}: ast-grep scan`)).toFixed(2)} (target <= 1.5); repeated / first = ${(median(`${name}: ast_grep, same search repeated`) / first).toFixed(2)} (target <= 0.25)`,
     );
+  }
+  if (before) {
+    for (const name of Object.keys(RULES)) {
+      console.log(
+        `${name}: before / CLI = ${(median(`${name}: ast_grep before, first search`) / median(`${name}: ast-grep scan`)).toFixed(2)}; repeated / first before = ${(median(`${name}: ast_grep before, same search repeated`) / median(`${name}: ast_grep before, first search`)).toFixed(2)}`,
+      );
+    }
   }
   for (const line of counts.values()) console.log(`Matches: ${line}`);
 } finally {

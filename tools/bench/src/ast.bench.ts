@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { astTools, createTreeSitterLoader, type TreeSitterLoader } from '@agent-tools/ast';
 import { createRegistry, type Registry } from '@agent-tools/core';
+import { astBefore } from './ast-before.js';
 import { buildCorpus } from './js-corpus.js';
 import { timed, timing, timingTable } from './measure.js';
 
@@ -75,6 +76,7 @@ try {
       '(worker threads started, grammar loaded) for each first search.\n',
   );
 
+  const before = await astBefore();
   const samples: Record<string, number[]> = {};
   const add = (label: string, ms: number): void => {
     samples[label] ??= [];
@@ -89,17 +91,31 @@ try {
       ['no token at all', NOTHING],
     ] as const) {
       const theirs = await timed(() => cli(root, pattern));
-      let loader: TreeSitterLoader = createTreeSitterLoader();
-      const registry = createRegistry({ resources: { cwd: root, treeSitter: loader }, factories: [astTools] });
-      const first = await timed(() => ours(registry, pattern));
-      const again = await timed(() => ours(registry, pattern));
-      await registry.dispose();
-      loader = undefined as never;
-      counts.set(name, `${pattern}: ast-grep ${theirs.value} matches, ours ${first.value} (repeated: ${again.value})`);
+      const firstAndAgain = async (ast: Pick<typeof import('@agent-tools/ast'), 'astTools' | 'createTreeSitterLoader'>) => {
+        let loader: TreeSitterLoader = ast.createTreeSitterLoader();
+        const registry = createRegistry({ resources: { cwd: root, treeSitter: loader }, factories: [ast.astTools] });
+        const first = await timed(() => ours(registry, pattern));
+        const again = await timed(() => ours(registry, pattern));
+        await registry.dispose();
+        loader = undefined as never;
+        return { first, again };
+      };
+      // With a build to compare against, the two take turns going first.
+      const earlier = before && round % 2 === 1 ? await firstAndAgain(before) : undefined;
+      const { first, again } = await firstAndAgain({ astTools, createTreeSitterLoader });
+      const then = before ? (earlier ?? (await firstAndAgain(before))) : undefined;
+      counts.set(
+        name,
+        `${pattern}: ast-grep ${theirs.value} matches, ours ${first.value} (repeated: ${again.value})${then ? `, before ${then.first.value} (repeated: ${then.again.value})` : ''}`,
+      );
       if (warmup) continue;
       add(`${name} \`${pattern}\`: ast-grep CLI`, theirs.ms);
       add(`${name} \`${pattern}\`: ast_grep, first search`, first.ms);
       add(`${name} \`${pattern}\`: ast_grep, same search repeated`, again.ms);
+      if (then) {
+        add(`${name} \`${pattern}\`: ast_grep before, first search`, then.first.ms);
+        add(`${name} \`${pattern}\`: ast_grep before, same search repeated`, then.again.ms);
+      }
     }
   }
   const timings = Object.entries(samples).map(([label, values]) => timing(label, values));
@@ -119,6 +135,18 @@ try {
   console.log(
     `no token at all: ours / CLI = ${ratio(`no token at all \`${NOTHING}\`: ast_grep, first search`, `no token at all \`${NOTHING}\`: ast-grep CLI`)}; repeated: second / first = ${ratio(`no token at all \`${NOTHING}\`: ast_grep, same search repeated`, `no token at all \`${NOTHING}\`: ast_grep, first search`)}`,
   );
+  if (before) {
+    for (const [name, pattern] of [
+      ['selective', SELECTIVE],
+      ['no literal', NO_LITERAL],
+      ['no token at all', NOTHING],
+    ] as const) {
+      const label = (who: string) => `${name} \`${pattern}\`: ast_grep${who}, first search`;
+      console.log(
+        `${name}: before / CLI = ${ratio(label(' before'), `${name} \`${pattern}\`: ast-grep CLI`)}, after / CLI = ${ratio(label(''), `${name} \`${pattern}\`: ast-grep CLI`)}`,
+      );
+    }
+  }
   console.log('');
   for (const line of counts.values()) console.log(`Matches: ${line}`);
 } finally {

@@ -9,8 +9,10 @@ import type { FromWorker, ToWorker, WorkerConfig, WorkerStats } from './protocol
 
 /** Files per message: small enough that a cancelled search stops soon, large enough to keep workers busy. */
 const BATCH = 32;
-/** Files per message from the shared queue of new files. */
+/** Files per message from the shared queue of new files, at the end of a search (see `#runLane`). */
 const SHARED_BATCH = 16;
+/** Files per message from the shared queue at most, at the start of a large search. */
+const MAX_SHARED_BATCH = 128;
 /** Files whose worker is remembered. */
 const MAX_HOMES = 200_000;
 /** Batches in flight per worker, so a worker never waits for its next message. */
@@ -194,30 +196,43 @@ export class WorkerPool {
     let failed = false;
     const take = (): string[] => {
       if (ownNext < mine.length) {
-        const batch = mine.slice(ownNext, ownNext + BATCH);
-        ownNext += batch.length;
+        // A batch holds huge files only, or none: a worker's replacement comes right after its huge files.
+        const first = huge.has(mine[ownNext] as string);
+        let end = ownNext + 1;
+        while (end < mine.length && end < ownNext + BATCH && huge.has(mine[end] as string) === first) end++;
+        const batch = mine.slice(ownNext, end);
+        ownNext = end;
         return batch;
       }
-      // Smaller batches from the shared queue keep the workers finishing together.
-      const batch = queue.files.slice(queue.next, queue.next + SHARED_BATCH);
+      // Batches shrink as the queue empties: large ones while much is left (a message and its answer cost about as
+      // much as searching a small file), small ones at the end keep the workers finishing together.
+      const left = queue.files.length - queue.next;
+      const size = Math.max(SHARED_BATCH, Math.min(MAX_SHARED_BATCH, Math.floor(left / (this.#size * IN_FLIGHT * 4))));
+      const batch = queue.files.slice(queue.next, queue.next + size);
       queue.next += batch.length;
       // Where a file went matters only for a cache that keeps its tree.
       if (request.cache) for (const file of batch) this.#remember(file, index);
       return batch;
     };
+    /** The batch with huge files in flight, in a search that may replace the worker after it. */
+    let hugeFlight: Promise<unknown> | undefined;
     const sendNext = (): Promise<void> | undefined => {
       if (failed) return undefined;
       const batch = take();
       if (batch.length === 0) return undefined;
-      // Past its huge files, a worker that grew for them gives way to a fresh one (as does one retired meanwhile).
-      const renew = slot.retired !== undefined || (slot.grown && !batch.some((file) => huge.has(file)));
+      const hasHuge = batch.some((file) => huge.has(file));
+      // A batch after huge ones waits for their answer: the worker may have grown for them, and then gives way to a
+      // fresh one (as does one retired meanwhile) instead of searching on with that memory.
+      const after = !hasHuge && hugeFlight ? hugeFlight.catch(() => undefined) : Promise.resolve();
       let used = slot;
-      return (renew ? this.#renew(index, slot) : Promise.resolve(slot))
+      const sent = after
+        .then(() => (slot.retired !== undefined || (slot.grown && !hasHuge) ? this.#renew(index, slot) : slot))
         .then((fresh) => {
           slot = used = fresh;
           return this.#send(used, { type: 'search', id: this.#nextId++, request: { ...request, files: batch } }, signal);
-        })
-        .then(
+        });
+      if (hasHuge && !request.cache && !slot.keeps) hugeFlight = sent;
+      return sent.then(
           (reply) => {
             if (reply.type === 'error') {
               failed = true;

@@ -66,8 +66,8 @@ export function findMatches(
   const root = pattern.root;
   // Other readings of the pattern (`sizeof($T)` as the size of a type): a node matching any of them matches.
   const matchers = [matcher, ...(pattern.alternatives ?? []).map((alt) => new Matcher(alt, src, pattern.deviations, { trace: forEdit }))];
-  const visit = (node: Node): void => {
-    const hit = matchers.find((m) => m.match(node));
+  const visit = (node: Node, kindId?: number): void => {
+    const hit = matchers.find((m) => m.match(node, kindId));
     if (!hit) return;
     const found = record(node, src, hit.bindings);
     if (!forEdit) {
@@ -121,14 +121,48 @@ export function findMatches(
   const roots = [root, ...(pattern.alternatives ?? [])].filter((r): r is PatternNode & { type: 'inner' | 'leaf' } => r.type !== 'meta');
   const kindIds = new Set(roots.map((r) => r.kindId));
   if (kindIds.has(top.typeId)) visit(top);
-  const candidates = (options.nodesOf ?? descendantsOf)(tree, [...new Set(roots.map((r) => r.kind))]);
+  const names = [...new Set(roots.map((r) => r.kind))];
+  const candidates = (options.nodesOf ?? descendantsOf)(tree, names);
+  // The nodes found by a kind's name are of that kind unless the grammar gives the name to several kinds: then
+  // each is asked for its kind (a wasm call).
+  const only = kindIds.size === 1 ? onlyKindNamed(tree.language.types, names) : undefined;
+  const known = only !== undefined && kindIds.has(only) ? only : undefined;
   for (let i = 0; i < candidates.length; i++) {
     const node = candidates[i] as Node;
-    if (!kindIds.has(node.typeId)) continue;
+    if (known === undefined && !kindIds.has(node.typeId)) continue;
     if ((i & 255) === 255 && stop?.()) break;
-    visit(node);
+    visit(node, known);
   }
   return out;
+}
+
+const kindsByName = new WeakMap<readonly string[], Map<string, number | undefined>>();
+
+/**
+ * The one kind id a grammar gives a name, or `undefined` when it gives it to several (aliases) or when several
+ * names are asked for. `types` is the grammar's list of kind names by id (`Language.types`).
+ * @internal
+ */
+export function onlyKindNamed(types: readonly string[], names: readonly string[]): number | undefined {
+  if (names.length !== 1) return undefined;
+  const name = names[0] as string;
+  let known = kindsByName.get(types);
+  if (!known) {
+    known = new Map();
+    kindsByName.set(types, known);
+  }
+  if (known.has(name)) return known.get(name);
+  let id: number | undefined;
+  let count = 0;
+  types.forEach((type, i) => {
+    if (type === name) {
+      id = i;
+      count++;
+    }
+  });
+  const only = count === 1 ? id : undefined;
+  known.set(name, only);
+  return only;
 }
 
 /**

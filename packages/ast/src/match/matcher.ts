@@ -132,6 +132,8 @@ export class Matcher {
   /** Comments of the candidate are skipped (ast-grep: every strictness but `cst` and `ast`). */
   readonly #skipComments: boolean;
   readonly bindings: Bindings;
+  /** Whether each pattern node other than a `$$$` run must take a node of the candidate (see {@link leastOf}). */
+  readonly #counted: boolean;
   #steps = 0;
 
   /**
@@ -150,20 +152,24 @@ export class Matcher {
     this.#dev = deviations;
     this.#strictness = options.strictness ?? 'smart';
     this.#skipComments = this.#strictness !== 'cst' && this.#strictness !== 'ast';
+    this.#counted = this.#strictness === 'smart' || this.#strictness === 'cst';
     this.bindings = options.bindings ?? new Bindings(deviations.ownText, options.trace ?? false);
   }
 
-  /** Whether the candidate matches; on success the bindings hold the captures. */
-  match(candidate: Node): boolean {
+  /**
+   * Whether the candidate matches; on success the bindings hold the captures. `kindId`: the candidate's kind when the
+   * caller knows it (a node found by its kind), which saves asking wasm again.
+   */
+  match(candidate: Node, kindId?: number): boolean {
     this.bindings.clear();
-    return this.extend(candidate);
+    return this.extend(candidate, kindId);
   }
 
   /**
    * Whether the candidate matches with the bindings made so far (by other atoms of a rule); on failure the
    * bindings are left exactly as they were.
    */
-  extend(candidate: Node): boolean {
+  extend(candidate: Node, kindId?: number): boolean {
     this.#steps = 0;
     const mark = this.bindings.mark;
     const goal = this.#root;
@@ -172,6 +178,8 @@ export class Matcher {
       // A root metavariable stands for the candidate itself (comments included under `smart`, as in ast-grep).
       if (goal.meta.named && !candidate.isNamed) return false;
       ok = goal.meta.name ? this.bindings.bind(goal.meta.name, candidate, this.#src) : true;
+    } else if (goal.type === 'inner' && kindId !== undefined && kindId === goal.kindId) {
+      ok = this.#inner(goal, candidate) === Outcome.Matched;
     } else {
       ok = this.#node(goal, candidate) === Outcome.Matched;
     }
@@ -216,20 +224,32 @@ export class Matcher {
         if (goal.kindId !== ERROR_KIND_ID && cand.typeId !== goal.kindId) {
           return this.#dev.comments && this.#skipComments && cand.isExtra ? Outcome.SkipCandidate : Outcome.NoMatch;
         }
-        const children = cand.children;
-        // ast-grep: a pattern node with children never matches a candidate without any.
-        if (children.length === 0) return Outcome.NoMatch;
-        const mark = this.bindings.mark;
-        if (!this.#list(goal.children, 0, children, 0)) return Outcome.NoMatch;
-        // After the children, not before: most candidates fail there, and the text between children costs a
-        // wasm call per child (a fifth of a search over cached trees when it came first).
-        if (this.#dev.ownText && this.#strictness !== 'signature' && goal.kindId !== ERROR_KIND_ID && ownText(cand, this.#src, children) !== (goal.ownText ?? '')) {
-          this.bindings.undo(mark);
-          return Outcome.NoMatch;
-        }
-        return Outcome.Matched;
+        return this.#inner(goal, cand);
       }
     }
+  }
+
+  /** A pattern node with children against a candidate of its kind. */
+  #inner(goal: PatternNode & { type: 'inner' }, cand: Node): Outcome {
+    // Under `smart` and `cst` every pattern node but a `$$$` run takes a node of its own, so a candidate with fewer
+    // nodes than the pattern names cannot match: one wasm call turns away most candidates (`f(a)` for
+    // `$F($X, $X)`) before their children are made into objects.
+    if (this.#counted) {
+      const least = leastOf(goal);
+      if (least.deep ? cand.descendantCount < least.nodes : least.children > 2 && cand.childCount < least.children) return Outcome.NoMatch;
+    }
+    const children = cand.children;
+    // ast-grep: a pattern node with children never matches a candidate without any.
+    if (children.length === 0) return Outcome.NoMatch;
+    const mark = this.bindings.mark;
+    if (!this.#list(goal.children, 0, children, 0)) return Outcome.NoMatch;
+    // After the children, not before: most candidates fail there, and the text between children costs a
+    // wasm call per child (a fifth of a search over cached trees when it came first).
+    if (this.#dev.ownText && this.#strictness !== 'signature' && goal.kindId !== ERROR_KIND_ID && ownText(cand, this.#src, children) !== (goal.ownText ?? '')) {
+      this.bindings.undo(mark);
+      return Outcome.NoMatch;
+    }
+    return Outcome.Matched;
   }
 
   /** Matches goals[gi..] against cands[ci..] (ast-grep's `match_nodes_impl_recursive`, one loop turn per call). */
@@ -364,4 +384,46 @@ export class Matcher {
     }
     return end === nodes.length ? nodes : nodes.slice(0, end);
   }
+}
+
+/** The fewest nodes a candidate needs to match a pattern node with children (see {@link leastOf}). */
+interface Least {
+  /** Visible nodes of the candidate's subtree, itself included (`Node.descendantCount`). */
+  readonly nodes: number;
+  /** The candidate's own children. */
+  readonly children: number;
+  /** Whether a child of the pattern node has children of its own (then the subtree count turns away more). */
+  readonly deep: boolean;
+}
+
+const leastCache = new WeakMap<PatternNode, Least>();
+
+/**
+ * The fewest nodes a candidate must have to match a pattern node, under `smart` and `cst` (the matcher's `#list`):
+ * each goal takes a candidate node of its own, and unmatched candidates are only ever skipped, except a `$$$` run
+ * (it may take none) and the unnamed tokens right after one (a run absorbs them rather than matching them).
+ */
+function leastOf(goal: PatternNode & { type: 'inner' }): Least {
+  let least = leastCache.get(goal);
+  if (least) return least;
+  let nodes = 1;
+  let children = 0;
+  let deep = false;
+  let afterRun = false;
+  for (const child of goal.children) {
+    if (isEllipsis(child)) {
+      afterRun = true;
+      continue;
+    }
+    if (afterRun && isTrivial(child)) continue;
+    afterRun = false;
+    children++;
+    if (child.type === 'inner') {
+      deep = true;
+      nodes += leastOf(child).nodes;
+    } else nodes++;
+  }
+  least = { nodes, children, deep };
+  leastCache.set(goal, least);
+  return least;
 }

@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { Bindings, Matcher, textOf } from '../match/matcher.js';
 import type { CompiledRule, RuleNode, StopBy } from './types.js';
+import type { Containers } from './within.js';
 
 /**
  * Evaluates a compiled rule on the nodes of one file, as ast-grep 0.51 does: the keys of a rule object are tried in
@@ -21,7 +22,11 @@ export class RuleEvaluator {
   readonly #trace: boolean;
   /** The node `matchRoot` tries: patterns applied to it are traced (when tracing). */
   #root: Node | undefined;
+  /** The kind of `#root` when the caller knew it (found by its kind): no wasm call to ask it again. */
+  #rootKind: number | undefined;
   #fresh: RuleEvaluator | undefined;
+  /** Nodes of the kinds some `inside` rules look for, with those rules' kinds: their ancestors found by position. */
+  #within: { readonly containers: Containers; readonly kinds: ReadonlyMap<RuleNode, ReadonlySet<number>> } | undefined;
 
   /**
    * `trace` (edits): what the patterns applied to the matched node itself cover without naming it is recorded in
@@ -35,9 +40,13 @@ export class RuleEvaluator {
     this.bindings = new Bindings(first?.deviations.ownText ?? true);
   }
 
-  /** Whether the node is a match of the whole rule (constraints included); the bindings hold its captures. */
-  matchRoot(node: Node): boolean {
+  /**
+   * Whether the node is a match of the whole rule (constraints included); the bindings hold its captures. `kindId`:
+   * the node's kind when the caller knows it.
+   */
+  matchRoot(node: Node, kindId?: number): boolean {
     this.#root = node;
+    this.#rootKind = kindId;
     this.bindings.clear();
     if (!this.#eval(this.#rule.root, node)) return false;
     for (const [name, constraint] of Object.entries(this.#rule.constraints)) {
@@ -45,6 +54,14 @@ export class RuleEvaluator {
       if (bound && !this.#eval(constraint, bound)) return false;
     }
     return true;
+  }
+
+  /**
+   * The tree's nodes of the kinds the rule's `inside` (`stopBy: "end"`) rules can match, so each finds the ancestors
+   * it may match by position rather than by a walk down from the root per candidate (see `rangedInsides`).
+   */
+  lookInside(containers: Containers, kinds: ReadonlyMap<RuleNode, ReadonlySet<number>>): void {
+    this.#within = { containers, kinds };
   }
 
   /** Whether a node matches a rule with no bindings at all (ast-grep's `Node::matches`, used by `stopBy`). */
@@ -64,11 +81,12 @@ export class RuleEvaluator {
   #evalInner(rule: RuleNode, node: Node): boolean {
     switch (rule.type) {
       case 'pattern': {
-        if (rule.rootKind !== undefined && node.typeId !== rule.rootKind) return false;
+        const known = node === this.#root ? this.#rootKind : undefined;
+        if (rule.rootKind !== undefined && (known ?? node.typeId) !== rule.rootKind) return false;
         const traced = this.#trace && node.id === this.#root?.id;
         if (traced) this.bindings.tracing = this.#patternIndex(rule);
         try {
-          const ok = this.#matcher(rule).extend(node);
+          const ok = this.#matcher(rule).extend(node, known);
           if (ok && traced) this.bindings.matched();
           return ok;
         } finally {
@@ -76,7 +94,7 @@ export class RuleEvaluator {
         }
       }
       case 'kind':
-        return node.typeId === rule.kindId;
+        return ((node === this.#root ? this.#rootKind : undefined) ?? node.typeId) === rule.kindId;
       case 'regex': {
         let regex = this.#regexes.get(rule);
         if (!regex) {
@@ -101,8 +119,14 @@ export class RuleEvaluator {
         const util = this.#rule.utils[rule.util];
         return util ? this.#eval(util, node) : false;
       }
-      case 'inside':
-        return rule.field === undefined ? this.#inside(rule.rule, rule.stopBy, node) : this.#insideField(rule.rule, rule.stopBy, this.#field(rule.field, node), node);
+      case 'inside': {
+        if (rule.field !== undefined) return this.#insideField(rule.rule, rule.stopBy, this.#field(rule.field, node), node);
+        // The ancestors of the kinds the rule can match, nearest first: the others would fail it anyway.
+        const kinds = this.#within?.kinds.get(rule);
+        const found = kinds ? this.#within?.containers.ancestorsOf(node, kinds) : undefined;
+        if (found) return found.some((n) => this.#eval(rule.rule, n));
+        return this.#inside(rule.rule, rule.stopBy, node);
+      }
       case 'has':
         return rule.field === undefined ? this.#has(rule.rule, rule.stopBy, node) : this.#hasField(rule.rule, rule.stopBy, this.#field(rule.field, node), node);
       case 'precedes':
