@@ -77,15 +77,22 @@ const PROGRESS_CHARS = 2000;
 /** While a wait blocks, tells the caller every second how long the worker has run and its latest output. */
 function reportWhileWaiting(workers: WorkerList, id: string, ctx: ToolContext): () => void {
   const timer = setInterval(() => {
-    const worker = workers.get(id);
-    if (worker.status !== 'running') return;
-    // Only the end is reported: cleaning the whole output (up to a million characters) every second is waste. The
-    // window is twice what is kept, so a code cut at its start falls in the half that is dropped.
-    const output = plainOutput(worker.output.slice(-2 * PROGRESS_CHARS));
-    ctx.reportProgress({
-      message: `worker ${workerName(worker)} running for ${formatDuration(worker.elapsedMs)}`,
-      ...(output ? { output: output.slice(-PROGRESS_CHARS) } : {}),
-    });
+    // A throw in a timer would end the process: a worker gone from the list (a VibeError) only ends the reports,
+    // anything else is a bug, told to the harness.
+    try {
+      const worker = workers.get(id);
+      if (worker.status !== 'running') return;
+      // Only the end is reported: cleaning the whole output (up to a million characters) every second is waste. The
+      // window is twice what is kept, so a code cut at its start falls in the half that is dropped.
+      const output = plainOutput(worker.output.slice(-2 * PROGRESS_CHARS));
+      ctx.reportProgress({
+        message: `worker ${workerName(worker)} running for ${formatDuration(worker.elapsedMs)}`,
+        ...(output ? { output: output.slice(-PROGRESS_CHARS) } : {}),
+      });
+    } catch (error) {
+      clearInterval(timer);
+      ctx.reportError(error);
+    }
   }, PROGRESS_MS);
   timer.unref();
   return () => clearInterval(timer);
