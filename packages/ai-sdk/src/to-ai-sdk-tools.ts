@@ -116,6 +116,7 @@ async function* withProgress(
       settled = true;
       wake?.();
     });
+  // Awaited after the loop, where its rejection reaches the SDK; this only keeps it from being unhandled meanwhile.
   done.catch(() => {});
   for (;;) {
     if (settled) break;

@@ -98,6 +98,7 @@ function shown(value: unknown, max = 200): string {
   try {
     text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
   } catch {
+    // JSON.stringify throws only on a cycle or a BigInt: String() still describes the value.
     text = String(value);
   }
   return capText(text, max);

@@ -130,6 +130,48 @@ describe('rules, each kind of key, against the ast-grep CLI on the same file', (
   });
 });
 
+describe('inside, all the way up: ancestors found by position agree with the walk ast-grep does', () => {
+  const JS = `function outer(a) {
+  first(a);
+  function inner(b) { second(b); const f = () => third(b) }
+  fourth(a)
+}
+last()
+`;
+  const js = tempDir({ 'a.js': JS });
+  afterAll(() => js.remove());
+
+  async function both(rule: Record<string, unknown>): Promise<{ ours: string[]; cli: string[] }> {
+    const summary = await searchWorkspace(loader, js.path, { language: 'javascript', rule });
+    const found = summary.results.flatMap((r) => r.matches.map((m) => `${m.text} ${JSON.stringify(Object.fromEntries(Object.entries(m.captures).map(([k, v]) => [k, v.text])))}`));
+    const config = JSON.stringify({ id: 'r', language: 'javascript', rule });
+    const out = execFileSync(AST_GREP, ['scan', '--inline-rules', config, '--json=compact', '.'], { cwd: js.path, encoding: 'utf8' });
+    const theirs = (JSON.parse(out) as { text: string; metaVariables?: { single?: Record<string, { text: string }> } }[]).map(
+      (m) => `${m.text} ${JSON.stringify(Object.fromEntries(Object.entries(m.metaVariables?.single ?? {}).map(([k, v]) => [k, v.text])))}`,
+    );
+    return { ours: found.sort(), cli: theirs.sort() };
+  }
+
+  it('the nearest enclosing function binds, nested functions included', async () => {
+    const { ours: found, cli: theirs } = await both({ kind: 'call_expression', inside: { pattern: 'function $F($$$) { $$$ }', stopBy: 'end' } });
+    expect(found).toEqual(theirs);
+    expect(found).toEqual(['first(a) {"F":"outer"}', 'fourth(a) {"F":"outer"}', 'second(b) {"F":"inner"}', 'third(b) {"F":"inner"}']);
+  });
+
+  it('an ancestor spanning exactly the same text (a statement without a semicolon), the root, and a rule that is more than a kind', async () => {
+    for (const rule of [
+      { kind: 'call_expression', inside: { kind: 'expression_statement', stopBy: 'end' } },
+      { kind: 'call_expression', inside: { kind: 'program', stopBy: 'end' } },
+      { kind: 'call_expression', inside: { kind: 'function_declaration', stopBy: 'end', has: { pattern: 'fourth($$$)', stopBy: 'end' } } },
+      { kind: 'call_expression', not: { inside: { any: [{ kind: 'arrow_function' }, { kind: 'statement_block' }], stopBy: 'end' } } },
+    ]) {
+      const { ours: found, cli: theirs } = await both(rule);
+      expect(found, JSON.stringify(rule)).toEqual(theirs);
+      expect(found.length, JSON.stringify(rule)).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe('invalid rules are errors naming the key', () => {
   const error = async (params: Params): Promise<string> => {
     try {

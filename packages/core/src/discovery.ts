@@ -68,6 +68,7 @@ export function isExecutable(path: string): boolean {
     accessSync(path, constants.X_OK);
     return true;
   } catch {
+    // stat and access raise only file-system errors: not an executable we can run.
     return false;
   }
 }

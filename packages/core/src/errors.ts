@@ -97,6 +97,7 @@ export function messageOf(error: unknown): string {
   try {
     return JSON.stringify(error) ?? String(error);
   } catch {
+    // JSON.stringify throws only on a cycle or a BigInt: String() still describes the value.
     return String(error);
   }
 }

@@ -134,6 +134,7 @@ async function current(path: string): Promise<Found | undefined> {
   try {
     real = await realpath(path);
   } catch {
+    // realpath raises only file-system errors: the file does not exist (yet).
     return undefined;
   }
   try {
@@ -167,6 +168,7 @@ async function undo(steps: readonly Step[], createdDirs: readonly string[]): Pro
   const restored: string[] = [];
   const notRestored: string[] = [];
   for (const step of steps) {
+    // Best effort on our own temporary files: unlink raises only file-system errors, and a stray one is no wrong change.
     if (step.temp) await unlink(step.temp).catch(() => undefined);
   }
   for (const step of [...steps].reverse()) {
@@ -180,9 +182,11 @@ async function undo(steps: readonly Step[], createdDirs: readonly string[]): Pro
       }
       restored.unshift(step.change.path);
     } catch {
+      // A file-system error while restoring: the file is listed as not restored, which the answer says.
       notRestored.unshift(step.change.path);
     }
   }
+  // A directory we created that is not empty (or gone) stays: rmdir raises only file-system errors.
   for (const dir of [...createdDirs].reverse()) await rmdir(dir).catch(() => undefined);
   return { restored, notRestored };
 }

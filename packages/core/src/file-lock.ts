@@ -120,6 +120,7 @@ function canonicalPath(path: string): string {
     try {
       return join(realpathSync(current), ...missing);
     } catch {
+      // realpath raises only file-system errors (ENOENT for a part not created yet): resolve the parent.
       if (dirname(current) === current) return absolute;
       missing.unshift(basename(current));
     }

@@ -105,6 +105,7 @@ function realpathOrSelf(path: string): string {
   try {
     return realpathSync(path);
   } catch {
+    // realpath raises only file-system errors: the path is kept as given.
     return path;
   }
 }
@@ -124,6 +125,7 @@ function realpathOfNearest(absolute: string, depth = 0): { real: string; exists:
       const full = missing.length ? join(real, ...missing.reverse()) : real;
       return { real: full, exists: missing.length === 0, ...(blockedBy ? { blockedBy } : {}) };
     } catch {
+      // A file-system error (a part missing, a dangling or looping link): handled below from lstat.
       const link = lstatOrUndefined(current);
       if (link?.isSymbolicLink() && depth < 40) {
         const target = resolve(dirname(current), readlinkSync(current));
@@ -143,6 +145,7 @@ function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> | undefine
   try {
     return lstatSync(path, { throwIfNoEntry: false });
   } catch {
+    // lstat raises only file-system errors (EACCES, ENOTDIR): nothing to describe.
     return undefined;
   }
 }

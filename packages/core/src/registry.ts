@@ -55,7 +55,8 @@ export interface RegistryOptions {
 /**
  * Where an unexpected throw happened, for `onError`: in a call of `tool`, while a factory built its tools, while
  * disposing, or in the background (a resource's event handler or timer outside any call; `factory` names the
- * factory whose resource reported it through `run.reportError`).
+ * factory whose resource reported it through `run.reportError`, and is absent for the run's own diagnostics hook,
+ * whose source failed with a bug while gathering a write's diagnostics).
  */
 export interface ErrorContext {
   readonly phase: 'call' | 'factory' | 'dispose' | 'background';
@@ -112,6 +113,9 @@ export class Registry implements ToolCaller, AsyncDisposable {
       ...(this.#resources.cwd ? { cwd: this.#resources.cwd } : {}),
       ...options.diagnostics,
       notices: this.notices,
+      // A bug of the diagnostics source (a language server supervisor's) while a write's diagnostics are gathered,
+      // inline or late: no call's answer changes (they read as unavailable).
+      onError: (error) => this.#report(error, { phase: 'background' }),
     });
     for (const surface of [...Object.values(builtinSurfaces), ...(options.surfaces ?? [])]) {
       this.#surfaces.set(surface.name, surface);

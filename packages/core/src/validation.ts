@@ -60,6 +60,7 @@ function normalizeArguments(args: unknown): Record<string, unknown> | undefined 
     try {
       return normalizeArguments(JSON.parse(args) as unknown);
     } catch {
+      // JSON.parse raises only SyntaxError: the text is not JSON, which the caller reports.
       return undefined;
     }
   }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BackgroundErrors } from '../src/background-errors.js';
 import { CoreError } from '../src/errors.js';
-import { createRegistry, defineFactory, defineTool, resultText, type ToolContext } from '../src/index.js';
+import { approveAll, createRegistry, type DiagnosticsSource, defineFactory, defineTool, resultText, type ToolContext } from '../src/index.js';
+import { scratch, writeTool } from './helpers.js';
 
 /** A tool whose execute is the given function: where a test injects a bug. */
 function tool(execute: (ctx: ToolContext) => unknown) {
@@ -209,5 +210,27 @@ describe('a bug outside any call, told to run.reportError', () => {
     } finally {
       process.off('warning', listen);
     }
+  });
+});
+
+describe('a bug of the run’s diagnostics source while a write’s diagnostics are gathered', () => {
+  it('reaches onError once as phase background; the write answers that its diagnostics are unavailable', async () => {
+    using dir = scratch();
+    const bug = new TypeError("Cannot read properties of undefined (reading 'diagnostics')");
+    const source: DiagnosticsSource = {
+      check: () => Promise.reject(bug),
+    };
+    const { seen, onError } = recorder();
+    await using registry = createRegistry({
+      resources: { cwd: dir.path, diagnostics: source },
+      tools: [writeTool(dir.path)],
+      approve: approveAll,
+      onError,
+    });
+    const result = await registry.call('write', { path: 'a.ts', content: 'x' });
+    expect(result.isError).toBe(false);
+    expect(resultText(result)).toMatch(/^Wrote a\.ts\./);
+    expect(resultText(result)).toContain("Cannot read properties of undefined (reading 'diagnostics')");
+    expect(seen).toEqual([{ error: bug, context: { phase: 'background' } }]);
   });
 });

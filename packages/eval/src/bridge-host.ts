@@ -23,10 +23,14 @@ export class BridgeHost {
   readonly #budgets: Pausable;
   #parts: readonly string[] = [];
 
-  constructor(caller: ToolCaller, signal: AbortSignal, budgets: Pausable) {
+  readonly #onBug: ((error: unknown) => void) | undefined;
+
+  /** `onBug`: told of a throw while answering a request (nothing here throws by design: it is a bug). */
+  constructor(caller: ToolCaller, signal: AbortSignal, budgets: Pausable, onBug?: (error: unknown) => void) {
     this.#caller = caller;
     this.#signal = signal;
     this.#budgets = budgets;
+    this.#onBug = onBug;
   }
 
   /** The input_reply value for an input_request's prompt. */
@@ -46,6 +50,9 @@ export class BridgeHost {
       this.#parts = reply.parts;
       return reply.first;
     } catch (error) {
+      // Registry calls answer every failure, and encoding throws nothing: whatever arrives here is a bug. The cell
+      // still gets it as its call's error (it can go on), and the harness is told.
+      this.#onBug?.(error);
       return JSON.stringify({ error: errorSentence(error) });
     } finally {
       this.#budgets.resume();

@@ -18,6 +18,8 @@ export interface RunCellOptions {
   readonly ceilingMs?: number;
   /** Where `tool(...)` calls go: the registry, through the eval call's context. */
   readonly caller: ToolCaller;
+  /** Told of a bug while answering the cell's bridged calls (the eval tool passes `ctx.reportError`). */
+  readonly onBug?: (error: unknown) => void;
   /** Cancels the cell (the call was cancelled, or the run ended). */
   readonly signal: AbortSignal;
   /** How long an interrupted cell may take to stop before its kernel is given up (default 10 s). */
@@ -75,7 +77,7 @@ export async function runCell(options: RunCellOptions): Promise<CellRun> {
       ceiling.resume();
     },
   };
-  const bridge = new BridgeHost(options.caller, signal, clocks);
+  const bridge = new BridgeHost(options.caller, signal, clocks, options.onBug);
   const execution = session.execute(code, {
     onOutput: (output) => {
       log.push(output);
@@ -98,6 +100,7 @@ export async function runCell(options: RunCellOptions): Promise<CellRun> {
   try {
     const first = await Promise.race([settled, stopped]);
     if (typeof first !== 'string') return finish(first);
+    // An interrupt that fails (the kernel or its server is gone; services' plain errors) is answered by the grace below.
     await session.interrupt().catch(() => undefined);
     const grace = new Promise<'stuck'>((resolve) => setTimeout(resolve, options.interruptGraceMs ?? 10_000, 'stuck').unref());
     const after = await Promise.race([settled, grace]);

@@ -68,3 +68,27 @@ describe('a bug when a server exits (injected: the harness’s launch cleanup th
     expect(resultText(again)).toContain('lowStock');
   });
 });
+
+describe('a bug in a configuration hook while the server starts (injected: the harness’s initializationOptions throws)', () => {
+  it('is answered as the failed start it is, and reaches onError once as phase background', async () => {
+    using project = tempDir({ 'tsconfig.json': '{}\n', 'a.ts': 'export const lowStock = 1;\n' });
+    const bug = new TypeError("Cannot read properties of undefined (reading 'tsserver')");
+    const typescript = defineServer({
+      ...builtinServers.typescript,
+      initializationOptions: () => {
+        throw bug;
+      },
+    });
+    const lspSupervisor = createLspSupervisor({ cwd: project.path, builtins: false, servers: [typescript] });
+    const seen: { error: unknown; context: unknown }[] = [];
+    await using registry = createRegistry({
+      resources: { cwd: project.path, lspSupervisor },
+      factories: [lspTools],
+      onError: (error, context) => void seen.push({ error, context }),
+    });
+    const result = await registry.call('lsp', { action: 'hover', file: 'a.ts', line: 1, symbol: 'lowStock' });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toContain("could not be started: Cannot read properties of undefined (reading 'tsserver')");
+    expect(seen).toEqual([{ error: bug, context: { phase: 'background', factory: '@agent-tools/lsp' } }]);
+  });
+});

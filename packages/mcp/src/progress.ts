@@ -17,6 +17,7 @@ export function progressSender(token: string | number, send: NotificationSender)
     const counted = event.progress !== undefined && event.progress > last ? event.progress : last + 1;
     last = counted;
     const total = event.total !== undefined && event.total >= counted ? { total: event.total } : {};
+    // A failed send means the client's transport closed: nothing is left to tell (see above).
     send({
       method: 'notifications/progress',
       params: { progressToken: token, progress: counted, ...total, message: formatProgress(event) },

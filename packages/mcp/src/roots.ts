@@ -26,6 +26,7 @@ export async function sessionDirectory(session: Pick<McpSessionContext, 'listRoo
   try {
     path = realpathSync(fileURLToPath(root.uri));
   } catch {
+    // fileURLToPath and realpath raise only TypeError (not a file URI) or file-system errors: the root is refused.
     throw new McpServerError('root_refused', `The client's root ${root.uri} is not a local directory that exists, so it cannot be the working directory.`, {
       hint: `Open a folder inside ${base} in the client, or connect without roots to work in ${options.cwd}.`,
     });

@@ -233,10 +233,11 @@ export class Matcher {
   #inner(goal: PatternNode & { type: 'inner' }, cand: Node): Outcome {
     // Under `smart` and `cst` every pattern node but a `$$$` run takes a node of its own, so a candidate with fewer
     // nodes than the pattern names cannot match: one wasm call turns away most candidates (`f(a)` for
-    // `$F($X, $X)`) before their children are made into objects.
+    // `$F($X, $X)`) before their children are made into objects. A flat node of three children or fewer is not
+    // checked: such kinds (`a === b`) mostly have as many, so the call would be wasted.
     if (this.#counted) {
       const least = leastOf(goal);
-      if (least.deep ? cand.descendantCount < least.nodes : least.children > 2 && cand.childCount < least.children) return Outcome.NoMatch;
+      if (least.deep ? cand.descendantCount < least.nodes : least.children > 3 && cand.childCount < least.children) return Outcome.NoMatch;
     }
     const children = cand.children;
     // ast-grep: a pattern node with children never matches a candidate without any.

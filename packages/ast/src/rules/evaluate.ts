@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { Bindings, Matcher, textOf } from '../match/matcher.js';
 import type { CompiledRule, RuleNode, StopBy } from './types.js';
+import type { Containers } from './within.js';
 
 /**
  * Evaluates a compiled rule on the nodes of one file, as ast-grep 0.51 does: the keys of a rule object are tried in
@@ -24,6 +25,8 @@ export class RuleEvaluator {
   /** The kind of `#root` when the caller knew it (found by its kind): no wasm call to ask it again. */
   #rootKind: number | undefined;
   #fresh: RuleEvaluator | undefined;
+  /** Nodes of the kinds some `inside` rules look for, with those rules' kinds: their ancestors found by position. */
+  #within: { readonly containers: Containers; readonly kinds: ReadonlyMap<RuleNode, ReadonlySet<number>> } | undefined;
 
   /**
    * `trace` (edits): what the patterns applied to the matched node itself cover without naming it is recorded in
@@ -51,6 +54,14 @@ export class RuleEvaluator {
       if (bound && !this.#eval(constraint, bound)) return false;
     }
     return true;
+  }
+
+  /**
+   * The tree's nodes of the kinds the rule's `inside` (`stopBy: "end"`) rules can match, so each finds the ancestors
+   * it may match by position rather than by a walk down from the root per candidate (see `rangedInsides`).
+   */
+  lookInside(containers: Containers, kinds: ReadonlyMap<RuleNode, ReadonlySet<number>>): void {
+    this.#within = { containers, kinds };
   }
 
   /** Whether a node matches a rule with no bindings at all (ast-grep's `Node::matches`, used by `stopBy`). */
@@ -108,8 +119,14 @@ export class RuleEvaluator {
         const util = this.#rule.utils[rule.util];
         return util ? this.#eval(util, node) : false;
       }
-      case 'inside':
-        return rule.field === undefined ? this.#inside(rule.rule, rule.stopBy, node) : this.#insideField(rule.rule, rule.stopBy, this.#field(rule.field, node), node);
+      case 'inside': {
+        if (rule.field !== undefined) return this.#insideField(rule.rule, rule.stopBy, this.#field(rule.field, node), node);
+        // The ancestors of the kinds the rule can match, nearest first: the others would fail it anyway.
+        const kinds = this.#within?.kinds.get(rule);
+        const found = kinds ? this.#within?.containers.ancestorsOf(node, kinds) : undefined;
+        if (found) return found.some((n) => this.#eval(rule.rule, n));
+        return this.#inside(rule.rule, rule.stopBy, node);
+      }
       case 'has':
         return rule.field === undefined ? this.#has(rule.rule, rule.stopBy, node) : this.#hasField(rule.rule, rule.stopBy, this.#field(rule.field, node), node);
       case 'precedes':

@@ -5,6 +5,7 @@ import { commentsIn } from '../match/regions.js';
 import { unnamedParts } from '../match/unnamed.js';
 import { RuleEvaluator } from './evaluate.js';
 import type { CompiledRule } from './types.js';
+import { Containers, rangedInsides } from './within.js';
 
 /**
  * Every match of a rule in a tree, in document order, nested matches included (as `ast-grep scan` reports
@@ -26,17 +27,48 @@ export function findRuleMatches(
   // occurrences can match (both lists are in document order, outer before inner).
   const anchored = rule.anchor ? anchoredCandidates(top, src, rule.anchor) : undefined;
   const candidates: Node[] = anchored ? anchored.filter((node) => kinds.has(node.typeId)) : kinds.has(top.typeId) ? [top] : [];
-  // Nodes found by the name of the rule's one kind are of that kind, unless the grammar gives the name to several.
-  const only = !anchored && kinds.size === 1 ? onlyKindNamed(top.tree.language.types, rule.kindNames) : undefined;
-  const known = only !== undefined && kinds.has(only) ? only : undefined;
-  if (!anchored) {
-    for (const node of (options.nodesOf ?? descendantsOf)(tree, rule.kindNames)) if (node && (known !== undefined || kinds.has(node.typeId))) candidates.push(node);
+  const nodesOf = options.nodesOf ?? descendantsOf;
+  // Where the candidates come from a walk over the tree, the same walk finds the nodes an `inside` looking all the
+  // way up can match, so their ancestors are found by position (a walk from the root down per candidate cost as much
+  // as the rest of the evaluation).
+  const insides = anchored ? undefined : rangedInsides(rule);
+  const types = top.tree.language.types;
+  const containerKinds = new Set<number>();
+  for (const set of insides?.values() ?? []) for (const kind of set) containerKinds.add(kind);
+  const kindOf: number[] = [];
+  if (insides && containerKinds.size > 0) {
+    const names = new Set(rule.kindNames);
+    for (const kind of containerKinds) if (types[kind]) names.add(types[kind] as string);
+    const containers: Node[] = [];
+    const containerTypes: number[] = [];
+    for (const node of nodesOf(tree, [...names])) {
+      if (!node) continue;
+      const kind = node.typeId;
+      if (kinds.has(kind)) {
+        candidates.push(node);
+        kindOf[candidates.length - 1] = kind;
+      }
+      if (containerKinds.has(kind)) {
+        containers.push(node);
+        containerTypes.push(kind);
+      }
+    }
+    evaluator.lookInside(new Containers(containers, containerTypes), insides);
+  } else if (!anchored) {
+    // Nodes found by the name of the rule's one kind are of that kind, unless the grammar gives the name to several.
+    const only = kinds.size === 1 ? onlyKindNamed(types, rule.kindNames) : undefined;
+    const known = only !== undefined && kinds.has(only) ? only : undefined;
+    for (const node of nodesOf(tree, rule.kindNames)) {
+      if (!node || (known === undefined && !kinds.has(node.typeId))) continue;
+      candidates.push(node);
+      if (known !== undefined) kindOf[candidates.length - 1] = known;
+    }
   }
   const out: MatchRecord[] = [];
   for (let i = 0; i < candidates.length; i++) {
     if ((i & 255) === 255 && stop?.()) break;
     const node = candidates[i] as Node;
-    if (!evaluator.matchRoot(node, node === top ? undefined : known)) continue;
+    if (!evaluator.matchRoot(node, kindOf[i])) continue;
     const found = record(node, src, evaluator.bindings);
     if (!forEdit) {
       out.push(found);

@@ -21,6 +21,7 @@ export function toJsRegExp(source: string, path: string, global = false): RegExp
   try {
     return new RegExp(body, `${flags}u`);
   } catch {
+    // Not valid with the u flag (SyntaxError only): tried again without it, where a second failure is the rule's error.
     try {
       return new RegExp(body, flags);
     } catch (error) {

@@ -107,6 +107,7 @@ async function readRules(dir: string): Promise<Rules | undefined> {
     // Never a plain read: a .gitignore that is a FIFO would hold a thread-pool thread, and the search, for good.
     text = (await readRegularFile(join(dir, '.gitignore'))).bytes.toString('utf8');
   } catch {
+    // A missing .gitignore, an unreadable one or a special file (file-system errors, not_regular_file): no rules.
     return undefined;
   }
   return { base: dir, ig: ignore().add(text) };

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { errorSentence } from '../errors.js';
+import { AgentToolsError, errorSentence } from '../errors.js';
 import { RunNotices } from '../notices.js';
 import { displayPath } from '../paths.js';
 import { asSentence } from '../sentence.js';
@@ -32,6 +32,11 @@ export interface RunDiagnosticsOptions {
   readonly baselineBudgetMs?: number;
   /** Where late diagnostics are posted (a registry passes its own board); a board of its own when omitted. */
   readonly notices?: RunNotices;
+  /**
+   * Told of a bug of the diagnostics source (anything it throws but an AgentToolsError): the write's answer still
+   * says its diagnostics are unavailable, as for a server that failed. A registry passes its `onError`.
+   */
+  readonly onError?: (error: unknown) => void;
 }
 
 /** The source name of late diagnostics on a notice board. */
@@ -112,6 +117,8 @@ export class RunDiagnostics {
   /** The checkers with late diagnostics posted or awaited per file, so a new write of the file withdraws them. */
   readonly #lateParts = new Map<string, Set<string>>();
 
+  readonly #onError: ((error: unknown) => void) | undefined;
+
   constructor(source: DiagnosticsSource | undefined, options: RunDiagnosticsOptions = {}) {
     this.#source = source;
     this.#cwd = options.cwd;
@@ -121,9 +128,27 @@ export class RunDiagnostics {
     this.#maxPerFile = options.maxPerFile ?? 20;
     this.#ledger = new DiagnosticsLedger(options.ledger);
     this.#notices = options.notices ?? new RunNotices();
+    this.#onError = options.onError;
     const dependents = options.dependents ?? {};
     this.#dependents = dependents === false ? { max: 0, budgetMs: 0 } : { max: dependents.max ?? 30, budgetMs: dependents.budgetMs ?? 1000 };
   }
+  /**
+   * The catch of a request to the source: its failure means "diagnostics unavailable" (`value`), whatever it was;
+   * an AgentToolsError is the source's own answer (a server timed out), anything else is also told to `onError`.
+   */
+  #unavailable<T>(value: T): (error: unknown) => T {
+    return (error) => {
+      if (!AgentToolsError.isInstance(error)) {
+        try {
+          this.#onError?.(error);
+        } catch {
+          // The harness's logger failed; the write's answer does not depend on it.
+        }
+      }
+      return value;
+    };
+  }
+
 
   /** Whether a source is attached; without one, writes report nothing. */
   get enabled(): boolean {
@@ -155,8 +180,8 @@ export class RunDiagnostics {
     // The written files' own baselines may take a cold server's first check of them; the dependents' stay within
     // the inline budget (a dependent without one is only not reported on).
     const [own, others] = await Promise.all([
-      written.length ? this.#ask(baseline, written, signal, this.#baselineBudgetMs).catch(() => []) : [],
-      dependents.length ? this.#ask(baseline, dependents, signal).catch(() => []) : [],
+      written.length ? this.#ask(baseline, written, signal, this.#baselineBudgetMs).catch(this.#unavailable([])) : [],
+      dependents.length ? this.#ask(baseline, dependents, signal).catch(this.#unavailable([])) : [],
     ]);
     for (const check of [...own, ...others]) {
       if (check.state !== 'checked') continue;
@@ -207,6 +232,7 @@ export class RunDiagnostics {
     } catch (error) {
       checks = [];
       failure = errorSentence(error);
+      this.#unavailable(undefined)(error);
     }
 
     const reports = unique.map((file) => {
@@ -230,7 +256,7 @@ export class RunDiagnostics {
       timer = setTimeout(resolve, this.#dependents.budgetMs, undefined);
     });
     try {
-      return await Promise.race([source.dependents(files, { budgetMs: this.#dependents.budgetMs, signal: combined, max: this.#dependents.max }).catch(() => undefined), overrun]);
+      return await Promise.race([source.dependents(files, { budgetMs: this.#dependents.budgetMs, signal: combined, max: this.#dependents.max }).catch(this.#unavailable(undefined)), overrun]);
     } finally {
       clearTimeout(timer);
     }
@@ -250,7 +276,7 @@ export class RunDiagnostics {
     const was = written.length === 1 ? 'was' : 'were';
     const it = written.length === 1 ? 'it' : 'them';
     const list = found.files.filter((file) => !files.includes(file));
-    const checks = list.length ? await this.#ask(this.#source.check.bind(this.#source), list, signal, this.#dependents.budgetMs).catch(() => []) : [];
+    const checks = list.length ? await this.#ask(this.#source.check.bind(this.#source), list, signal, this.#dependents.budgetMs).catch(this.#unavailable([])) : [];
     const reports: WrittenFileReport[] = [];
     let unknownBefore = 0;
     for (const check of checks) {
@@ -426,7 +452,7 @@ export class RunDiagnostics {
     } finally {
       clearTimeout(timer);
     }
-    const late = request.catch(() => [] as readonly FileCheck[]);
+    const late = request.catch(this.#unavailable([] as readonly FileCheck[]));
     return files.map((file) => ({
       file,
       state: 'pending' as const,

@@ -10,6 +10,7 @@ export function preflight(command: string, cwd: string, env: NodeJS.ProcessEnv):
   try {
     if (!statSync(cwd).isDirectory()) return 'ENOTDIR';
   } catch {
+    // stat raises only file-system errors: each means the directory is not usable.
     return 'ENOENT';
   }
   if (command.includes('/')) return executable(isAbsolute(command) ? command : resolve(cwd, command));

@@ -23,6 +23,7 @@ export const hasProcFs: boolean = (() => {
     readFileSync('/proc/self/stat', 'utf8');
     return true;
   } catch {
+    // No /proc here, or it is unreadable: the only errors a read of it can raise.
     return false;
   }
 })();
@@ -37,6 +38,7 @@ export function readProcess(pid: number): ProcessEntry | undefined {
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
+    // The process is gone or not ours to read: /proc raises only ENOENT, ESRCH or EACCES here.
     return undefined;
   }
   // The command name (field 2) may hold spaces and parentheses: the fields start after the last ')'.
@@ -86,6 +88,7 @@ export function childrenOf(pid: number): number[] | undefined {
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
+    // The process ended while we read it: ENOENT is the only error here.
     return children;
   }
   for (const task of tasks) {
@@ -140,6 +143,7 @@ export function signalProcess(entry: { readonly pid: number; readonly startTime:
     process.kill(entry.pid, signal);
     return true;
   } catch {
+    // ESRCH (gone) or EPERM (not ours): kill raises nothing else for a valid signal.
     return false;
   }
 }

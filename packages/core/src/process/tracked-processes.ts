@@ -43,6 +43,7 @@ export class TrackedProcesses {
       try {
         process.kill(pid, signal);
       } catch {
+        // ESRCH or EPERM: the pid is gone or is no longer the process we started.
         this.#known.delete(pid);
       }
     }

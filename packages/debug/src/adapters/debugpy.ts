@@ -147,6 +147,7 @@ function canImport(python: string, module: string): boolean {
       execFileSync(python, ['-c', `import ${module}`], { stdio: 'ignore', timeout: 8000 });
       ok = true;
     } catch {
+      // The import failed (a non-zero exit, a timeout or a spawn error only): the module is missing.
       ok = false;
     }
     imports.set(key, ok);
@@ -159,6 +160,7 @@ function moduleDir(python: string, module: string): string | undefined {
     const path = execFileSync(python, ['-c', `import os, ${module}; print(os.path.dirname(${module}.__file__))`], { encoding: 'utf8', timeout: 8000 }).trim();
     return path || undefined;
   } catch {
+    // The interpreter did not answer (exit, timeout or spawn errors only): not found.
     return undefined;
   }
 }
@@ -172,6 +174,7 @@ function pythonVersion(python: string): string {
     try {
       version = execFileSync(python, ['-c', 'import sys; print(sys.version.split()[0])'], { encoding: 'utf8', timeout: 5000 }).trim();
     } catch {
+      // The interpreter did not answer (exit, timeout or spawn errors only): the version is unknown.
       version = '';
     }
     pythonVersions.set(python, version);

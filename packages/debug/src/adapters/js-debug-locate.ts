@@ -144,6 +144,7 @@ function ownCarrier(): string | undefined {
     const server = join(dirname(manifest), NPM_CARRIER.server);
     return isFile(server) ? server : undefined;
   } catch {
+    // Not resolvable, or a missing or unreadable manifest (file-system or JSON errors only): not installed there.
     return undefined;
   }
 }
@@ -155,6 +156,7 @@ function children(dir: string, pattern: RegExp): string[] {
       .sort()
       .map((name) => join(dir, name));
   } catch {
+    // readdir raises only file-system errors: no candidates.
     return [];
   }
 }
@@ -163,6 +165,7 @@ function isFile(path: string): boolean {
   try {
     return statSync(path).isFile();
   } catch {
+    // stat raises only file-system errors: not a file.
     return false;
   }
 }

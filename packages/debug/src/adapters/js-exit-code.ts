@@ -13,7 +13,9 @@ if (require('node:worker_threads').isMainThread) {
   process.on('exit', (code) => {
     try {
       fs.writeFileSync(file, String(code));
-    } catch {}
+    } catch {
+      // The session's folder is gone (it ended first), a file-system error only: nobody is left to read the code.
+    }
   });
 }
 `;
@@ -31,6 +33,7 @@ export function readExitCode(tempDir: string, pid: number): number | undefined {
     const code = Number(readFileSync(join(tempDir, `exit-${pid}`), 'utf8'));
     return Number.isInteger(code) ? code : undefined;
   } catch {
+    // No file (the program did not exit through node) or an unreadable one: the code is unknown.
     return undefined;
   }
 }

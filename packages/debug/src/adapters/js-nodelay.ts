@@ -26,6 +26,7 @@ const PRELOAD = `'use strict';
       try {
         text = fs.readFileSync(table, 'utf8');
       } catch {
+        // No such table here (file-system errors only): the other one may have it.
         continue;
       }
       for (const line of text.split('\\n')) {
@@ -43,6 +44,7 @@ const PRELOAD = `'use strict';
       try {
         link = fs.readlinkSync('/proc/self/fd/' + fd);
       } catch {
+        // The descriptor closed meanwhile (file-system errors only): skipped.
         continue;
       }
       const inode = /^socket:\\[(\\d+)\\]$/.exec(link)?.[1];
@@ -52,7 +54,9 @@ const PRELOAD = `'use strict';
       socket.unref();
       kept.push(socket);
     }
-  } catch {}
+  } catch {
+    // Whatever went wrong, the user's program must run as if this preload were not there: only a speed-up is lost.
+  }
 })();
 `;
 

@@ -70,6 +70,7 @@ function tsxLoader(dir: string): string | undefined {
     const path = typeof target === 'string' ? join(dir, target) : join(dir, 'dist/loader.mjs');
     return existsSync(path) ? path : undefined;
   } catch {
+    // Not resolvable, or an unreadable manifest (resolution, file-system or JSON errors only): no loader.
     return undefined;
   }
 }
@@ -81,6 +82,7 @@ function nearestType(program: string): string | undefined {
       try {
         return (JSON.parse(readProjectFile(manifest)) as { type?: string }).type;
       } catch {
+        // A missing or malformed package.json (file-system or JSON errors only): no module type.
         return undefined;
       }
     }
@@ -115,6 +117,7 @@ function compiledOutput(program: string, root: string): string | undefined {
     try {
       return existsSync(file) && /\/\/# sourceMappingURL=/.test(readProjectFile(file));
     } catch {
+      // A file-system error or not_regular_file: no source map.
       return false;
     }
   });
@@ -129,6 +132,7 @@ function readCompilerOptions(tsconfig: string): { outDir?: string; rootDir?: str
     const options = (JSON.parse(text) as { compilerOptions?: { outDir?: string; rootDir?: string } }).compilerOptions ?? {};
     return options;
   } catch {
+    // A missing or malformed tsconfig (file-system or JSON errors only): no options.
     return {};
   }
 }

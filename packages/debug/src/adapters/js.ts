@@ -61,6 +61,7 @@ export function jsAdapter(options: JsAdapterOptions = {}): AdapterConfig {
       try {
         version = execFileSync(node, ['--version'], { encoding: 'utf8', timeout: 5000 }).trim();
       } catch {
+        // node did not run or answer (spawn, exit or timeout errors only): the version is unknown.
         version = '';
       }
       nodeVersions.set(node, version);

@@ -15,6 +15,7 @@ export function findMatching(pattern: RegExp, dirs: readonly string[], rank: (na
     try {
       names = readdirSync(dir);
     } catch {
+      // readdir raises only file-system errors: nothing found here.
       return;
     }
     for (const name of names) {

@@ -15,6 +15,7 @@ export function markersBelow(markers: readonly string[], cwd: string, depth = 2,
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
+      // readdir raises only file-system errors: nothing found here.
       return;
     }
     for (const entry of entries) {

@@ -163,6 +163,7 @@ export function programKind(path: string): 'folder' | 'executable' | 'file' {
   try {
     if (statSync(path).isDirectory()) return 'folder';
   } catch {
+    // stat raises only file-system errors: taken as a file, which the launch then reports.
     return 'file';
   }
   return isNativeExecutable(path) ? 'executable' : 'file';
@@ -178,6 +179,7 @@ function isNativeExecutable(path: string): boolean {
     const word = magic.readUInt32BE(0);
     return word === 0x7f454c46 || [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe].includes(word);
   } catch {
+    // A file-system error reading its first bytes: not an executable.
     return false;
   } finally {
     if (fd !== undefined) closeSync(fd);
@@ -252,6 +254,7 @@ function readText(path: string): string {
   try {
     return readRegularFileSync(path).toString('utf8');
   } catch {
+    // A file-system error or not_regular_file: no text to look at.
     return '';
   }
 }
@@ -302,6 +305,7 @@ function safeList(dir: string): string[] {
   try {
     return readdirSync(dir);
   } catch {
+    // readdir raises only file-system errors: no entries.
     return [];
   }
 }

@@ -182,6 +182,7 @@ export async function startAdapter(options: StartAdapterOptions): Promise<Adapte
   const stdin = tree.stdin as Writable;
   // A listening adapter may print where it listens at once: listen before anything is awaited.
   const listening = transport.kind === 'stdio' ? undefined : waitForListening(tree, transport.listening, options, exited);
+  // Awaited below; this only keeps its rejection (a DebugError) from being unhandled while the start waits.
   listening?.catch(() => undefined);
   try {
     const early = await Promise.race([exited, delay(0).then(() => undefined)]);

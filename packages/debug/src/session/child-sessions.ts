@@ -77,6 +77,7 @@ export class ChildSessions {
     });
     target.capabilities = (await connection.request('initialize', this.#host.initializeArguments())) ?? {};
     const main = connection.request(args.request, args.configuration, { timeoutMs: timeouts.launchMs });
+    // Awaited below; this only keeps its rejection (a DebugError) from being unhandled.
     main.catch(() => undefined);
     await Promise.race([initialized, main.then(() => delay(5000))]);
     await configureBreakpoints(this.#view(target));

@@ -1,4 +1,4 @@
-import { capText } from '@agent-tools/core/internal';
+import { capText, rethrowUnexpected } from '@agent-tools/core/internal';
 import type { DebugProtocol } from '../dap/protocol.js';
 import type { DebugSession } from './session.js';
 import type { StopInfo } from './types.js';
@@ -84,7 +84,7 @@ export async function sourceWindow(
   let all = path?.startsWith('/') ? session.sources.lines(path) : undefined;
   const reference = frame.source?.sourceReference;
   if (all === undefined && reference) {
-    all = (await session.request('source', { source: frame.source ?? {}, sourceReference: reference }).catch(() => undefined))?.content.split('\n');
+    all = (await session.request('source', { source: frame.source ?? {}, sourceReference: reference }).catch(refused(undefined)))?.content.split('\n');
   }
   if (all === undefined || frame.line < 1) return undefined;
   const first = Math.max(1, frame.line - radius);
@@ -102,7 +102,7 @@ export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot
   const stop = session.stop ?? { reason: 'unknown', threadId: session.lastThreadId };
   // Each request is a round trip, so the snapshot asks for threads only when the stop did not name one; names
   // come from earlier `threads` answers.
-  const threads = stop.threadId === undefined ? await fetchThreads(session).catch(() => []) : [];
+  const threads = stop.threadId === undefined ? await fetchThreads(session).catch(refused([])) : [];
   const threadId = stop.threadId ?? threads[0]?.id;
   const threadName = threadId === undefined ? undefined : session.threadName(threadId);
   if (threadId === undefined) return { stop, threadId, callers: [] };
@@ -111,9 +111,9 @@ export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot
   // top frame, and the locals need the scopes: that chain is the least a snapshot can wait for.
   const exceptionRequest =
     stop.reason === 'exception' && session.capabilities.supportsExceptionInfoRequest
-      ? session.request('exceptionInfo', { threadId }).catch(() => undefined)
+      ? session.request('exceptionInfo', { threadId }).catch(refused(undefined))
       : undefined;
-  const body = await session.request('stackTrace', { threadId, startFrame: 0, levels: 4 }).catch(() => undefined);
+  const body = await session.request('stackTrace', { threadId, startFrame: 0, levels: 4 }).catch(refused(undefined));
   const raw = body?.stackFrames ?? [];
   for (const frame of raw) session.issue('frames', frame.id);
   const top = raw[0];
@@ -128,15 +128,15 @@ export async function buildSnapshot(session: DebugSession): Promise<StopSnapshot
   if (top) {
     snapshot.frame = frameView(top);
     session.stopLocation = { line: top.line, name: top.name, ...(snapshot.frame.path ? { path: snapshot.frame.path } : {}) };
-    const [source, scopes] = await Promise.all([sourceWindow(session, top), fetchScopes(session, top.id).catch(() => [])]);
+    const [source, scopes] = await Promise.all([sourceWindow(session, top), fetchScopes(session, top.id).catch(refused([]))]);
     if (source) snapshot.source = source;
     const locals = scopes.find((s) => s.presentationHint === 'locals') ?? scopes.find((s) => !s.expensive);
     if (locals) {
       const known = (locals.namedVariables ?? 0) + (locals.indexedVariables ?? 0) || undefined;
       const inner = blockScopes(scopes, locals);
       const [variables, ...more] = await Promise.all([
-        fetchVariables(session, locals.variablesReference, CAPS.snapshotLocals, known).catch(() => undefined),
-        ...inner.map((scope) => fetchVariables(session, scope.variablesReference, CAPS.snapshotLocals).catch(() => undefined)),
+        fetchVariables(session, locals.variablesReference, CAPS.snapshotLocals, known).catch(refused(undefined)),
+        ...inner.map((scope) => fetchVariables(session, scope.variablesReference, CAPS.snapshotLocals).catch(refused(undefined))),
       ]);
       if (variables) snapshot.locals = { scope: locals.name, reference: locals.variablesReference, variables };
       const shown = more.flatMap((view, i) => (view && inner[i] ? [{ scope: inner[i].name, reference: inner[i].variablesReference, variables: view }] : []));
@@ -199,5 +199,16 @@ function frameView(frame: DebugProtocol.StackFrame): FrameView {
     line: frame.line,
     ...(!path && !frame.source?.sourceReference ? { noSource: true } : {}),
     ...(frame.presentationHint === 'label' ? { label: true } : {}),
+  };
+}
+
+/**
+ * The catch of a request a snapshot can do without: the adapter refused it or did not answer (a DebugError), so that
+ * part is left out; anything else is a bug and propagates to the registry.
+ */
+function refused<T>(fallback: T): (error: unknown) => T {
+  return (error) => {
+    rethrowUnexpected(error);
+    return fallback;
   };
 }

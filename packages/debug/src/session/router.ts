@@ -1,3 +1,4 @@
+import { rethrowUnexpected } from '@agent-tools/core/internal';
 import type { DapConnection, RequestOptions } from '../dap/connection.js';
 import type { DapCommand, DapEvent, DapRequests, DebugProtocol } from '../dap/protocol.js';
 import { DebugError } from '../errors.js';
@@ -118,7 +119,11 @@ export class TargetRouter {
         target.connection
           .request('threads', undefined, options)
           .then((body) => ({ target, threads: body?.threads ?? [] }))
-          .catch(() => ({ target, threads: [] as DebugProtocol.Thread[] })),
+          // A session that does not answer (a DebugError) lists no threads; a bug propagates.
+          .catch((error: unknown) => {
+            rethrowUnexpected(error);
+            return { target, threads: [] as DebugProtocol.Thread[] };
+          }),
       ),
     );
     const threads: DebugProtocol.Thread[] = [];

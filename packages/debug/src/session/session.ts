@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { errorDetail } from '@agent-tools/core';
+import { AgentToolsError, errorDetail } from '@agent-tools/core';
 import { type CloseReason, describeAdapterClose, describeClose } from '../dap/close-reason.js';
 import type { DapConnection, RequestOptions } from '../dap/connection.js';
 import type { DapCommand, DapEvent, DapRequests, DebugProtocol } from '../dap/protocol.js';
@@ -300,6 +300,7 @@ export class DebugSession {
     }
     connection.onClose((reason) => this.spec.background.watch(this.#onClose(reason)));
     const initialized = this.#event('initialized');
+    // Awaited in the race below; only a DebugError (the adapter closed) can reject it.
     initialized.catch(() => undefined);
 
     this.capabilities =
@@ -322,6 +323,7 @@ export class DebugSession {
         : (config.attach?.arguments({ port: this.spec.port as number, host: '127.0.0.1', root, hints: located.hints ?? {} }) ?? {});
     // debugpy answers launch only after configurationDone, so the request is sent and awaited later.
     const main = this.request(mode, requestArgs, { timeoutMs: timeouts.launchMs, ...(signal ? { signal } : {}) });
+    // Awaited after the configuration; this only keeps its rejection (a DebugError) from being unhandled until then.
     main.catch(() => undefined);
     await Promise.race([initialized, main.then(() => this.#event('initialized', 5000))]);
 
@@ -498,7 +500,10 @@ export class DebugSession {
       const terminateDebuggee = this.spec.mode === 'launch';
       await process.connection
         .request('disconnect', { terminateDebuggee, restart: false }, { timeoutMs: 2000 })
-        .catch(() => undefined);
+        // An adapter that does not answer (a DebugError) is killed below; anything else is also a bug to report.
+        .catch((error: unknown) => {
+          if (!AgentToolsError.isInstance(error)) this.spec.background.report(error);
+        });
     }
     if (info.kind === 'exited') {
       // delve reports the exit status only as console text, after the disconnect above.

@@ -20,6 +20,7 @@ export class SourceFiles {
     try {
       stat = statSync(path);
     } catch {
+      // stat raises only file-system errors: the file is gone.
       this.#files.delete(path);
       return undefined;
     }
@@ -30,6 +31,7 @@ export class SourceFiles {
       this.#files.set(path, { mtimeMs: stat.mtimeMs, size: stat.size, lines });
       return lines;
     } catch {
+      // A file-system error or not_regular_file: no source to show.
       return undefined;
     }
   }

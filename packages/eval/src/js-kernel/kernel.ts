@@ -18,6 +18,7 @@ class Sender {
       () => this.socket.send(frames),
       () => this.socket.send(frames),
     );
+    // A send that failed (the socket closed: the kernel is ending) must not stop the ones queued after it.
     return this.#tail.catch(() => undefined);
   }
 }

@@ -60,6 +60,7 @@ export class JsRuntime {
         try {
           value = descriptor.get?.call(globalThis);
         } catch {
+          // A global whose getter throws (a host object) is skipped: whatever it throws is the getter's own.
           continue;
         }
         Object.defineProperty(global, key, { value, writable: true, configurable: true, enumerable: descriptor.enumerable ?? false });

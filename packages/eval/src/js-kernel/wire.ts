@@ -78,6 +78,7 @@ export function decode(frames: readonly Buffer[], signer: Signer): WireMessage |
       buffers: frames.slice(at + 6),
     };
   } catch {
+    // JSON.parse raises only SyntaxError: a malformed message is dropped, as Jupyter's own kernels do.
     return undefined;
   }
 }

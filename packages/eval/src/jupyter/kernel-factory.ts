@@ -162,6 +162,7 @@ class JupyterKernelFactory implements KernelFactory {
     const key = keyOf(conversationId, language);
     const existing = this.#entries.get(key);
     if (existing) {
+      // A start that failed was answered to the call that started it; here it only means there is no kernel.
       const session = await existing.session.catch(() => undefined);
       if (session && !session.deathReason) return { session, started: false, where: existing.where };
       if (this.#entries.get(key) === existing) this.#entries.delete(key);
@@ -206,6 +207,7 @@ class JupyterKernelFactory implements KernelFactory {
     const entry = this.#entries.get(key);
     if (!entry) return false;
     this.#entries.delete(key);
+    // A start that failed was answered to the call that started it; here it only means there is no kernel.
     const session = await entry.session.catch(() => undefined);
     if (session) {
       // The old kernel goes down in the background while the next one starts; dispose still waits for it.
@@ -329,6 +331,7 @@ class JupyterKernelFactory implements KernelFactory {
         void entry.session.then((session) => session.markDead(reason), () => undefined);
       }
     }));
+    // The start's failure is answered to whoever awaits it; here it only clears the entry.
     ready.catch(() => {
       if (this.#local === local) this.#local = undefined;
     });
@@ -359,9 +362,11 @@ class JupyterKernelFactory implements KernelFactory {
     // server are shut down one by one, and the server is left running.
     await Promise.all([
       ...sessions.map(async (starting) => {
+        // A start that failed was answered to the call that started it; nothing to shut down.
         const session = await starting.catch(() => undefined);
         if (!session) return;
         if (session.where === 'local' && local) session.close();
+        // shutdown never throws: only the timeout can reject, and the run's server, stopped next, takes the kernel with it.
         else await withTimeout(session.shutdown(), 5000, 'shutdown timed out').catch(() => undefined);
       }),
       local?.server.stop(),

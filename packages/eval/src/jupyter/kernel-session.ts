@@ -228,6 +228,7 @@ export class KernelSession {
       throw error;
     } finally {
       if (onDeath) this.#deathListeners.delete(onDeath);
+      // Its only rejection (kernel_died) was raced above, or is moot once the cell replied.
       died.catch(() => undefined);
     }
   }
@@ -336,6 +337,7 @@ function connectionClass(services: Services): ConnectionClass {
       }
 
       override reconnect(): Promise<void> {
+        // A reconnect cut short by closing the connection: expected (see above).
         return super.reconnect().catch(() => undefined);
       }
     };

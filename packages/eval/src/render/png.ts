@@ -22,6 +22,7 @@ export function preparePng(base64: string, maxSide = 1024, maxBase64 = 1_500_000
   try {
     png = PNG.sync.read(Buffer.from(base64, 'base64'));
   } catch {
+    // pngjs raises only on data that is not a PNG it can read: the image is passed on as it came.
     return { mimeType: 'image/png', data: base64 };
   }
   const { width, height } = png;

@@ -128,6 +128,7 @@ export function evalTool(factory: KernelFactory) {
         idleMs: idleSeconds * 1000,
         ceilingMs: factory.cellCeilingMs,
         caller: ctx.registry,
+        onBug: (error) => ctx.reportError(error),
         signal: ctx.signal,
         interruptGraceMs: factory.interruptGraceMs,
         onProgress: (progress) => ctx.reportProgress(progress),

@@ -26,6 +26,7 @@ export function bundledNodeBin(pkg: string, bin: string): () => ResolvedCommand 
         display: `${bin} from ${pkg}${manifest.version ? ` ${manifest.version}` : ''} (installed with @agent-tools/lsp)`,
       };
     } catch {
+      // A missing or unreadable package manifest (file-system or JSON errors only): nothing bundled.
       return undefined;
     }
   };
@@ -41,6 +42,7 @@ function resolvePackageJson(pkg: string): string | undefined {
   try {
     return require.resolve(`${pkg}/package.json`);
   } catch {
+    // require.resolve raises only MODULE_NOT_FOUND: the package is not installed.
     return undefined;
   }
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 import type { CheckOptions, Dependents } from '@agent-tools/core';
+import { rethrowUnexpected } from '@agent-tools/core/internal';
 import { listSourceFiles } from '../discovery/root.js';
 import type { LanguageServer } from '../server/language-server.js';
 import type { CheckHost } from './check-files.js';
@@ -26,11 +27,16 @@ export async function findDependents(host: CheckHost, files: readonly string[], 
     let list: readonly string[] | undefined;
     if (own) {
       server.open(file);
+      // A finder that fails (an LspError: the server timed out) finds nothing; a bug propagates to the write's
+      // diagnostics, which report it to onError.
       list = await own({
         path: file,
         timeoutMs: options.budgetMs,
         execute: (command, args, timeoutMs) => server.executeCommand(command, args, timeoutMs, options.signal),
-      }).catch(() => undefined);
+      }).catch((error: unknown) => {
+        rethrowUnexpected(error);
+        return undefined;
+      });
       if (list) hows.add(`the files that import it, per ${server.config.name}`);
     }
     if (!list) {
@@ -108,6 +114,7 @@ function readSafely(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch {
+    // readFile raises only file-system errors: the file is gone.
     return undefined;
   }
 }

@@ -54,6 +54,7 @@ export function listSourceFiles(
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
+      // readdir raises only file-system errors: an unreadable directory is skipped.
       continue;
     }
     entries.sort((a, b) => a.name.localeCompare(b.name));
@@ -78,6 +79,7 @@ function subdirectories(dir: string): string[] {
       .map((e) => join(dir, e.name))
       .sort();
   } catch {
+    // readdir raises only file-system errors: an unreadable directory has nothing to search.
     return [];
   }
 }

@@ -30,6 +30,7 @@ export function verifyRenameEdits(
         try {
           text = readRegularFileSync(path).toString('utf8');
         } catch {
+          // A file-system error or not_regular_file: the file cannot be checked, which the caller says.
           text = undefined;
         }
       }

@@ -156,6 +156,7 @@ function writable(path: string): boolean {
     accessSync(path, constants.W_OK);
     return true;
   } catch {
+    // stat and access raise only file-system errors: not writable.
     return false;
   }
 }

@@ -44,6 +44,7 @@ export class LineReader {
         try {
           if (statSync(path).size <= MAX_FILE_BYTES) lines = splitLines(readRegularFileSync(path).toString('utf8'));
         } catch {
+          // A file-system error or not_regular_file: the line is not shown.
           lines = undefined;
         }
       }

@@ -124,6 +124,7 @@ export class PositionMapper {
         if (info.size > MAX_FILE_BYTES) return undefined;
         key = `${info.mtimeMs}:${info.size}`;
       } catch {
+        // stat raises only file-system errors: the file is gone.
         return undefined;
       }
     }
@@ -135,6 +136,7 @@ export class PositionMapper {
       try {
         text = readRegularFileSync(path).toString('utf8');
       } catch {
+        // A file-system error or not_regular_file: no text to map.
         return undefined;
       }
     }

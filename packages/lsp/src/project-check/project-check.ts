@@ -1,5 +1,5 @@
 import { type Diagnostic, errorDetail, type ToolProgress } from '@agent-tools/core';
-import { formatDuration, plural } from '@agent-tools/core/internal';
+import { formatDuration, plural, rethrowUnexpected } from '@agent-tools/core/internal';
 import type { ServerConfig } from '../config/server-config.js';
 import { fromLspDiagnostic } from '../diagnostics/convert.js';
 import { findBinary } from '../discovery/binary.js';
@@ -176,7 +176,9 @@ async function viaSweep(
     try {
       const list = await server.diagnostics.of(doc, deadline, signal);
       diagnostics.push(...list.map((d) => fromLspDiagnostic(doc.path, d)));
-    } catch {
+    } catch (error) {
+      // A server that fails (an LspError: it timed out or exited) leaves the file unanswered; a bug propagates.
+      rethrowUnexpected(error);
       unanswered.push(displayPath(doc.path, supervisor.cwd));
     }
   }

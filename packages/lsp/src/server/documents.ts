@@ -85,6 +85,7 @@ export class DocumentSync {
       stat = statSync(path);
       text = readRegularFileSync(path).toString('utf8');
     } catch {
+      // stat and the regular-file read raise only file-system errors and not_regular_file: the file is gone or unreadable.
       if (doc) {
         this.#open.delete(path);
         this.#channel.close(doc);
@@ -143,6 +144,7 @@ export class DocumentSync {
       try {
         stat = statSync(doc.path);
       } catch {
+        // stat raises only file-system errors: the document's file is gone.
         stat = undefined;
       }
       if (!stat || stat.mtimeMs !== doc.mtimeMs || stat.size !== doc.size) this.sync(doc.path);

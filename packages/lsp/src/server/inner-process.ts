@@ -66,6 +66,7 @@ function commandLine(pid: number): string {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
   } catch {
+    // The process is gone or not readable: /proc raises only file-system errors here.
     return '';
   }
 }

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { errorDetail } from '@agent-tools/core';
+import { AgentToolsError, errorDetail } from '@agent-tools/core';
 import { BackgroundErrors } from '@agent-tools/core/internal';
 import {
   DidChangeConfigurationNotification,
@@ -112,6 +112,7 @@ export class LanguageServer {
   #lastMalformed: string | undefined;
   #ended = false;
   readonly #inner: InnerProcessWatch | undefined;
+  readonly #background: BackgroundErrors;
 
   private constructor(options: LanguageServerOptions) {
     this.#options = options;
@@ -121,6 +122,7 @@ export class LanguageServer {
     this.binary = options.binary;
     this.label = `${options.config.name} (root ${displayPath(options.root, options.cwd)})`;
     const background = options.background ?? new BackgroundErrors();
+    this.#background = background;
     this.#inner = options.config.innerProcess ? new InnerProcessWatch(options.config.innerProcess, () => this.#process.pid) : undefined;
     const context = { root: options.root, cwd: options.cwd, binary: options.binary };
     const prepared = options.config.prepareLaunch?.(context);
@@ -208,9 +210,14 @@ export class LanguageServer {
       await this.#initialize();
       await this.#waitUntilLoaded();
     } catch (error) {
+      // Everything the start awaits fails with an LspError; anything else is a bug of a configuration's hook
+      // (`initializationOptions`, `settings`): answered as the failed start it is, and told to the harness too.
+      const bug = !AgentToolsError.isInstance(error);
+      if (bug) this.#background.report(error);
       await this.#process.kill(200);
       const exit = this.#process.exit;
-      const timedOut = isLspError(error, 'timeout');
+      // After a bug the exit is our own kill, which says nothing: the bug's message is the reason.
+      const timedOut = isLspError(error, 'timeout') || bug;
       const why =
         this.#state === 'stopped' || this.#state === 'stopping'
           ? 'it was stopped before it finished starting'
@@ -371,6 +378,7 @@ export class LanguageServer {
       ),
       exited,
     ]);
+    // `exited` only ever rejects with the LspError above, which the race already answered.
     exited.catch(() => {});
     this.#capabilities = result?.capabilities ?? {};
     this.#state = 'running';

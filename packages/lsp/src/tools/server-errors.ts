@@ -1,3 +1,4 @@
+import { rethrowUnexpected } from '@agent-tools/core/internal';
 import { DefinitionRequest, type Location, type LocationLink, type Position, WorkspaceSymbolRequest } from 'vscode-languageserver-protocol';
 import { isLspError, LspError } from '../errors.js';
 import { pathLabel } from '../format/outside-label.js';
@@ -145,7 +146,9 @@ export async function declinedRename(server: LanguageServer, uri: string, at: Po
   let found: Location | Location[] | LocationLink[] | null = null;
   try {
     found = await server.request(DefinitionRequest.type, { textDocument: { uri }, position: at }, { timeoutMs: 5000 });
-  } catch {
+  } catch (error) {
+    // The server did not answer (an LspError): the plain reason stands; a bug propagates.
+    rethrowUnexpected(error);
     return fallback;
   }
   const places = (Array.isArray(found) ? found : found ? [found] : []).map((l) =>

@@ -37,6 +37,7 @@ export function readText(path: string): string | undefined {
   try {
     return readRegularFileSync(path).toString('utf8');
   } catch {
+    // A file-system error or not_regular_file: no text.
     return undefined;
   }
 }

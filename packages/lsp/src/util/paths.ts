@@ -29,6 +29,7 @@ export function fromUri(uri: string): string | undefined {
   try {
     return fileURLToPath(uri);
   } catch {
+    // fileURLToPath raises only TypeError, for a URI that is not a local file path.
     return undefined;
   }
 }

@@ -41,6 +41,7 @@ export function refusal(req: IncomingMessage, options: GuardOptions): Refusal | 
     try {
       originHost = new URL(origin).hostname;
     } catch {
+      // new URL raises only TypeError, for an Origin that is not a URL: treated as none.
       originHost = undefined;
     }
     if (!originHost || !options.allowedHosts.includes(bracketed(originHost))) {

@@ -40,6 +40,7 @@ export async function serveHttpCommand(args: McpArgs, cwd: string, surface: Surf
       ...(listed
         ? {
             listTools: () => {
+              // Preloading only: the session's registry awaits the same load and answers its failure.
               setImmediate(() => void loadPlugins().catch(() => undefined));
               return listed;
             },

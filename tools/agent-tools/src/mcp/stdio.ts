@@ -33,6 +33,7 @@ export async function serveStdio(args: McpArgs, cwd: string, surface: Surface): 
   const session = await serveRegistry(
     transport,
     (ctx) => {
+      // Preloading only: the session's registry awaits the same load and answers its failure.
       void load().catch(() => undefined);
       return sessionRegistry({ surface, fileTools: args.fileTools }, cwd, ctx);
     },
@@ -43,6 +44,7 @@ export async function serveStdio(args: McpArgs, cwd: string, surface: Surface): 
     ...(listed
       ? {
           listTools: () => {
+            // Preloading only: the session's registry awaits the same load and answers its failure.
             setImmediate(() => void load().catch(() => undefined));
             return listed;
           },

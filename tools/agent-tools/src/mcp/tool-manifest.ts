@@ -28,6 +28,7 @@ export function staticToolList(surface: Surface, fileTools: boolean, file: URL =
   try {
     entries = JSON.parse(readFileSync(file, 'utf8')) as ManifestEntry[];
   } catch {
+    // A missing or malformed manifest (file-system or JSON errors only): tools/list loads the plugins instead.
     return undefined;
   }
   return entries

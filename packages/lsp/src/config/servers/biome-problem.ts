@@ -35,6 +35,7 @@ function biomeVersion(root: string): string | undefined {
   try {
     return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: string }).version;
   } catch {
+    // A missing or unreadable manifest (file-system or JSON errors only): the version is unknown.
     return undefined;
   }
 }
@@ -48,6 +49,7 @@ function missingExtends(configPath: string, root: string): string[] {
   try {
     text = readFileSync(configPath, 'utf8');
   } catch {
+    // The configuration file is unreadable (readFile raises only file-system errors): nothing to check in it.
     return [];
   }
   const value = /"extends"\s*:\s*(\[[^\]]*\]|"[^"]*")/.exec(text)?.[1] ?? '';

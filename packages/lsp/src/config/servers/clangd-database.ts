@@ -69,6 +69,7 @@ function databaseFolder(root: string, base: string): string | undefined {
     if (!info.isDirectory() || (process.getuid && info.uid !== process.getuid())) return undefined;
     return dir;
   } catch {
+    // lstat raises only file-system errors: no usable directory.
     return undefined;
   }
 }
@@ -79,6 +80,7 @@ function pruneDatabases(base: string, keep: string | undefined): void {
   try {
     names = readdirSync(base);
   } catch {
+    // readdir raises only file-system errors: nothing to clean.
     return;
   }
   const mine = `${PREFIX}${userTag()}-`;
@@ -117,6 +119,7 @@ function readFlags(flagsFile: string): string[] {
       .map((line) => line.trim())
       .filter(Boolean);
   } catch {
+    // A missing or unreadable file (readFile raises only file-system errors): no entries.
     return [];
   }
 }

@@ -31,6 +31,7 @@ export const eslintChecker: ProjectChecker = {
       const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> };
       bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.['eslint'];
     } catch {
+      // A missing or unreadable manifest (file-system or JSON errors only): no bin found.
       bin = undefined;
     }
     if (!bin) return { unavailable: `${displayPath(join(dir, 'package.json'), cwd)} names no eslint binary` };
@@ -48,6 +49,7 @@ export const eslintChecker: ProjectChecker = {
     try {
       files = JSON.parse(output.stdout) as typeof files;
     } catch {
+      // JSON.parse raises only SyntaxError: eslint printed something else, which the answer quotes.
       return { failed: `eslint's output was not the JSON it was asked for: ${output.stdout.slice(0, 300)}` };
     }
     return files.flatMap((file) => file.messages.map((m) => fromEslint(file.filePath, m)));

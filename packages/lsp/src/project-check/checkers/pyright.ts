@@ -40,6 +40,7 @@ export function parsePyrightJson(output: CheckerOutput, root: string): readonly 
   try {
     json = JSON.parse(output.stdout) as PyrightJson;
   } catch {
+    // JSON.parse raises only SyntaxError: pyright printed something else, which the answer quotes.
     const tail = `${output.stdout}\n${output.stderr}`.trim().slice(-800);
     return { failed: `pyright exited with code ${output.code} without a JSON report${tail ? `: ${tail}` : ''}` };
   }

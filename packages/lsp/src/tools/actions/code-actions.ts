@@ -1,5 +1,5 @@
 import type { ToolResult } from '@agent-tools/core';
-import { capList, plural } from '@agent-tools/core/internal';
+import { capList, plural, rethrowUnexpected } from '@agent-tools/core/internal';
 import {
   type CodeAction,
   CodeActionRequest,
@@ -104,8 +104,10 @@ async function additionalServers(env: ToolEnv, path: string, signal: AbortSignal
       if (!a.ok) return undefined;
       try {
         return await env.supervisor.serverForRoot(a.config, a.root, a.binary, signal);
-      } catch {
-        return undefined; // Its failure is what status and diagnostics report; the primary server's actions still come.
+      } catch (error) {
+        // A start that failed (an LspError) is what status and diagnostics report; a bug propagates.
+        rethrowUnexpected(error);
+        return undefined; // The primary server's actions still come.
       }
     }),
   );
