@@ -3,6 +3,7 @@
  * roots and binaries, multi-file changes, timers, terminal text). Not the harness API, which is the root entry; these
  * change with the packages that use them, in minor versions.
  */
+export { causedByAbort } from './abort-cause.js';
 export { BackgroundErrors, type BackgroundReporter } from './background-errors.js';
 export { type Capped, capList, capText, capTextTail } from './caps.js';
 export { formatDiagnostic } from './diagnostics/format.js';
@@ -21,7 +22,7 @@ export {
   searchPath,
 } from './discovery.js';
 export { disposeValue } from './dispose.js';
-export { causedByAbort, messageOf, rethrowUnexpected } from './errors.js';
+export { messageOf, rethrowUnexpected } from './errors.js';
 export {
   applyFileChanges,
   type ChangedFile,

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { causedByAbort } from './abort-cause.js';
 import { type ApprovalCallback, readDecision } from './approval.js';
 import { RunDiagnostics, type RunDiagnosticsOptions } from './diagnostics/run-diagnostics.js';
 import { disposeValue } from './dispose.js';
 import { thrownResult } from './error-result.js';
-import { AgentToolsError, CoreError, causedByAbort, errorSentence, messageOf } from './errors.js';
+import { AgentToolsError, CoreError, errorSentence, messageOf } from './errors.js';
 import { type AnyToolFactory, type FactoryOutput, isPresent, type Resources } from './factory.js';
 import { fileWritesSettled } from './file-lock.js';
 import { KeyedLock } from './keyed-lock.js';

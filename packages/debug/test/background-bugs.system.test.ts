@@ -35,3 +35,33 @@ describe('a bug in a handler of the adapter’s events (injected: the harness’
     expect(seen).toEqual([{ error: bug, context: { phase: 'background', factory: '@agent-tools/debug' } }]);
   });
 });
+
+describe('a bug in an adapter configuration’s hook while a session starts (injected: launchArguments throws)', () => {
+  it('is answered as the failed start, and reaches onError once as phase background', { timeout: 60_000 }, async () => {
+    using project = tempDir({ 'pyproject.toml': '[project]\nname = "probe"\n', 'app.py': PROGRAM });
+    const bug = new TypeError("Cannot read properties of undefined (reading 'justMyCode')");
+    const debugpy = builtinAdapters().find((adapter) => adapter.id === 'debugpy');
+    if (!debugpy) throw new Error('debugpy is not a built-in adapter');
+    const debugSupervisor = createDebugSupervisor({
+      adapters: [
+        {
+          ...debugpy,
+          launchArguments: () => {
+            throw bug;
+          },
+        },
+      ],
+    });
+    const seen: { error: unknown; context: unknown }[] = [];
+    await using registry = createRegistry({
+      resources: { cwd: project.path, conversationId: 'c1', debugSupervisor },
+      factories: [debugTools],
+      approve: approveAll,
+      onError: (error, context) => void seen.push({ error, context }),
+    });
+    const launched = await registry.call('debug', { action: 'launch', program: 'app.py' });
+    expect(launched.isError).toBe(true);
+    expect(resultText(launched)).toContain("Cannot read properties of undefined (reading 'justMyCode')");
+    expect(seen).toEqual([{ error: bug, context: { phase: 'background', factory: '@agent-tools/debug' } }]);
+  });
+});

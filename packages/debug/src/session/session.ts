@@ -74,6 +74,9 @@ export class DebugSession {
     try {
       await this.#start(signal);
     } catch (error) {
+      // What the start awaits fails with DebugErrors; anything else is a bug (ours, or an adapter configuration's hook
+      // such as `launchArguments`): still answered as the failed start below, and told to the harness.
+      if (!AgentToolsError.isInstance(error) && !signal?.aborted) this.spec.background.report(error);
       if (this.#ending) {
         await this.#ending;
         throw new DebugError('disposed', `The debug session was ended while it started (${describeEnd(this.#end)}).`, { cause: error });
