@@ -1,3 +1,6 @@
+/** How many distinct bugs a resource remembers having told. */
+const MAX_TOLD = 200;
+
 /** Where a bug thrown outside any call is told: a run's `reportError` (see `FactoryRun`), or a harness's own logger. */
 export type BackgroundReporter = (error: unknown) => void;
 
@@ -13,6 +16,11 @@ export type BackgroundReporter = (error: unknown) => void;
 export class BackgroundErrors {
   readonly #reporters = new Set<BackgroundReporter>();
   readonly #fallback: BackgroundReporter | undefined;
+  /**
+   * The bugs told so far, by name and stack: a handler that throws on every message (a new TypeError each time, from
+   * the same place) is told once, not once per message. Bounded: past it, the oldest are forgotten.
+   */
+  readonly #told = new Set<string>();
 
   constructor(fallback?: BackgroundReporter) {
     this.#fallback = fallback;
@@ -24,8 +32,17 @@ export class BackgroundErrors {
     return () => void this.#reporters.delete(reporter);
   }
 
-  /** Reports one bug; a reporter that throws has nowhere to go and disturbs nothing. */
+  /**
+   * Reports one bug, unless the same one (same name and stack) was told before; a reporter that throws has nowhere
+   * to go and disturbs nothing.
+   */
   report(error: unknown): void {
+    if (error instanceof Error && error.stack) {
+      const key = `${error.name}: ${error.stack}`;
+      if (this.#told.has(key)) return;
+      this.#told.add(key);
+      if (this.#told.size > MAX_TOLD) this.#told.delete(this.#told.values().next().value as string);
+    }
     const reporters = this.#reporters.size > 0 ? [...this.#reporters] : this.#fallback ? [this.#fallback] : [];
     if (reporters.length === 0) {
       process.emitWarning(error instanceof Error ? error : new Error(String(error)), { code: 'AGENT_TOOLS_BACKGROUND_ERROR' });

@@ -184,6 +184,21 @@ describe('a bug outside any call, told to run.reportError', () => {
     expect(resultText(await registry.call('probe', {}))).toBe('fine');
   });
 
+  it('is told once when a handler throws the same bug on every message (a new error object each time)', async () => {
+    const errors = new BackgroundErrors();
+    const seen: unknown[] = [];
+    errors.subscribe((error) => void seen.push(error));
+    const handler = errors.guard((message: { uri?: string } | undefined) => (message as { uri: string }).uri.length);
+    for (let i = 0; i < 3; i++) handler(undefined);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeInstanceOf(TypeError);
+    // Another bug is told, once too.
+    const other = errors.guard(() => JSON.parse('{'));
+    for (let i = 0; i < 2; i++) other();
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toBeInstanceOf(SyntaxError);
+  });
+
   it('goes to the fallback when no run listens, and to none once the run is disposed', async () => {
     const fallback: unknown[] = [];
     const errors = new BackgroundErrors((error) => void fallback.push(error));
