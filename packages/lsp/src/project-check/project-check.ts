@@ -120,6 +120,8 @@ async function checkRoot(supervisor: LspSupervisor, config: ServerConfig, root: 
   try {
     server = await supervisor.serverForRoot(config, root, binary.found, signal);
   } catch (error) {
+    // A server that cannot start (an LspError) leaves this part unverified, saying why; a bug propagates.
+    rethrowUnexpected(error);
     return { ...base, method: 'none', verified: false, reason: [unavailable, errorDetail(error)].filter(Boolean).join('; '), diagnostics: [] };
   }
   if (server.diagnostics.workspace) return viaWorkspaceDiagnostics(server, base, supervisor, signal);
@@ -152,6 +154,8 @@ async function viaWorkspaceDiagnostics(
     const diagnostics = [...byFile].flatMap(([path, list]) => list.map((d) => fromLspDiagnostic(path, d)));
     return { ...base, method: 'workspace diagnostics of the server', verified: true, diagnostics };
   } catch (error) {
+    // A server that fails the request (an LspError: timeout, exit) leaves this part unverified; a bug propagates.
+    rethrowUnexpected(error);
     return { ...base, method: 'workspace diagnostics of the server', verified: false, reason: errorDetail(error), diagnostics: [] };
   }
 }
