@@ -158,6 +158,14 @@ last()
     expect(found).toEqual(['first(a) {"F":"outer"}', 'fourth(a) {"F":"outer"}', 'second(b) {"F":"inner"}', 'third(b) {"F":"inner"}']);
   });
 
+  it('a rule of the root kind matches the root once, as ast-grep does (it matched it twice)', async () => {
+    for (const rule of [{ kind: 'program' }, { kind: 'program', has: { kind: 'function_declaration' } }]) {
+      const { ours: found, cli: theirs } = await both(rule);
+      expect(found, JSON.stringify(rule)).toEqual(theirs);
+      expect(found, JSON.stringify(rule)).toHaveLength(1);
+    }
+  });
+
   it('an ancestor spanning exactly the same text (a statement without a semicolon), the root, and a rule that is more than a kind', async () => {
     for (const rule of [
       { kind: 'call_expression', inside: { kind: 'expression_statement', stopBy: 'end' } },

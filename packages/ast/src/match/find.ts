@@ -120,7 +120,7 @@ export function findMatches(
   // Other readings may have another root (C's `($T)(x)`: a call, or a cast).
   const roots = [root, ...(pattern.alternatives ?? [])].filter((r): r is PatternNode & { type: 'inner' | 'leaf' } => r.type !== 'meta');
   const kindIds = new Set(roots.map((r) => r.kindId));
-  if (kindIds.has(top.typeId)) visit(top);
+  // The walk includes the tree's root (`descendantsOfType` starts at the node it is called on).
   const names = [...new Set(roots.map((r) => r.kind))];
   const candidates = (options.nodesOf ?? descendantsOf)(tree, names);
   // The nodes found by a kind's name are of that kind unless the grammar gives the name to several kinds: then

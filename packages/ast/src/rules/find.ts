@@ -26,7 +26,9 @@ export function findRuleMatches(
   // Where the rule requires a pattern with an anchor that is rare in the text, only the nodes around the anchor's
   // occurrences can match (both lists are in document order, outer before inner).
   const anchored = rule.anchor ? anchoredCandidates(top, src, rule.anchor) : undefined;
-  const candidates: Node[] = anchored ? anchored.filter((node) => kinds.has(node.typeId)) : kinds.has(top.typeId) ? [top] : [];
+  // Otherwise the candidates come from a walk, which includes the tree's root (`descendantsOfType` starts at the node
+  // it is called on): adding the root first made a rule of the root's kind match it twice.
+  const candidates: Node[] = anchored ? anchored.filter((node) => kinds.has(node.typeId)) : [];
   const nodesOf = options.nodesOf ?? descendantsOf;
   // Where the candidates come from a walk over the tree, the same walk finds the nodes an `inside` looking all the
   // way up can match, so their ancestors are found by position (a walk from the root down per candidate cost as much
