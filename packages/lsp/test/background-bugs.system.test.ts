@@ -81,14 +81,25 @@ describe('a bug in a configuration hook while the server starts (injected: the h
     });
     const lspSupervisor = createLspSupervisor({ cwd: project.path, builtins: false, servers: [typescript] });
     const seen: { error: unknown; context: unknown }[] = [];
-    await using registry = createRegistry({
-      resources: { cwd: project.path, lspSupervisor },
-      factories: [lspTools],
-      onError: (error, context) => void seen.push({ error, context }),
-    });
-    const result = await registry.call('lsp', { action: 'hover', file: 'a.ts', line: 1, symbol: 'lowStock' });
-    expect(result.isError).toBe(true);
-    expect(resultText(result)).toContain("could not be started: Cannot read properties of undefined (reading 'tsserver')");
-    expect(seen).toEqual([{ error: bug, context: { phase: 'background', factory: '@agent-tools/lsp' } }]);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await using registry = createRegistry({
+        resources: { cwd: project.path, lspSupervisor },
+        factories: [lspTools],
+        onError: (error, context) => void seen.push({ error, context }),
+      });
+      const result = await registry.call('lsp', { action: 'hover', file: 'a.ts', line: 1, symbol: 'lowStock' });
+      expect(result.isError).toBe(true);
+      expect(resultText(result)).toContain("could not be started: Cannot read properties of undefined (reading 'tsserver')");
+      expect(seen).toEqual([{ error: bug, context: { phase: 'background', factory: '@agent-tools/lsp' } }]);
+      // The server killed after the failed start exits later; its exit must not surface as an unhandled rejection.
+      await lspSupervisor.dispose();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

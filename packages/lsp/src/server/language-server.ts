@@ -362,6 +362,9 @@ export class LanguageServer {
     const exited = this.#process.exited.then((info) => {
       throw new LspError('server_exited', describeExit(info, this.#process.stderrTail));
     });
+    // Handled here, before anything can throw: a configuration hook that throws while the request is built leaves the
+    // race unread, and the SIGTERM that follows must not become an unhandled rejection.
+    exited.catch(() => {});
     const result = await Promise.race([
       this.#connection.request(
         InitializeRequest.type,
@@ -378,8 +381,6 @@ export class LanguageServer {
       ),
       exited,
     ]);
-    // `exited` only ever rejects with the LspError above, which the race already answered.
-    exited.catch(() => {});
     this.#capabilities = result?.capabilities ?? {};
     this.#state = 'running';
     this.#connection.notify(InitializedNotification.type, {});
