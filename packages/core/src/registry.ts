@@ -468,10 +468,13 @@ export class Registry implements ToolCaller, AsyncDisposable {
     ]);
     cancelTimer();
     if (!settled) this.#report(new Error(`file writes still under way after ${timeout} ms`), { phase: 'dispose' });
-    const targets: unknown[] = [...this.#outputs, ...Object.values(this.#resources)];
-    const failures = await Promise.all(targets.map((target) => disposeValue(target, timeout)));
-    for (const failure of failures) {
-      if (failure) this.#report(new Error(failure), { phase: 'dispose' });
+    // Resources first, factory outputs after: an output's dispose unsubscribes the run from its resource's background
+    // bugs, and a resource's last ones come while it ends (a server's exit handler at shutdown).
+    for (const targets of [Object.values(this.#resources), this.#outputs]) {
+      const failures = await Promise.all(targets.map((target) => disposeValue(target, timeout)));
+      for (const failure of failures) {
+        if (failure) this.#report(new Error(failure), { phase: 'dispose' });
+      }
     }
     // After the resources: their trees have ended, so the zygote (kept for this run's spawns) can go with it.
     await this.#endRun();

@@ -211,6 +211,24 @@ describe('a bug outside any call, told to run.reportError', () => {
     expect(fallback).toEqual([bug]);
   });
 
+  it('met by a resource while the run disposes it still reaches onError (outputs, which unsubscribe, go after)', async () => {
+    const errors = new BackgroundErrors();
+    const bug = new RangeError('an exit handler failed at shutdown');
+    // A resource whose end runs an exit handler that throws, as a language server's launch cleanup can.
+    const resource = {
+      async dispose() {
+        await new Promise((resolve) => setImmediate(resolve));
+        errors.guard(() => {
+          throw bug;
+        })();
+      },
+    };
+    const { seen, onError } = recorder();
+    const registry = createRegistry({ resources: { probe: resource }, factories: [backgroundFactory(errors)], onError });
+    await registry.dispose();
+    expect(seen).toEqual([{ error: bug, context: { phase: 'background', factory: '@agent-tools/probe' } }]);
+  });
+
   it('without any listener becomes a process warning, not a crash', async () => {
     const warnings: Error[] = [];
     const listen = (warning: Error): void => void warnings.push(warning);

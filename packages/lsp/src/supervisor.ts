@@ -173,6 +173,7 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
       // Files seen on disk before a write (baselined or synced), so a first sync of others means "created".
       knownFiles: new Set<string>(),
       isOpen: (path) => this.running().some((server) => server.documents.get(path) !== undefined),
+      reportBug: (error) => this.#background.report(error),
     };
   }
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
-import { type CheckOptions, type Diagnostic, displayPath, errorDetail, type FileCheck, type PendingPart } from '@agent-tools/core';
+import { AgentToolsError, type CheckOptions, type Diagnostic, displayPath, errorDetail, type FileCheck, type PendingPart } from '@agent-tools/core';
+import { causedByAbort } from '@agent-tools/core/internal';
 import type { ServerConfig } from '../config/server-config.js';
 import type { AdditionalResolution } from '../discovery/additional.js';
 import type { ResolvedCommand } from '../discovery/binary.js';
@@ -26,6 +27,8 @@ export interface CheckHost {
   readonly knownFiles: Set<string>;
   /** Whether a running server has the file open. */
   isOpen(path: string): boolean;
+  /** Tells the harness of a bug (a configuration's hook, ours) met while checking: the check only says it failed. */
+  reportBug(error: unknown): void;
 }
 
 type Outcome = { readonly ok: true; readonly diagnostics: readonly Diagnostic[] } | { readonly ok: false; readonly reason: string };
@@ -112,6 +115,8 @@ export async function checkFiles(
           return { ok: true, diagnostics: found.diagnostics, ...(found.problem ? { problem: { server: target.config.name, text: found.problem } } : {}) };
         },
       ).catch((error: unknown): Part => {
+        // An LspError (a server that failed or timed out) is the part's answer; anything else is also a bug to tell.
+        if (!AgentToolsError.isInstance(error) && !(options.signal?.aborted && causedByAbort(error, options.signal.reason))) host.reportBug(error);
         const reason = errorDetail(error);
         // An additional server that fails leaves the primary server's answer standing, and says why it is missing.
         if (!target.additional) return { ok: false, reason };

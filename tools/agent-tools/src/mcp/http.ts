@@ -6,6 +6,7 @@ import { UsageError } from '../args.js';
 import { logBug } from '../bug-log.js';
 import { loadPlugins } from '../plugins/catalog.js';
 import type { McpArgs } from './args.js';
+import { manifestListing } from './manifest-listing.js';
 import { SERVER_INFO } from './server-info.js';
 import { sessionRegistry } from './session-registry.js';
 import { staticToolList } from './tool-manifest.js';
@@ -37,15 +38,7 @@ export async function serveHttpCommand(args: McpArgs, cwd: string, surface: Surf
       surface,
       approval: args.approve,
       serverInfo: SERVER_INFO,
-      ...(listed
-        ? {
-            listTools: () => {
-              // Preloading only: the session's registry awaits the same load and answers its failure.
-              setImmediate(() => void loadPlugins().catch(() => undefined));
-              return listed;
-            },
-          }
-        : {}),
+      listTools: manifestListing(listed, loadPlugins),
       onError: (error) => logBug(error, 'mcp session'),
     },
   ).catch((error: NodeJS.ErrnoException) => {

@@ -5,6 +5,7 @@ import { logBug } from '../bug-log.js';
 import { loadPlugins } from '../plugins/catalog.js';
 import { flushed } from '../stdout.js';
 import type { McpArgs } from './args.js';
+import { manifestListing } from './manifest-listing.js';
 import { SERVER_INFO } from './server-info.js';
 import { sessionRegistry } from './session-registry.js';
 import { staticToolList } from './tool-manifest.js';
@@ -38,20 +39,12 @@ export async function serveStdio(args: McpArgs, cwd: string, surface: Surface): 
       return sessionRegistry({ surface, fileTools: args.fileTools }, cwd, ctx);
     },
     {
-    surface,
-    approval: args.approve,
-    serverInfo: SERVER_INFO,
-    ...(listed
-      ? {
-          listTools: () => {
-            // Preloading only: the session's registry awaits the same load and answers its failure.
-            setImmediate(() => void load().catch(() => undefined));
-            return listed;
-          },
-        }
-      : {}),
-    onError: (error) => logBug(error, 'mcp session'),
-  },
+      surface,
+      approval: args.approve,
+      serverInfo: SERVER_INFO,
+      listTools: manifestListing(listed, load),
+      onError: (error) => logBug(error, 'mcp session'),
+    },
   );
   let ending: Promise<void> | undefined;
   const end = (): Promise<void> => {
