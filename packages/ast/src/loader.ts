@@ -40,6 +40,11 @@ export interface TreeSitterLoaderOptions {
   /** A file whose parse takes longer is skipped as unparsed (and named). Default 10 s. */
   readonly parseTimeoutMs?: number;
   /**
+   * Matching one file stops after this long: a search answers with the matches found so far and says it is
+   * incomplete; an edit leaves the file out. Default 10 s.
+   */
+  readonly matchTimeoutMs?: number;
+  /**
    * A search of at most this many bytes of files runs on the calling thread while no worker has started: its
    * grammar is already loaded there (the pattern was compiled with it), and starting a worker (an isolate, its
    * modules, web-tree-sitter and the grammar again) costs more than parsing that much. Default 512 KiB; `0`
@@ -90,6 +95,7 @@ export class TreeSitterLoader implements AsyncDisposable {
       grammarDir: options.grammarDir,
       maxFileBytes: options.maxFileBytes ?? 2 * 1024 * 1024,
       parseTimeoutMs: options.parseTimeoutMs ?? 10_000,
+      matchTimeoutMs: options.matchTimeoutMs ?? 10_000,
       inlineBytes: Math.max(0, options.inlineBytes ?? INLINE_BYTES),
     };
   }
@@ -141,12 +147,12 @@ export class TreeSitterLoader implements AsyncDisposable {
 
   /** Compiles a pattern (see {@link compilePattern}); `options` choose ast-grep's reading, for comparisons. */
   compile(spec: LanguageSpec, pattern: string, options?: CompileOptions): Promise<CompiledPattern> {
-    return compilePattern(this.runtime, spec, pattern, options);
+    return compilePattern(this.runtime, spec, pattern, options).catch(tooDeep('pattern'));
   }
 
   /** Checks and compiles a rule (see {@link compileRule}); `options` choose ast-grep's reading of its patterns. */
   compileRule(spec: LanguageSpec, rule: RuleInput, options?: CompileOptions): Promise<CompiledRule> {
-    return compileRule(this.runtime, spec, rule, options);
+    return compileRule(this.runtime, spec, rule, options).catch(tooDeep('rule'));
   }
 
   /** Searches files for a compiled pattern or rule; the outcomes come back in no particular order. */
@@ -163,6 +169,7 @@ export class TreeSitterLoader implements AsyncDisposable {
       ...(options.keep !== undefined ? { keep: options.keep } : {}),
       maxFileBytes: this.#options.maxFileBytes,
       parseTimeoutMs: this.#options.parseTimeoutMs,
+      matchTimeoutMs: this.#options.matchTimeoutMs,
     };
     if (this.#options.workers > 0 && (this.#pool || total(sizes) > this.#options.inlineBytes)) {
       return this.#poolOf(sizes).search(request, files, sizes, options.signal, options.onSearched);
@@ -238,6 +245,20 @@ export class TreeSitterLoader implements AsyncDisposable {
   #assertLive(): void {
     if (this.#disposed) throw new AstError('disposed', 'The tree-sitter loader was disposed; no further searches can run.');
   }
+}
+
+/**
+ * Turns the call stack running out while a pattern or rule compiles (a fragment nested a few thousand levels deep)
+ * into an answer saying so; anything else is rethrown.
+ */
+function tooDeep(what: 'pattern' | 'rule'): (error: unknown) => never {
+  return (error) => {
+    if (!(error instanceof RangeError && /call stack/i.test(error.message))) throw error;
+    throw new AstError(
+      what === 'pattern' ? 'invalid_pattern' : 'invalid_rule',
+      `The ${what} nests too deeply to compile (the call stack ran out). Write a shallower ${what}: a metavariable such as $A stands for a whole subtree, and a rule's "has" or "inside" with "stopBy": "end" reaches any depth.`,
+    );
+  };
 }
 
 /** Files' sizes in bytes from `stat` (a few milliseconds for thousands of files); an unreadable file counts as empty. */

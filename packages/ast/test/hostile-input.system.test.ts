@@ -3,8 +3,10 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { approveAll, createRegistry, resultText } from '@agent-tools/core';
 import { tempDir } from '@agent-tools/test-utils';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { astTools, createTreeSitterLoader, type TreeSitterLoaderOptions } from '../src/index.js';
 
 /** Where the child harness resolves `@agent-tools/ast` (the built package) and `@agent-tools/core`. */
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -12,6 +14,8 @@ const require = createRequire(join(PACKAGE_DIR, 'package.json'));
 
 /** 50,000 nested array literals: the file that killed the process searching it. */
 const DEPTH = 50_000;
+/** Deep enough for any recursion over the tree to run out of call stack (about 10,000 frames), for rules that walk it whole per candidate. */
+const DEEP = 20_000;
 const nestedArrays = (depth: number): string => `const x = ${'['.repeat(depth)}${']'.repeat(depth)};\n`;
 
 /**
@@ -67,5 +71,120 @@ describe('hostile files: the harness answers, bounded, and does not die', () => 
     expect(second?.textLength).toBe(2 * DEPTH - 2);
     // The line shown says how long it really is.
     expect(answer.text.split('\n')[3]).toBe(`  1: ${'['.repeat(160)}… (${2 * DEPTH - 160} more characters)`);
+  });
+});
+
+/** Calls a tool in this process, through a registry with astTools, searching on this thread. */
+async function call(files: Record<string, string>, tool: string, args: Record<string, unknown>, options: TreeSitterLoaderOptions = {}) {
+  await using dir = tempDir(files);
+  await using loader = createTreeSitterLoader({ workers: 0, ...options });
+  const bugs: unknown[] = [];
+  const registry = createRegistry({ resources: { cwd: dir.path, treeSitter: loader }, factories: [astTools], approve: approveAll, onError: (error) => bugs.push(error) });
+  const result = await registry.call(tool, args);
+  return { text: resultText(result), structured: result.structured as Record<string, unknown>, isError: result.isError === true, bugs };
+}
+
+describe('hostile files, on the calling thread: no call stack runs out, every answer is bounded', () => {
+  it('ast_edit rewrites the outermost of 50,000 nested arrays, counts the rest, and shows the one long diff line cut', async () => {
+    const found = await call({ 'a.js': nestedArrays(DEPTH) }, 'ast_edit', { pattern: '[$$$A]', rewrite: 'list($$$A)', path: 'a.js' });
+    expect(found.bugs).toEqual([]);
+    expect(found.isError).toBe(false);
+    expect(found.text.split('\n')[0]).toMatch(/^\(proposed\) 1 replacement in 1 file: a\.js \(1\)\./);
+    expect(found.text).toContain(`${DEPTH - 1} matches nested inside a replaced match were left as they are`);
+    expect(found.structured['innerMatchesLeft']).toBe(DEPTH - 1);
+    // The staged diff is whole (structured); the answer's text shows each of its two long lines cut.
+    expect(found.structured['diff']).toContain(`+const x = list(${'['.repeat(DEPTH - 1)}`);
+    expect(found.text).toContain(`-const x = ${'['.repeat(489)}… (${11 + 2 * DEPTH + 1 - 500} more characters)`);
+    expect(found.text.length).toBeLessThan(5000);
+  });
+
+  it('ast_tree shows 50,000 nested arrays, its lines short however deep the node', async () => {
+    const found = await call({ 'a.js': nestedArrays(DEPTH) }, 'ast_tree', { path: 'a.js', max_lines: 60 });
+    expect(found.bugs).toEqual([]);
+    expect(found.isError).toBe(false);
+    const lines = found.text.split('\n');
+    expect(lines[0]).toBe(`Partial: 60 of ${DEPTH + 4} nodes of a.js shown (max_lines 60); narrow start_line/end_line or raise max_lines.`);
+    expect(lines.at(-1)).toBe(`${'  '.repeat(40)}(depth 58) array 1:${11 + 55}-1:${11 + 2 * DEPTH - 55}`);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(200);
+  });
+
+  it('a repeated metavariable compares two captures 50,000 levels deep', async () => {
+    const deep = `${'['.repeat(DEPTH)}1${']'.repeat(DEPTH)}`;
+    const other = `${'['.repeat(DEPTH)}2${']'.repeat(DEPTH)}`;
+    const found = await call({ 'a.js': `f(${deep}, ${deep});\nf(${deep}, ${other});\n` }, 'ast_grep', { pattern: 'f($A, $A)', path: 'a.js' });
+    expect(found.bugs).toEqual([]);
+    expect(found.text.split('\n')[0]).toBe('1 match of `f($A, $A)` in 1 file (searched a.js (javascript)).');
+    expect(found.structured['matches']).toMatchObject([{ startLine: 1 }]);
+  });
+
+  it('a syntax error 50,000 levels deep is found and named; an edit of that file says the error was there before', async () => {
+    const broken = `const x = ${'['.repeat(DEPTH)}1,,;${']'.repeat(DEPTH)};\nfoo(1);\n`;
+    const found = await call({ 'a.js': broken }, 'ast_grep', { pattern: 'foo($A)', path: 'a.js' });
+    expect(found.bugs).toEqual([]);
+    expect(found.text).toContain('1 file with syntax errors was searched anyway; matches inside the broken part may be missing: a.js:1.');
+    const edit = await call({ 'a.js': broken }, 'ast_edit', { pattern: 'foo($A)', rewrite: 'bar($A)', path: 'a.js' });
+    expect(edit.bugs).toEqual([]);
+    expect(edit.isError).toBe(false);
+    expect(edit.text.split('\n')[0]).toMatch(/^\(proposed\) 1 replacement in 1 file/);
+    expect(edit.structured['breaksSyntax']).toEqual([]);
+  });
+
+  it('`has` looking all the way down 20,000 nested arrays for what is not there: matching stops at its time budget and the answer says first that it is incomplete', async () => {
+    const rule = JSON.stringify({ kind: 'array', has: { kind: 'string', stopBy: 'end' } });
+    // A budget of 0 stops at the first poll, after a few candidates (each a walk to the bottom): no timing involved.
+    const found = await call({ 'a.js': nestedArrays(DEEP) }, 'ast_grep', { rule, path: 'a.js' }, { matchTimeoutMs: 0 });
+    expect(found.bugs).toEqual([]);
+    const lines = found.text.split('\n');
+    expect(lines[0]).toBe('Incomplete: 1 file was searched only in part (named at the end).');
+    expect(lines[1]).toMatch(/^No match for the rule /);
+    expect(lines.at(-1)).toBe('1 file searched only in part, the matches after the place where matching stopped not looked for: a.js (matching stopped after 0 ms).');
+    // The same with a stop rule: the walk goes down until an array without a nested one.
+    const stopped = JSON.stringify({ kind: 'array', has: { kind: 'string', stopBy: { kind: 'number' } } });
+    const again = await call({ 'a.js': nestedArrays(DEEP) }, 'ast_grep', { rule: stopped, path: 'a.js' }, { matchTimeoutMs: 0 });
+    expect(again.bugs).toEqual([]);
+    expect(again.text.split('\n')[0]).toBe('Incomplete: 1 file was searched only in part (named at the end).');
+  });
+
+  it('an edit whose matching stops at its time budget leaves the file out, never rewrites it in part', async () => {
+    const rule = JSON.stringify({ kind: 'array', not: { has: { kind: 'string', stopBy: 'end' } } });
+    const found = await call({ 'a.js': nestedArrays(DEEP) }, 'ast_edit', { rule, rewrite: '0', path: 'a.js' }, { matchTimeoutMs: 0 });
+    expect(found.bugs).toEqual([]);
+    expect(found.text.split('\n')[0]).toBe('Incomplete: 1 file could not be searched (named at the end).');
+    expect(found.text).toContain('a.js (matching took longer than 0 ms)');
+    expect(found.structured['replacements']).toBe(0);
+  });
+
+  it('`inside` looking all the way up 50,000 nested arrays finds every one inside another, in one pass', async () => {
+    const rule = JSON.stringify({ kind: 'array', inside: { kind: 'array', stopBy: 'end' } });
+    const found = await call({ 'a.js': nestedArrays(DEPTH) }, 'ast_grep', { rule, path: 'a.js', max_results: 1 });
+    expect(found.bugs).toEqual([]);
+    expect(found.text.split('\n')[0]).toMatch(new RegExp(`^${DEPTH - 1} matches of the rule .* in 1 file \\(searched a\\.js \\(javascript\\)\\); 1-1 shown; continue with offset 1\\.$`));
+  });
+
+  it('an edit of 3,000 one-line statements diffs the changed lines line against line (a shortest diff would cost the lines times the changes)', async () => {
+    const found = await call({ 'a.js': 'a;\n'.repeat(3000) }, 'ast_edit', { pattern: 'a', rewrite: 'b', path: 'a.js' });
+    expect(found.bugs).toEqual([]);
+    expect(found.text.split('\n')[0]).toMatch(/^\(proposed; diff preview cut at 150 of 6003 lines\) 3000 replacements in 1 file/);
+    const diff = String(found.structured['diff']).split('\n');
+    expect(diff.slice(0, 7)).toEqual(['--- a/a.js', '+++ b/a.js', '@@ -1,3000 +1,3000 @@', '-a;', '+b;', '-a;', '+b;']);
+    expect(found.text).toContain('Every change (original line numbers):\n  a.js: 1-3000\n');
+  });
+
+  it('the list of every change names 30 ranges per file and counts the rest', async () => {
+    const code = Array.from({ length: 100 }, (_, i) => `a(${i});\n${'x;\n'.repeat(7)}`).join('');
+    const found = await call({ 'a.js': code }, 'ast_edit', { pattern: 'a($N)', rewrite: 'b($N)', path: 'a.js' });
+    expect(found.bugs).toEqual([]);
+    const ranges = Array.from({ length: 30 }, (_, i) => String(1 + 8 * i)).join(', ');
+    expect(found.text).toContain(`Every change (original line numbers):\n  a.js: ${ranges} and 70 more\n`);
+  });
+
+  it('a pattern nested 5,000 levels deep is refused with what to write instead, not a crash of the compiler', async () => {
+    const pattern = `${'['.repeat(5000)}$A${']'.repeat(5000)}`;
+    const found = await call({ 'a.js': nestedArrays(10) }, 'ast_grep', { pattern, path: 'a.js' });
+    expect(found.bugs).toEqual([]);
+    expect(found.isError).toBe(true);
+    expect(found.text).toBe(
+      'The pattern nests too deeply to compile (the call stack ran out). Write a shallower pattern: a metavariable such as $A stands for a whole subtree, and a rule\'s "has" or "inside" with "stopBy": "end" reaches any depth.',
+    );
   });
 });

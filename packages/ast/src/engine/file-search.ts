@@ -11,7 +11,7 @@ import type { TreeSitterRuntime } from './runtime.js';
 import type { TreeCache } from './tree-cache.js';
 
 /** How one file fared in a search. */
-export type FileStatus = 'searched' | 'binary' | 'too-large' | 'unreadable' | 'parse-failed';
+export type FileStatus = 'searched' | 'binary' | 'too-large' | 'unreadable' | 'parse-failed' | 'too-deep' | 'unfinished';
 
 /** The outcome of searching one file, as plain data (it crosses thread boundaries). */
 export interface FileOutcome {
@@ -32,6 +32,11 @@ export interface FileOutcome {
   readonly text?: string;
   /** Offsets of line starts inside multi-line string literals (edits only): a rewrite leaves those lines alone. */
   readonly stringLines?: readonly number[];
+  /**
+   * Set when matching the file stopped at its time budget (`matchTimeoutMs`): the matches are those found before.
+   * (An edit's file is `unfinished` instead, never rewritten in part.)
+   */
+  readonly stopped?: string;
   /** Whether the file was skipped because it lacks a literal of the pattern (never parsed). */
   readonly prefiltered?: boolean;
 }
@@ -52,6 +57,8 @@ export interface SearchRequest {
   readonly keep?: number;
   readonly maxFileBytes: number;
   readonly parseTimeoutMs: number;
+  /** Matching one file stops after this long (polled between candidate nodes; 0 stops at the first poll). */
+  readonly matchTimeoutMs: number;
 }
 
 /** Bytes looked at for a NUL to call a file binary (as git's heuristic does). */
@@ -158,13 +165,31 @@ export class FileSearcher {
       const forEdit = request.wantText;
       const nodesOf: NodesOf = owned ? descendantsOf : (_, kinds) => this.#nodesOf(key, tree, kinds, remembered);
       const sink = new MatchSink<MatchRecord>(forEdit ? { outermost: true } : request.keep !== undefined ? { keep: request.keep } : {});
-      const matches = isRule(pattern)
-        ? findRuleMatches(tree, source, pattern, stop, { comments: forEdit, nodesOf, sink })
-        : findMatches(tree, source, pattern, stop, { comments: forEdit, nodesOf, sink });
+      // Matching a file is bounded in time as its parse is: some rules cost the square of a file's depth (an
+      // `inside` or `has` looking all the way through 50,000 nested arrays).
+      const deadline = Date.now() + request.matchTimeoutMs;
+      let late = false;
+      const halt = (): boolean => {
+        if (stop?.()) return true;
+        if (Date.now() >= deadline) late = true;
+        return late;
+      };
+      let matches: MatchRecord[];
+      try {
+        matches = isRule(pattern)
+          ? findRuleMatches(tree, source, pattern, halt, { comments: forEdit, nodesOf, sink })
+          : findMatches(tree, source, pattern, halt, { comments: forEdit, nodesOf, sink });
+      } catch (error) {
+        if (!isStackOverflow(error)) throw error;
+        return { file, status: 'too-deep', matches: [], reason: 'nested too deeply to match: the call stack ran out' };
+      }
+      const stopped = late && !stop?.() ? `matching stopped after ${request.matchTimeoutMs} ms` : undefined;
+      if (stopped && forEdit) return { file, status: 'unfinished', matches: [], reason: `matching took longer than ${request.matchTimeoutMs} ms` };
       return {
         file,
         status: 'searched',
         matches,
+        ...(stopped ? { stopped } : {}),
         ...(sink.count !== matches.length ? { count: sink.count } : {}),
         ...(sink.nested > 0 ? { nested: sink.nested } : {}),
         ...(errorRow !== undefined ? { errorRow } : {}),
@@ -203,12 +228,20 @@ function forgetChildren(node: Node): void {
   held._namedChildren = undefined;
 }
 
-function firstErrorRow(node: Node): number {
-  if (node.isError || node.isMissing) return node.startPosition.row;
-  for (const child of node.children) {
-    if (child.isError || child.isMissing || child.hasError) return firstErrorRow(child);
+function firstErrorRow(root: Node): number {
+  // A loop down the tree, not recursion: the error may sit 50,000 levels deep.
+  let node = root;
+  for (;;) {
+    if (node.isError || node.isMissing) return node.startPosition.row;
+    const next = node.children.find((child) => child.isError || child.isMissing || child.hasError);
+    if (!next) return node.startPosition.row;
+    node = next;
   }
-  return node.startPosition.row;
+}
+
+/** Whether an error is V8's for a call stack that ran out (a RangeError, as an array too long is). */
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
 function reasonOf(error: unknown): string {

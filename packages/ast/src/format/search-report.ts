@@ -153,6 +153,11 @@ export function caveats(summary: SearchSummary): string[] {
       `${plural(summary.failures.length, 'file')} could not be searched: ${list(summary.failures.map((f) => `${f.file} (${f.reason})`))}.`,
     );
   }
+  if (summary.stopped.length > 0) {
+    notes.push(
+      `${plural(summary.stopped.length, 'file')} searched only in part, the matches after the place where matching stopped not looked for: ${list(summary.stopped.map((f) => `${f.file} (${f.reason})`))}.`,
+    );
+  }
   if (summary.tooLarge.length > 0) notes.push(`Skipped as too large: ${list(summary.tooLarge)}.`);
   if (summary.binary.length > 0) notes.push(`Skipped as binary: ${list(summary.binary)}.`);
   if (summary.notRegular.length > 0 && !(summary.scopeIsFile && summary.filesSearched === 0)) {
@@ -172,10 +177,24 @@ export function list(items: readonly string[]): string {
   return `${items.slice(0, MAX_NAMED).join(', ')} and ${items.length - MAX_NAMED} more`;
 }
 
-/** How the pattern was read where that may not be what the model means, for the answer's first line. */
+/**
+ * The answer's first lines: that it is incomplete, when a file could not be searched or was searched only in part
+ * (named at the end), and how the pattern was read where that may not be what the model means.
+ */
 export function readingFirst(summary: SearchSummary): string[] {
   const { pattern } = summary;
-  return !isRule(pattern) && pattern.caveat ? [pattern.caveat] : [];
+  const out: string[] = [];
+  const failed = summary.failures.length;
+  const partly = summary.stopped.length;
+  if (failed + partly > 0) {
+    const parts = [
+      ...(failed ? [`${plural(failed, 'file')} could not be searched`] : []),
+      ...(partly ? [`${plural(partly, 'file')} ${partly === 1 ? 'was' : 'were'} searched only in part`] : []),
+    ];
+    out.push(`Incomplete: ${parts.join(' and ')} (named at the end).`);
+  }
+  if (!isRule(pattern) && pattern.caveat) out.push(pattern.caveat);
+  return out;
 }
 
 /** The zero-match answer: what was searched, how the pattern was read, and what to try. */

@@ -122,7 +122,7 @@ export function findMatches(
   const anchored = anchoredCandidates(top, src, pattern);
   if (anchored) {
     for (let i = 0; i < anchored.length; i++) {
-      if ((i & 255) === 255 && stop?.()) break;
+      if ((i & 15) === 15 && stop?.()) break;
       visit(anchored[i] as Node);
     }
     return out;
@@ -140,7 +140,7 @@ export function findMatches(
   for (let i = 0; i < candidates.length; i++) {
     const node = candidates[i] as Node;
     if (known === undefined && !kindIds.has(node.typeId)) continue;
-    if ((i & 255) === 255 && stop?.()) break;
+    if ((i & 15) === 15 && stop?.()) break;
     visit(node, known);
   }
   return out;

@@ -48,13 +48,16 @@ export function stringLineStarts(tree: Tree, src: string): number[] {
  */
 export function commentsIn(node: Node, src: string): CommentRecord[] {
   const out: CommentRecord[] = [];
-  const visit = (n: Node): void => {
+  // A stack, not recursion: a match may be nested 50,000 levels deep (the call stack holds about 10,000 frames).
+  const stack: Node[] = [...node.children].reverse();
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    if (n.endIndex <= n.startIndex) continue;
     if (n.isExtra && n.isNamed) {
       out.push({ start: n.startIndex, end: n.endIndex, row: n.startPosition.row, text: src.slice(n.startIndex, n.endIndex) });
-      return;
+      continue;
     }
-    for (const child of n.children) if (child.endIndex > child.startIndex) visit(child);
-  };
-  for (const child of node.children) visit(child);
+    const children = n.children;
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as Node);
+  }
   return out;
 }

@@ -38,13 +38,21 @@ export function ownText(node: Node, src: string, children: readonly Node[] = nod
  * node has only its quotes and an escape sequence as children.
  */
 export function sameCode(a: Node, b: Node, src: string, withOwnText: boolean): boolean {
-  if (a.id === b.id && a.startIndex === b.startIndex) return true;
-  if (a.namedChildCount === 0 || b.namedChildCount === 0) return textOf(a, src) === textOf(b, src);
-  if (a.typeId !== b.typeId) return false;
-  const ac = a.children;
-  const bc = b.children;
-  if (ac.length !== bc.length) return false;
-  if (withOwnText && ownText(a, src, ac) !== ownText(b, src, bc)) return false;
-  for (let i = 0; i < ac.length; i++) if (!sameCode(ac[i] as Node, bc[i] as Node, src, withOwnText)) return false;
+  // Pairs still to compare, on a stack rather than the call stack: captures may be nested 50,000 levels deep.
+  const pending: [Node, Node][] = [[a, b]];
+  for (let pair = pending.pop(); pair; pair = pending.pop()) {
+    const [x, y] = pair;
+    if (x.id === y.id && x.startIndex === y.startIndex) continue;
+    if (x.namedChildCount === 0 || y.namedChildCount === 0) {
+      if (textOf(x, src) !== textOf(y, src)) return false;
+      continue;
+    }
+    if (x.typeId !== y.typeId) return false;
+    const xc = x.children;
+    const yc = y.children;
+    if (xc.length !== yc.length) return false;
+    if (withOwnText && ownText(x, src, xc) !== ownText(y, src, yc)) return false;
+    for (let i = xc.length - 1; i >= 0; i--) pending.push([xc[i] as Node, yc[i] as Node]);
+  }
   return true;
 }

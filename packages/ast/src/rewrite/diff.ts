@@ -1,5 +1,22 @@
+import { capText } from '@agent-tools/core/internal';
+
 /** Lines of context around each change, as `diff -u` shows. */
 const CONTEXT = 3;
+
+/**
+ * Cells of Myers' trace (one per diagonal per edit step) a diff may fill: 16 Mi (64 MB). Its cost is the lines times
+ * the changes, so a rewrite of a million one-line statements would take terabytes; past the budget the changed
+ * middle is diffed line against line (see {@link plainDiff}).
+ */
+const TRACE_BUDGET = 16 * 1024 * 1024;
+
+/** Characters of one diff line an answer shows. */
+const MAX_SHOWN_LINE = 500;
+
+/** A diff line as an answer shows it: a line of a minified file is cut, saying how much is left out. */
+export function shownDiffLine(line: string): string {
+  return capText(line, MAX_SHOWN_LINE);
+}
 
 type Op = { readonly kind: ' ' | '-' | '+'; readonly line: string };
 
@@ -14,6 +31,10 @@ export function unifiedDiff(file: string, before: string, after: string): string
   const ops = diffLines(a, b);
   const hunks: string[] = [];
   let i = 0;
+  // Line numbers before ops[counted], carried from hunk to hunk (counting from the top for each hunk was quadratic).
+  let counted = 0;
+  let oldStart = 1;
+  let newStart = 1;
   while (i < ops.length) {
     // Find the next change.
     while (i < ops.length && ops[i]?.kind === ' ') i++;
@@ -33,11 +54,9 @@ export function unifiedDiff(file: string, before: string, after: string): string
       break;
     }
     const stop = Math.min(ops.length, end + CONTEXT);
-    let oldStart = 1;
-    let newStart = 1;
-    for (let k = 0; k < start; k++) {
-      if (ops[k]?.kind !== '+') oldStart++;
-      if (ops[k]?.kind !== '-') newStart++;
+    for (; counted < start; counted++) {
+      if (ops[counted]?.kind !== '+') oldStart++;
+      if (ops[counted]?.kind !== '-') newStart++;
     }
     let oldCount = 0;
     let newCount = 0;
@@ -48,7 +67,9 @@ export function unifiedDiff(file: string, before: string, after: string): string
       if (op.kind !== '-') newCount++;
       body.push(op.kind + op.line);
     }
-    hunks.push(`@@ -${range(oldStart, oldCount)} +${range(newStart, newCount)} @@`, ...body);
+    hunks.push(`@@ -${range(oldStart, oldCount)} +${range(newStart, newCount)} @@`);
+    // One by one: a hunk may hold a million lines, too many to spread as arguments.
+    for (const line of body) hunks.push(line);
     i = stop;
   }
   return [`--- a/${file}`, `+++ b/${file}`, ...hunks].join('\n');
@@ -75,7 +96,7 @@ function diffLines(a: readonly string[], b: readonly string[]): Op[] {
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const x = a.slice(head, a.length - tail);
   const y = b.slice(head, b.length - tail);
-  const middle = myers(x, y);
+  const middle = myers(x, y) ?? plainDiff(x, y);
   return [
     ...a.slice(0, head).map((line) => ({ kind: ' ' as const, line })),
     ...middle,
@@ -83,7 +104,27 @@ function diffLines(a: readonly string[], b: readonly string[]): Op[] {
   ];
 }
 
-function myers(a: readonly string[], b: readonly string[]): Op[] {
+/**
+ * The diff of the changed middle when Myers' would cost too much: line against line where both sides have as many
+ * lines (a rewrite that keeps the line count, such as one token per line), else every old line removed and every
+ * new line added. Not the shortest diff, but a true one.
+ */
+function plainDiff(a: readonly string[], b: readonly string[]): Op[] {
+  const ops: Op[] = [];
+  if (a.length === b.length) {
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] === b[i]) ops.push({ kind: ' ', line: a[i] as string });
+      else ops.push({ kind: '-', line: a[i] as string }, { kind: '+', line: b[i] as string });
+    }
+    return ops;
+  }
+  for (const line of a) ops.push({ kind: '-', line });
+  for (const line of b) ops.push({ kind: '+', line });
+  return ops;
+}
+
+/** Myers' shortest diff, or `undefined` when its trace would pass {@link TRACE_BUDGET}. */
+function myers(a: readonly string[], b: readonly string[]): Op[] | undefined {
   const n = a.length;
   const m = b.length;
   if (n === 0) return b.map((line) => ({ kind: '+', line }));
@@ -94,6 +135,7 @@ function myers(a: readonly string[], b: readonly string[]): Op[] {
   const trace: Int32Array[] = [];
   let found = false;
   for (let d = 0; d <= max && !found; d++) {
+    if ((d + 2) * (2 * max + 2) > TRACE_BUDGET) return undefined;
     trace.push(v.slice());
     const next = v.slice();
     for (let k = -d; k <= d; k += 2) {

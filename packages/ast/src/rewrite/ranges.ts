@@ -44,3 +44,13 @@ export function changedRanges(diff: string): { file: string; ranges: string[] }[
   close();
   return out;
 }
+
+/** Ranges named per file in an answer before the rest is counted. */
+const MAX_SHOWN_RANGES = 30;
+
+/** `file: 3, 10-12, after 40` for an answer, the ranges past the first 30 counted. */
+export function shownRanges(entry: { readonly file: string; readonly ranges: readonly string[] }): string {
+  const shown = entry.ranges.slice(0, MAX_SHOWN_RANGES).join(', ');
+  const more = entry.ranges.length - MAX_SHOWN_RANGES;
+  return `${entry.file}: ${shown}${more > 0 ? ` and ${more} more` : ''}`;
+}

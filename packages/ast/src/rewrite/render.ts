@@ -12,6 +12,8 @@ export interface RenderContext {
   readonly unit: string | undefined;
   /** Comments next to a capture travel with it (default true; off reproduces ast-grep). */
   readonly commentsTravel?: boolean;
+  /** Whether the file has CRLF line endings, when known (looked for in the source per replacement otherwise). */
+  readonly crlf?: boolean;
 }
 
 /** A rendered replacement and the captures it used (a comment inside one of them is kept). */
@@ -133,7 +135,8 @@ export function renderReplacement(template: RewriteTemplate, match: MatchRecord,
     starts.push(at);
     at += line.length + 1;
   }
-  const crlf = source.includes('\r\n');
+  // Asked of the context once per file: a search of the whole source per replacement cost the square of the file.
+  const crlf = ctx.crlf ?? source.includes('\r\n');
   // A mark's column counts from the line's own text; a template line gets the match's indentation in front.
   const offsetOf = ([row, column]: [number, number]): number =>
     (starts[row] as number) + column + (finals[row] !== (lines[row] as Line).text ? matchIndent.length : 0) + (crlf ? row : 0);

@@ -124,7 +124,10 @@ export class RuleEvaluator {
         // The ancestors of the kinds the rule can match, nearest first: the others would fail it anyway.
         const kinds = this.#within?.kinds.get(rule);
         const found = kinds ? this.#within?.containers.ancestorsOf(node, kinds) : undefined;
-        if (found) return found.some((n) => this.#eval(rule.rule, n));
+        if (found) {
+          for (const n of found) if (this.#eval(rule.rule, n)) return true;
+          return false;
+        }
         return this.#inside(rule.rule, rule.stopBy, node);
       }
       case 'has':
@@ -199,15 +202,33 @@ export class RuleEvaluator {
     if (stopBy === 'neighbor') return node.children.some((c) => this.#eval(rule, c));
     if (stopBy === 'end') return this.#descendants(rule, node);
     // Each child, then (unless the child is where the search stops) its own children, depth first.
-    return node.children.some((c) => this.#eval(rule, c) || (!this.#test(stopBy, c) && this.#has(rule, stopBy, c)));
+    return this.#descendants(rule, node, (c) => !this.#test(stopBy, c));
   }
 
-  /** Pre-order over the descendants, the node itself left out. */
-  #descendants(rule: RuleNode, node: Node): boolean {
-    for (const child of node.children) {
-      if (this.#eval(rule, child) || this.#descendants(rule, child)) return true;
+  /**
+   * Pre-order over the descendants, the node itself left out; below a node only where `deeper` says so. A cursor, not
+   * recursion (the tree may be nested 50,000 levels deep) and not `children` (web-tree-sitter keeps a node's children
+   * once asked for, so each candidate would hold a copy of its whole subtree: 50,000 nested arrays ran out of heap).
+   */
+  #descendants(rule: RuleNode, node: Node, deeper?: (n: Node) => boolean): boolean {
+    const cursor = node.walk();
+    try {
+      if (!cursor.gotoFirstChild()) return false;
+      let depth = 1;
+      for (;;) {
+        const n = cursor.currentNode;
+        if (this.#eval(rule, n)) return true;
+        if ((!deeper || deeper(n)) && cursor.gotoFirstChild()) {
+          depth++;
+          continue;
+        }
+        while (!cursor.gotoNextSibling()) {
+          if (--depth === 0 || !cursor.gotoParent()) return false;
+        }
+      }
+    } finally {
+      cursor.delete();
     }
-    return false;
   }
 
   /** `has` with `field`: the node's child in that field (ast-grep looks no deeper than its children for a stopBy rule). */

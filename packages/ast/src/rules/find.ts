@@ -70,7 +70,7 @@ export function findRuleMatches(
   }
   const sink = options.sink ?? new MatchSink<MatchRecord>();
   for (let i = 0; i < candidates.length; i++) {
-    if ((i & 255) === 255 && stop?.()) break;
+    if ((i & 15) === 15 && stop?.()) break;
     const node = candidates[i] as Node;
     if (!evaluator.matchRoot(node, kindOf[i]) || !sink.wants(node.startIndex)) continue;
     const found = record(node, src, evaluator.bindings);

@@ -173,7 +173,7 @@ export async function propose(
       continue;
     }
     const stringLines = new Set(result.stringLines ?? []);
-    const ctx: RenderContext = { source: text, stringLines, unit: indentUnit(text, stringLines), commentsTravel: safety.commentsTravel };
+    const ctx: RenderContext = { source: text, stringLines, unit: indentUnit(text, stringLines), commentsTravel: safety.commentsTravel, crlf: text.includes('\r\n') };
     const { kept, inner } = outermost(result.matches);
     innerLeft += inner + result.nested;
     let plan: Planned[] = [];
@@ -293,7 +293,7 @@ export async function propose(
       const lost = (p.match.comments ?? []).filter(
         (c) => c.end <= p.span.end && !p.rendered.used.some((u) => u.start <= c.start && c.end <= u.end),
       );
-      droppedComments.push(...lost.map((c) => ({ file: result.file, line: c.row + 1, text: c.text })));
+      for (const c of lost) droppedComments.push({ file: result.file, line: c.row + 1, text: c.text });
     }
     for (const [i, p] of plan.entries()) {
       const start = built.starts[i] as number;

@@ -3,8 +3,8 @@ import { nounFor, plural } from '@agent-tools/core/internal';
 import { z } from 'zod';
 import { caveats, list, noMatchText, oneLine, readingFirst } from '../format/search-report.js';
 import type { TreeSitterLoader } from '../loader.js';
-import { unifiedDiff } from '../rewrite/diff.js';
-import { changedRanges } from '../rewrite/ranges.js';
+import { shownDiffLine, unifiedDiff } from '../rewrite/diff.js';
+import { changedRanges, shownRanges } from '../rewrite/ranges.js';
 import { prepareRewrite, type RewriteTemplate } from '../rewrite/template.js';
 import { applyTransforms } from '../rules/transform.js';
 import { isRule, type Query } from '../rules/types.js';
@@ -215,9 +215,9 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
       }
       lines.push(...notes, ...caveats(summary));
       if (cut) {
-        lines.push('', 'Every change (original line numbers):', ...ranges.map((r) => `  ${r.file}: ${r.ranges.join(', ')}`));
+        lines.push('', 'Every change (original line numbers):', ...ranges.map((r) => `  ${shownRanges(r)}`));
       }
-      lines.push('', ...diffLines.slice(0, MAX_DIFF_LINES));
+      lines.push('', ...diffLines.slice(0, MAX_DIFF_LINES).map(shownDiffLine));
       if (cut) {
         lines.push(
           `… diff preview cut: ${diffLines.length - MAX_DIFF_LINES} more lines not shown; call resolve with edit_id "${edit.id}", action "show" and offset ${MAX_DIFF_LINES} (or a file) to read them.`,

@@ -2,8 +2,8 @@ import { appendText, defineTool, errorResult, textResult } from '@agent-tools/co
 import { plural } from '@agent-tools/core/internal';
 import { z } from 'zod';
 import { list } from '../format/search-report.js';
-import { unifiedDiff } from '../rewrite/diff.js';
-import { changedRanges } from '../rewrite/ranges.js';
+import { shownDiffLine, unifiedDiff } from '../rewrite/diff.js';
+import { changedRanges, shownRanges } from '../rewrite/ranges.js';
 import { applyStaged } from '../staging/apply.js';
 import type { EditStore, StagedEdit } from '../staging/edit-store.js';
 
@@ -138,9 +138,9 @@ function showEdit(edit: StagedEdit, offset: number, file: string | undefined) {
       : `${edit.id} (${edit.state}): diff${scope} lines ${offset + 1}-${offset + page.length} of ${all.length}${next !== undefined ? `; continue with offset ${next}` : '; the end'}.`;
   const lines = [head];
   if (offset === 0 && next !== undefined) {
-    lines.push('Every change (original line numbers):', ...changedRanges(diff).map((r) => `  ${r.file}: ${r.ranges.join(', ')}`));
+    lines.push('Every change (original line numbers):', ...changedRanges(diff).map((r) => `  ${shownRanges(r)}`));
   }
-  lines.push('', ...page);
+  lines.push('', ...page.map(shownDiffLine));
   return textResult(lines.join('\n'), {
     ...base,
     diff: page.join('\n'),

@@ -33,8 +33,11 @@ export function printTree(
 ): PrintedTree {
   const out: PrintedTree = { lines: [], omitted: 0 };
   const { within } = options;
-  const visit = (node: Node, field: string | null, depth: number): void => {
-    if (within && (node.endPosition.row < within.first || node.startPosition.row > within.last)) return;
+  // A stack, not recursion: a file may nest 50,000 levels deep (the call stack holds about 10,000 frames).
+  const stack: { node: Node; field: string | null; depth: number }[] = [{ node: root, field: null, depth: 0 }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const { node, field, depth } = item;
+    if (within && (node.endPosition.row < within.first || node.startPosition.row > within.last)) continue;
     const wanted = node.isNamed || node.isError || node.isMissing || options.tokens === true;
     if (wanted) {
       if (out.lines.length >= options.maxLines) {
@@ -44,16 +47,22 @@ export function printTree(
         const leaf = node.childCount === 0 && node.isNamed ? ` ${shown(node.text)}` : '';
         const partly = within && (node.startPosition.row < within.first || node.endPosition.row > within.last) ? ' (partly)' : '';
         const extra = node.isExtra ? ' (extra)' : '';
-        out.lines.push(`${'  '.repeat(depth)}${field ? `${field}: ` : ''}${label}${leaf} ${span(node)}${partly}${extra}`);
+        out.lines.push(`${indent(depth)}${field ? `${field}: ` : ''}${label}${leaf} ${span(node)}${partly}${extra}`);
       }
     }
-    for (let i = 0; i < node.childCount; i++) {
+    for (let i = node.childCount - 1; i >= 0; i--) {
       const child = node.child(i);
-      if (child) visit(child, node.fieldNameForChild(i), wanted ? depth + 1 : depth);
+      if (child) stack.push({ node: child, field: node.fieldNameForChild(i), depth: wanted ? depth + 1 : depth });
     }
-  };
-  visit(root, null, 0);
+  }
   return out;
+}
+
+/** Levels of a tree indented by spaces; deeper ones say their depth, so a line stays short however deep the node. */
+const MAX_INDENT = 40;
+
+function indent(depth: number): string {
+  return depth <= MAX_INDENT ? '  '.repeat(depth) : `${'  '.repeat(MAX_INDENT)}(depth ${depth}) `;
 }
 
 /** A compiled pattern as indented lines: what each node must match. */
@@ -64,7 +73,7 @@ export function printPattern(root: PatternNode, maxLines: number): PrintedTree {
       out.omitted++;
       return;
     }
-    const pad = '  '.repeat(depth);
+    const pad = indent(depth);
     if (node.type === 'meta') {
       const m = node.meta;
       const what =

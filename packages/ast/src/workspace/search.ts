@@ -56,8 +56,10 @@ export interface SearchSummary {
   readonly totalMatches: number;
   /** Files with syntax errors: searched anyway, but matches inside the broken part may be missing. */
   readonly syntaxErrors: readonly { readonly file: string; readonly line: number }[];
-  /** Files that could not be read or parsed, with why. */
+  /** Files that could not be read, parsed or matched, with why. */
   readonly failures: readonly { readonly file: string; readonly reason: string }[];
+  /** Files whose matching stopped at its time budget: their matches are those found before. */
+  readonly stopped: readonly { readonly file: string; readonly reason: string }[];
   readonly binary: readonly string[];
   readonly tooLarge: readonly string[];
   /** Entries of the language that are not regular files (symbolic links, FIFOs, sockets, devices), never opened. */
@@ -136,6 +138,7 @@ export async function searchWorkspace(
   const results: FileMatches[] = [];
   const syntaxErrors: { file: string; line: number }[] = [];
   const failures: { file: string; reason: string }[] = [];
+  const stopped: { file: string; reason: string }[] = [];
   const binary: string[] = [];
   const tooLarge: string[] = [];
   let searched = 0;
@@ -145,6 +148,7 @@ export async function searchWorkspace(
     switch (outcome.status) {
       case 'searched':
         searched++;
+        if (outcome.stopped) stopped.push({ file, reason: outcome.stopped });
         if (outcome.errorRow !== undefined) syntaxErrors.push({ file, line: outcome.errorRow + 1 });
         if (outcome.matches.length > 0) {
           const count = outcome.count ?? outcome.matches.length;
@@ -182,6 +186,7 @@ export async function searchWorkspace(
     totalMatches,
     syntaxErrors,
     failures,
+    stopped,
     binary,
     tooLarge,
     notRegular,
