@@ -67,7 +67,10 @@ export interface ServeOptions {
    * call. It must be what the registry would list for the surface; `undefined` from it lists from the registry.
    */
   readonly listTools?: () => readonly Tool[] | undefined;
-  /** Told of failures outside any call (a factory that threw, a dispose that failed), for logs. */
+  /**
+   * Told of failures outside any call (a factory that threw, a dispose that failed) and of a permission form under
+   * `elicit` that could not be asked (the elicitation failed), for logs.
+   */
   readonly onError?: (error: unknown) => void;
 }
 
@@ -117,7 +120,7 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
         sessionId: transport.sessionId,
         questionPort: port,
         targetSpace: target,
-        approve: approvalFor(options.approval ?? 'client', port, target, options.permissionTimeoutMs),
+        approve: approvalFor(options.approval ?? 'client', port, target, options.permissionTimeoutMs, options.onError),
         clientInfo: server.getClientVersion(),
         clientCapabilities: server.getClientCapabilities(),
         listRoots: async () =>
