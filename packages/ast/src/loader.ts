@@ -52,6 +52,8 @@ export interface TreeSitterLoaderOptions {
 export interface SearchOptions {
   /** Return each matching file's text with its matches (for edits). */
   readonly wantText?: boolean;
+  /** Matches per file that get a record, the first ones; the rest are only counted (default: all). */
+  readonly keep?: number;
   readonly signal?: AbortSignal;
   /** Hears how many files have been searched so far, as batches finish. */
   readonly onSearched?: (files: number) => void;
@@ -158,6 +160,7 @@ export class TreeSitterLoader implements AsyncDisposable {
       pattern,
       cache: fitsCache(sizes, this.#options.cacheBytes),
       wantText: options.wantText ?? false,
+      ...(options.keep !== undefined ? { keep: options.keep } : {}),
       maxFileBytes: this.#options.maxFileBytes,
       parseTimeoutMs: this.#options.parseTimeoutMs,
     };

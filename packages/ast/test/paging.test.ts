@@ -30,6 +30,21 @@ describe('ast_grep paging (issue 10)', () => {
     expect(past.text.split('\n')[0]).toContain('none shown: offset 700 is past the last match');
   });
 
+  it('a page that crosses files takes the end of one and the start of the next; each file records only what a page can reach', async () => {
+    const files = { 'a.ts': Array.from({ length: 30 }, (_, i) => `log(${i});`).join('\n'), 'b.ts': Array.from({ length: 40 }, (_, i) => `log(${100 + i});`).join('\n') };
+    const page = await grep(files, { pattern: 'log($N)', language: 'typescript', offset: 25, max_results: 10 });
+    expect(page.text.split('\n')[0]).toBe('70 matches of `log($N)` in 2 files (searched 2 typescript files (.ts, .mts, .cts) under the working directory); 26-35 shown; continue with offset 35.');
+    expect(page.structured.matches.map((m) => `${m.file}:${m.captures['N']?.text}`)).toEqual([
+      ...[25, 26, 27, 28, 29].map((n) => `a.ts:${n}`),
+      ...[100, 101, 102, 103, 104].map((n) => `b.ts:${n}`),
+    ]);
+    expect(page.text).toContain('a.ts (30 matches)');
+    expect(page.text).toContain('b.ts (40 matches)');
+    const last = await grep(files, { pattern: 'log($N)', language: 'typescript', offset: 65, max_results: 10 });
+    expect(last.structured.matches.map((m) => m.captures['N']?.text)).toEqual(['135', '136', '137', '138', '139']);
+    expect(last.structured.nextOffset).toBeUndefined();
+  });
+
   it('captures carry their place; unnamed $$$ runs are listed too', async () => {
     const found = await grep({ 'a.py': 'x = 1\nf(a,\n  b, c)\n' }, { pattern: 'f($A, $$$)', path: 'a.py' });
     const match = found.structured.matches[0];

@@ -31,6 +31,19 @@ describe('lsp_rename refuses a new name the language cannot take, before anythin
     expect(text(method)).not.toContain('New diagnostics');
   });
 
+  it('typescript-language-server: a `this` parameter is not renamed (tsserver would make it an ordinary first parameter)', async () => {
+    const source = 'export function greet(this: { name: string }, greeting: string): string {\n  return `${greeting} ${this.name}`;\n}\n';
+    await using run = startRun({ ...ts, 'src/greet.ts': source });
+    for (const line of [1, 2]) {
+      const result = await run.call('lsp_rename', { file: 'src/greet.ts', line, symbol: 'this', new_name: 'self' });
+      expect(result.isError).toBe(true);
+      expect(text(result)).toBe(
+        `\`this\` (src/greet.ts:${line}) cannot be renamed: \`this\` is a keyword, not a name: a \`this\` parameter only declares the type of \`this\`, and under any other name it would become a first argument every call must pass. Nothing was changed.`,
+      );
+    }
+    expect(readFileSync(run.dir.join('src/greet.ts'), 'utf8')).toBe(source);
+  });
+
   it('typescript-language-server: a #private field is renamed with its #, whether the new name has one or not', async () => {
     await using run = startRun(ts);
     const bare = await run.call('lsp_rename', { file: 'src/counter.ts', line: 2, symbol: 'count', new_name: 'total' });

@@ -4,6 +4,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import { type LanguageSpec, languageSpec } from '../languages.js';
 import { descendantsOf, findMatches, type MatchRecord, type NodesOf } from '../match/find.js';
 import { stringLineStarts } from '../match/regions.js';
+import { MatchSink } from '../match/sink.js';
 import { findRuleMatches } from '../rules/find.js';
 import { isRule, type Query } from '../rules/types.js';
 import type { TreeSitterRuntime } from './runtime.js';
@@ -17,7 +18,12 @@ export interface FileOutcome {
   /** Absolute path. */
   readonly file: string;
   readonly status: FileStatus;
+  /** The matches that got a record (see {@link SearchRequest.keep}), in document order. */
   readonly matches: readonly MatchRecord[];
+  /** Every match in the file, with a record or not (absent: as many as `matches`). */
+  readonly count?: number;
+  /** Matches of an edit nested inside a recorded one, counted and not recorded. */
+  readonly nested?: number;
   /** 0-based row of the first syntax error when the file does not parse cleanly (it is searched anyway). */
   readonly errorRow?: number;
   /** Why the file could not be read or parsed. */
@@ -39,6 +45,11 @@ export interface SearchRequest {
   /** Whether new trees and texts go into the cache (false for a search far larger than the cache). */
   readonly cache: boolean;
   readonly wantText: boolean;
+  /**
+   * Matches per file that get a record, the first ones (the rest are counted): an answer shows at most its offset
+   * plus its page of them. Default: all. An edit (`wantText`) records the outermost of nested matches only.
+   */
+  readonly keep?: number;
   readonly maxFileBytes: number;
   readonly parseTimeoutMs: number;
 }
@@ -146,13 +157,16 @@ export class FileSearcher {
     try {
       const forEdit = request.wantText;
       const nodesOf: NodesOf = owned ? descendantsOf : (_, kinds) => this.#nodesOf(key, tree, kinds, remembered);
+      const sink = new MatchSink<MatchRecord>(forEdit ? { outermost: true } : request.keep !== undefined ? { keep: request.keep } : {});
       const matches = isRule(pattern)
-        ? findRuleMatches(tree, source, pattern, stop, { comments: forEdit, nodesOf })
-        : findMatches(tree, source, pattern, stop, { comments: forEdit, nodesOf });
+        ? findRuleMatches(tree, source, pattern, stop, { comments: forEdit, nodesOf, sink })
+        : findMatches(tree, source, pattern, stop, { comments: forEdit, nodesOf, sink });
       return {
         file,
         status: 'searched',
         matches,
+        ...(sink.count !== matches.length ? { count: sink.count } : {}),
+        ...(sink.nested > 0 ? { nested: sink.nested } : {}),
         ...(errorRow !== undefined ? { errorRow } : {}),
         ...(forEdit && matches.length > 0 ? { text: source, stringLines: stringLineStarts(tree, source) } : {}),
       };

@@ -11,7 +11,10 @@ export interface MatchInfo {
   readonly endLine: number;
   readonly startColumn: number;
   readonly endColumn: number;
+  /** The matched code, or its first 2,000 characters when it is longer (then `textLength` is set). */
   readonly text: string;
+  /** The length of the matched code in UTF-16 units, when `text` holds only its head. */
+  readonly textLength?: number;
   /** Each metavariable's capture: its text and place (a `$$$NAME` run also lists the texts of its nodes). */
   readonly captures: Readonly<Record<string, CaptureInfo>>;
   /** What each unnamed `$$$` took, in the order they were matched. */
@@ -20,23 +23,30 @@ export interface MatchInfo {
 
 /** A capture as `structured` gives it: text and place (1-based lines and columns, end column exclusive). */
 export interface CaptureInfo {
+  /** The captured code, or its first 2,000 characters when it is longer (then `textLength` is set). */
   readonly text: string;
+  /** The length of the captured code in UTF-16 units, when `text` holds only its head. */
+  readonly textLength?: number;
   readonly startLine: number;
   readonly startColumn: number;
   readonly endLine: number;
   readonly endColumn: number;
-  /** For a `$$$` run: the texts of its named nodes. */
+  /** For a `$$$` run: the texts of its named nodes (the first 50, each cut to 200 characters). */
   readonly items?: readonly string[];
+  /** For a `$$$` run of more named nodes than `items` lists: how many. */
+  readonly itemCount?: number;
 }
 
 function captureInfo(capture: CaptureRecord): CaptureInfo {
   return {
     text: capture.text,
+    ...(capture.text.length < capture.end - capture.start ? { textLength: capture.end - capture.start } : {}),
     startLine: capture.startRow + 1,
     startColumn: capture.startColumn + 1,
     endLine: capture.endRow + 1,
     endColumn: capture.endColumn + 1,
     ...(capture.items ? { items: capture.items } : {}),
+    ...(capture.itemCount !== undefined ? { itemCount: capture.itemCount } : {}),
   };
 }
 
@@ -60,19 +70,25 @@ export function matchInfo(file: string, match: MatchRecord): MatchInfo {
     startColumn: match.startColumn + 1,
     endColumn: match.endColumn + 1,
     text: match.text,
+    ...(match.text.length < match.end - match.start ? { textLength: match.end - match.start } : {}),
     captures,
     anonymous: match.anonymous.map(captureInfo),
   };
 }
 
-/** The matched text as shown to the model: a few lines, relative indentation kept, long lines cut. */
+/**
+ * The matched text as shown to the model: a few lines, relative indentation kept, long lines cut. A record keeps
+ * only the head of a long match: its line count comes from its rows, and the length of a line cut by the head from
+ * its offsets where that line is the last.
+ */
 export function shownText(match: MatchRecord): string[] {
   const lines = match.text.split('\n');
+  const total = match.endRow - match.startRow + 1;
   const shown = lines.slice(0, MAX_MATCH_LINES).map((line, i) => {
     const body = i === 0 ? line : line.slice(Math.min(match.startColumn, /^[ \t]*/.exec(line)?.[0].length ?? 0));
-    return capText(body, MAX_LINE);
+    return cutLine(body, MAX_LINE, hiddenOf(match, lines, i, total));
   });
-  if (lines.length > MAX_MATCH_LINES) shown.push(`… (${lines.length - MAX_MATCH_LINES} more lines)`);
+  if (total > shown.length) shown.push(`… (${total - shown.length} more lines)`);
   return shown;
 }
 
@@ -84,8 +100,29 @@ export function shownCaptures(match: MatchRecord): string[] {
 function captureText(capture: CaptureRecord): string {
   if (capture.items && capture.items.length === 0) return '(nothing)';
   const lines = capture.text.split('\n');
-  const first = capText(lines[0] ?? '', MAX_CAPTURE);
-  return lines.length > 1 ? `${first} … (+${plural(lines.length - 1, 'line')})` : first;
+  const total = capture.endRow - capture.startRow + 1;
+  const first = cutLine(lines[0] ?? '', MAX_CAPTURE, hiddenOf(capture, lines, 0, total));
+  return total > 1 ? `${first} … (+${plural(total - 1, 'line')})` : first;
+}
+
+/**
+ * Characters of line `i` of a text that its record's head does not hold: 0 for a line the head holds whole, the
+ * rest of the text for its last line, `undefined` where the head ends inside a line that more lines follow.
+ */
+function hiddenOf(record: { readonly text: string; readonly start: number; readonly end: number }, lines: readonly string[], i: number, total: number): number | undefined {
+  const missing = record.end - record.start - record.text.length;
+  if (missing <= 0 || i < lines.length - 1) return 0;
+  return i === total - 1 ? missing : undefined;
+}
+
+/** A line cut to `max` characters, saying how many more it has (`hidden`: beyond `body`, unknown when undefined). */
+function cutLine(body: string, max: number, hidden: number | undefined): string {
+  if (hidden === 0) return capText(body, max);
+  let end = Math.min(body.length, max);
+  const last = body.charCodeAt(end - 1);
+  if (end < body.length && last >= 0xd800 && last <= 0xdbff) end--;
+  const head = body.slice(0, end);
+  return hidden === undefined ? `${head}… (more characters)` : `${head}… (${body.length - end + hidden} more characters)`;
 }
 
 /** "2 files (.py, .pyi) under src" — what was searched, for the headline and zero-match answers. */

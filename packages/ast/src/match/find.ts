@@ -1,15 +1,20 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { type CompiledPattern, ERROR_KIND_ID, type PatternNode } from '../pattern/pattern-node.js';
+import { headOf, MAX_ITEM_TEXT, MAX_ITEMS, MAX_RECORD_TEXT } from './bounds.js';
 import type { UnnamedCode } from './code-span.js';
-import { type Bindings, Matcher, textOf } from './matcher.js';
+import { type Bindings, Matcher } from './matcher.js';
 import { type CommentRecord, commentsIn } from './regions.js';
+import { MatchSink } from './sink.js';
 import { unnamedParts } from './unnamed.js';
 
 export type { UnnamedCode } from './code-span.js';
 
 /** What a metavariable captured, as plain data. */
 export interface CaptureRecord {
-  /** The source text of the node, or of the run from its first to its last node (separators kept). */
+  /**
+   * The source text of the node, or of the run from its first to its last node (separators kept); only its head
+   * (`MAX_RECORD_TEXT` characters) when `end - start` is longer, except in the matches of an edit.
+   */
   readonly text: string;
   /** UTF-16 offsets into the file text. */
   readonly start: number;
@@ -19,8 +24,10 @@ export interface CaptureRecord {
   readonly startColumn: number;
   readonly endRow: number;
   readonly endColumn: number;
-  /** For a `$$$` run: the texts of its named nodes, in order. */
+  /** For a `$$$` run: the texts of its named nodes, in order (the first `MAX_ITEMS`, each cut to its head). */
   readonly items?: readonly string[];
+  /** For a `$$$` run with more named nodes than `items` holds: how many it has. */
+  readonly itemCount?: number;
 }
 
 /** One match in one file, as plain data (it crosses thread boundaries). */
@@ -33,6 +40,7 @@ export interface MatchRecord {
   readonly startColumn: number;
   readonly endRow: number;
   readonly endColumn: number;
+  /** The matched code; only its head (`MAX_RECORD_TEXT` characters) when `end - start` is longer, except in the matches of an edit. */
   readonly text: string;
   readonly captures: Readonly<Record<string, CaptureRecord>>;
   /** What each unnamed `$$$` of the pattern took, in the order they were matched. */
@@ -50,7 +58,8 @@ export interface MatchRecord {
 
 /**
  * Every match of a compiled pattern in a tree, in document order, nested matches included (as the ast-grep
- * CLI reports them). `stop` is polled between candidates; `comments` records the comments inside each match.
+ * CLI reports them). `stop` is polled between candidates; `comments` records the comments inside each match; `sink`
+ * decides which matches get a record (all by default) and counts them all.
  * @internal Left out of the published types: they would pull in web-tree-sitter's Emscripten globals.
  */
 export function findMatches(
@@ -58,24 +67,25 @@ export function findMatches(
   src: string,
   pattern: CompiledPattern,
   stop?: () => boolean,
-  options: { readonly comments?: boolean; readonly nodesOf?: NodesOf } = {},
+  options: { readonly comments?: boolean; readonly nodesOf?: NodesOf; readonly sink?: MatchSink<MatchRecord> } = {},
 ): MatchRecord[] {
   const forEdit = options.comments === true;
   const matcher = new Matcher(pattern.root, src, pattern.deviations, { trace: forEdit });
-  const out: MatchRecord[] = [];
+  const sink = options.sink ?? new MatchSink<MatchRecord>();
+  const out = sink.records;
   const root = pattern.root;
   // Other readings of the pattern (`sizeof($T)` as the size of a type): a node matching any of them matches.
   const matchers = [matcher, ...(pattern.alternatives ?? []).map((alt) => new Matcher(alt, src, pattern.deviations, { trace: forEdit }))];
   const visit = (node: Node, kindId?: number): void => {
     const hit = matchers.find((m) => m.match(node, kindId));
-    if (!hit) return;
+    if (!hit || !sink.wants(node.startIndex)) return;
     const found = record(node, src, hit.bindings);
     if (!forEdit) {
-      out.push(found);
+      sink.add(found);
       return;
     }
     const parts = unnamedParts(node, hit.bindings.unnamed, src);
-    out.push({
+    sink.add({
       ...found,
       comments: commentsIn(node, src),
       ...(parts.tail !== undefined ? { tail: parts.tail } : {}),
@@ -231,7 +241,7 @@ export function record(node: Node, src: string, bindings: Bindings): MatchRecord
     entries.push([
       name,
       {
-        text: textOf(captured, src),
+        text: headOf(src, captured.startIndex, captured.endIndex, MAX_RECORD_TEXT),
         start: captured.startIndex,
         end: captured.endIndex,
         startRow: start.row,
@@ -254,7 +264,7 @@ export function record(node: Node, src: string, bindings: Bindings): MatchRecord
     startColumn: start.column,
     endRow: end.row,
     endColumn: end.column,
-    text: textOf(node, src),
+    text: headOf(src, node.startIndex, node.endIndex, MAX_RECORD_TEXT),
     captures,
     anonymous: bindings.anonymous.map((nodes) => runRecord(nodes, node, src)),
   };
@@ -264,13 +274,14 @@ export function record(node: Node, src: string, bindings: Bindings): MatchRecord
 function runRecord(nodes: readonly Node[], match: Node, src: string): CaptureRecord {
   const first = nodes[0];
   const last = nodes[nodes.length - 1];
-  const items = nodes.filter((n) => n.isNamed).map((n) => textOf(n, src));
+  const named = nodes.filter((n) => n.isNamed);
+  const items = named.slice(0, MAX_ITEMS).map((n) => headOf(src, n.startIndex, n.endIndex, MAX_ITEM_TEXT));
   const from = first ?? match;
   const to = last ?? match;
   const start = from.startPosition;
   const end = last ? to.endPosition : start;
   return {
-    text: first && last ? src.slice(first.startIndex, last.endIndex) : '',
+    text: first && last ? headOf(src, first.startIndex, last.endIndex, MAX_RECORD_TEXT) : '',
     start: from.startIndex,
     end: last ? last.endIndex : from.startIndex,
     startRow: start.row,
@@ -278,5 +289,6 @@ function runRecord(nodes: readonly Node[], match: Node, src: string): CaptureRec
     endRow: end.row,
     endColumn: end.column,
     items,
+    ...(named.length > items.length ? { itemCount: named.length } : {}),
   };
 }

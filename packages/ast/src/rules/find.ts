@@ -2,6 +2,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import { anchoredCandidates, descendantsOf, type MatchRecord, type NodesOf, onlyKindNamed, record } from '../match/find.js';
 import type { UnnamedGroup } from '../match/matcher.js';
 import { commentsIn } from '../match/regions.js';
+import { MatchSink } from '../match/sink.js';
 import { unnamedParts } from '../match/unnamed.js';
 import { RuleEvaluator } from './evaluate.js';
 import type { CompiledRule } from './types.js';
@@ -9,7 +10,8 @@ import { Containers, rangedInsides } from './within.js';
 
 /**
  * Every match of a rule in a tree, in document order, nested matches included (as `ast-grep scan` reports
- * them): each node of one of the rule's potential kinds is a candidate. `stop` is polled between candidates.
+ * them): each node of one of the rule's potential kinds is a candidate. `stop` is polled between candidates; `sink`
+ * decides which matches get a record (all by default) and counts them all.
  * @internal
  */
 export function findRuleMatches(
@@ -17,7 +19,7 @@ export function findRuleMatches(
   src: string,
   rule: CompiledRule,
   stop?: () => boolean,
-  options: { readonly comments?: boolean; readonly nodesOf?: NodesOf } = {},
+  options: { readonly comments?: boolean; readonly nodesOf?: NodesOf; readonly sink?: MatchSink<MatchRecord> } = {},
 ): MatchRecord[] {
   const forEdit = options.comments === true;
   const evaluator = new RuleEvaluator(rule, src, { trace: forEdit });
@@ -66,27 +68,27 @@ export function findRuleMatches(
       if (known !== undefined) kindOf[candidates.length - 1] = known;
     }
   }
-  const out: MatchRecord[] = [];
+  const sink = options.sink ?? new MatchSink<MatchRecord>();
   for (let i = 0; i < candidates.length; i++) {
     if ((i & 255) === 255 && stop?.()) break;
     const node = candidates[i] as Node;
-    if (!evaluator.matchRoot(node, kindOf[i])) continue;
+    if (!evaluator.matchRoot(node, kindOf[i]) || !sink.wants(node.startIndex)) continue;
     const found = record(node, src, evaluator.bindings);
     if (!forEdit) {
-      out.push(found);
+      sink.add(found);
       continue;
     }
     // As for a pattern: the code after the part the rule's patterns name is kept, unnamed code inside is not
     // deleted. A rule without a pattern on the node itself (`kind`, `regex`, relational keys) names it whole.
     const parts = unnamedParts(node, unnamedByAll(evaluator.bindings.unnamed, evaluator.bindings.traced), src);
-    out.push({
+    sink.add({
       ...found,
       comments: commentsIn(node, src),
       ...(parts.tail !== undefined ? { tail: parts.tail } : {}),
       ...(parts.inside.length ? { unnamed: parts.inside } : {}),
     });
   }
-  return out;
+  return sink.records;
 }
 
 /**

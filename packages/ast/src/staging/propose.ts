@@ -175,7 +175,7 @@ export async function propose(
     const stringLines = new Set(result.stringLines ?? []);
     const ctx: RenderContext = { source: text, stringLines, unit: indentUnit(text, stringLines), commentsTravel: safety.commentsTravel };
     const { kept, inner } = outermost(result.matches);
-    innerLeft += inner;
+    innerLeft += inner + result.nested;
     let plan: Planned[] = [];
     for (const match of kept) {
       if (safety.keepUnnamed) {

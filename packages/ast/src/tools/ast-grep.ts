@@ -13,6 +13,7 @@ import {
   shownText,
 } from '../format/search-report.js';
 import type { TreeSitterLoader } from '../loader.js';
+import type { MatchRecord } from '../match/find.js';
 import { isRule } from '../rules/types.js';
 import { type SearchSummary, searchWorkspace } from '../workspace/search.js';
 import {
@@ -85,6 +86,8 @@ export function createAstGrepTool(loader: TreeSitterLoader, cwd: string) {
     parallelSafe: true,
     async execute(params, ctx) {
       const summary = await searchWorkspace(loader, ctx.cwd ?? cwd, params, {
+        // A file's matches after the last one this answer can show are counted, not recorded.
+        keep: params.offset + params.max_results,
         signal: ctx.signal,
         onProgress: (progress) => ctx.reportProgress(progress),
       });
@@ -94,9 +97,9 @@ export function createAstGrepTool(loader: TreeSitterLoader, cwd: string) {
 }
 
 function report(summary: SearchSummary, maxResults: number, offset: number) {
-  const all = summary.results.flatMap((r) => r.matches.map((m) => ({ file: r.file, match: m })));
-  const items = all.slice(offset, offset + maxResults);
-  const next = offset + items.length < all.length ? offset + items.length : undefined;
+  const items = page(summary, offset, maxResults);
+  const total = summary.totalMatches;
+  const next = offset + items.length < total ? offset + items.length : undefined;
   const structured: AstGrepResult = {
     language: summary.spec.id,
     path: summary.scope,
@@ -115,14 +118,14 @@ function report(summary: SearchSummary, maxResults: number, offset: number) {
   }
   const head = `${plural(summary.totalMatches, 'match')} of ${isRule(summary.pattern) ? `the rule ${oneLine(summary.pattern.source)}` : `\`${oneLine(summary.pattern.source)}\``} in ${plural(summary.results.length, 'file')} (searched ${scopeText(summary)})`;
   // An answer that shows only part of the matches says so in its first line, with how to read on.
-  const range = items.length === all.length ? '' : items.length === 0 ? `; none shown: offset ${offset} is past the last match` : `; ${offset + 1}-${offset + items.length} shown`;
+  const range = items.length === total ? '' : items.length === 0 ? `; none shown: offset ${offset} is past the last match` : `; ${offset + 1}-${offset + items.length} shown`;
   const more = next !== undefined ? `; continue with offset ${next}` : '';
   const lines = [...readingFirst(summary), `${head}${range}${more}.`];
   let current = '';
   for (const { file, match } of items) {
     if (file !== current) {
       current = file;
-      const count = summary.results.find((r) => r.file === file)?.matches.length ?? 0;
+      const count = summary.results.find((r) => r.file === file)?.count ?? 0;
       lines.push('', `${file} (${plural(count, 'match')})`);
     }
     const range = match.startRow === match.endRow ? `${match.startRow + 1}` : `${match.startRow + 1}-${match.endRow + 1}`;
@@ -133,9 +136,29 @@ function report(summary: SearchSummary, maxResults: number, offset: number) {
     for (const capture of shownCaptures(match)) lines.push(`${pad}${capture}`);
   }
   if (next !== undefined) {
-    lines.push('', `${countOfTotal(items.length, all.length)} shown (from match ${offset + 1}); continue with offset ${next}, or narrow \`path\` or the pattern.`);
+    lines.push('', `${countOfTotal(items.length, total)} shown (from match ${offset + 1}); continue with offset ${next}, or narrow \`path\` or the pattern.`);
   }
   const notes = caveats(summary);
   if (notes.length) lines.push('', ...notes);
   return textResult(lines.join('\n'), structured);
+}
+
+/**
+ * The matches from `offset` on, at most `max`, in the answer's order (file path, then position). Each file recorded
+ * its first `offset + max` matches and counted the rest, which is all a page can take from one file.
+ */
+function page(summary: SearchSummary, offset: number, max: number): { file: string; match: MatchRecord }[] {
+  const out: { file: string; match: MatchRecord }[] = [];
+  let before = 0;
+  for (const result of summary.results) {
+    if (out.length >= max) break;
+    const from = Math.max(0, offset - before);
+    for (let i = from; i < result.count && out.length < max; i++) {
+      const match = result.matches[i];
+      if (!match) throw new Error(`match ${i + 1} of ${result.file} was not recorded`);
+      out.push({ file: result.file, match });
+    }
+    before += result.count;
+  }
+  return out;
 }

@@ -4,7 +4,7 @@ import { specialFileKind } from '@agent-tools/core/internal';
 import { AstError as RuleError } from '../errors.js';
 import { hasExtensionOf, type LanguageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';
-import type { MatchRecord } from '../match/find.js';
+import type { CaptureRecord, MatchRecord } from '../match/find.js';
 import type { CompileOptions } from '../pattern/compile.js';
 import type { Query } from '../rules/types.js';
 import { pickLanguage } from './language-pick.js';
@@ -28,7 +28,12 @@ export interface FileMatches {
   /** Workspace-relative path with forward slashes. */
   readonly file: string;
   readonly absolute: string;
+  /** The matches with a record, in document order: the first `keep`, or for an edit the outermost ones (whole texts). */
   readonly matches: readonly MatchRecord[];
+  /** Every match in the file. */
+  readonly count: number;
+  /** Matches of an edit inside a recorded one, only counted (the rewrite leaves them). */
+  readonly nested: number;
   /** The text the matches refer to (edits only). */
   readonly text?: string;
   /** Offsets of line starts inside multi-line string literals (edits only). */
@@ -71,6 +76,8 @@ export async function searchWorkspace(
   params: SearchParams,
   options: {
     wantText?: boolean;
+    /** Matches per file that get a record, the first ones; the rest are only counted (default: all). */
+    keep?: number;
     signal?: AbortSignal;
     /** How to compile the pattern (the product's ladder by default; ast-grep's reading for comparisons). */
     compile?: CompileOptions;
@@ -118,6 +125,7 @@ export async function searchWorkspace(
   const report = options.onProgress;
   const outcomes = await loader.search(pattern, files, {
     ...(options.wantText ? { wantText: true } : {}),
+    ...(options.keep !== undefined ? { keep: options.keep } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(report && !isFile
       ? { onSearched: (done: number) => report({ message: `searched ${done} of ${files.length} files`, progress: done, total: files.length }) }
@@ -139,11 +147,15 @@ export async function searchWorkspace(
         searched++;
         if (outcome.errorRow !== undefined) syntaxErrors.push({ file, line: outcome.errorRow + 1 });
         if (outcome.matches.length > 0) {
-          totalMatches += outcome.matches.length;
+          const count = outcome.count ?? outcome.matches.length;
+          totalMatches += count;
           results.push({
             file,
             absolute: outcome.file,
-            matches: outcome.matches,
+            // An edit's records carry only the heads of their texts across threads; it needs them whole.
+            matches: outcome.text !== undefined ? wholeTexts(outcome.matches, outcome.text) : outcome.matches,
+            count,
+            nested: outcome.nested ?? 0,
             ...(outcome.text !== undefined ? { text: outcome.text } : {}),
             ...(outcome.stringLines ? { stringLines: outcome.stringLines } : {}),
           });
@@ -219,4 +231,15 @@ function fromJson(value: unknown, name: string): unknown {
       `\`${name}\` is not valid JSON (${(error as Error).message}). Pass the object as JSON text with double-quoted keys, e.g. ${name === 'rule' ? '{"kind": "call_expression", "has": {"pattern": "await $X", "stopBy": "end"}}' : '{"A": {"regex": "^test"}}'}.`,
     );
   }
+}
+
+/** Matches with their texts whole, taken from the file's text by their offsets. */
+function wholeTexts(matches: readonly MatchRecord[], text: string): MatchRecord[] {
+  const whole = (capture: CaptureRecord): CaptureRecord => ({ ...capture, text: text.slice(capture.start, capture.end) });
+  return matches.map((match) => ({
+    ...match,
+    text: text.slice(match.start, match.end),
+    captures: Object.fromEntries(Object.entries(match.captures).map(([name, capture]) => [name, whole(capture)])),
+    anonymous: match.anonymous.map(whole),
+  }));
 }

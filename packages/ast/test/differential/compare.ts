@@ -64,7 +64,8 @@ export async function ourLocations(
     const ascii = Buffer.byteLength(text) === text.length;
     for (const match of result.matches) {
       const start = ascii ? match.start : Buffer.byteLength(text.slice(0, match.start));
-      out.add(`${result.file}@${start}-${start + (ascii ? match.text.length : Buffer.byteLength(match.text))}`);
+      // (A match's record keeps only the head of a long text: the length comes from the file.)
+      out.add(`${result.file}@${start}-${start + (ascii ? match.end - match.start : Buffer.byteLength(text.slice(match.start, match.end)))}`);
     }
   }
   return out;

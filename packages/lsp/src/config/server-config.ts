@@ -122,7 +122,8 @@ export interface ServerConfig {
   readonly pullDiagnostics?: DiagnosticsPuller;
   /**
    * For servers that publish diagnostics without a version: how long a file's diagnostics must stay unchanged
-   * after the first publish since a change before they are taken as final (default 200 ms).
+   * after the first publish since a change before they are taken as final (default 200 ms). A versioned publish of
+   * the document's version ends the wait at once.
    */
   readonly publishQuietMs?: number;
   /** How to find the files that depend on a written one, so a write reports what it broke in them. */

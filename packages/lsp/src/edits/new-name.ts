@@ -25,3 +25,14 @@ export function invalidName(name: string, family: Family, privateName: boolean):
   }
   return undefined;
 }
+
+/**
+ * Why the symbol `name` cannot be renamed at all in a file of `family`, or undefined when it can: TypeScript's
+ * `this` parameter, which tsserver renames into an ordinary parameter, changing every call's arguments.
+ */
+export function unrenamable(name: string, family: Family): string | undefined {
+  if (family === 'js' && name === 'this') {
+    return '`this` is a keyword, not a name: a `this` parameter only declares the type of `this`, and under any other name it would become a first argument every call must pass';
+  }
+  return undefined;
+}

@@ -72,14 +72,20 @@ export class PublishedDiagnostics {
 
   /**
    * A server that does not say which version it checked may publish in several passes (syntax first, then
-   * semantics): waits until the file's diagnostics stay unchanged for `quietMs`, and returns the last ones.
+   * semantics): waits until the file's diagnostics stay unchanged for `quietMs`, and returns the last ones. A publish
+   * that does name `version` (or a newer one) is the answer at once: gopls answers a file's first open with an
+   * unversioned type check, then a versioned publish with its analyzers' findings (vet) when they are done.
    */
-  async quiet(path: string, quietMs: number, deadline: number, signal?: AbortSignal): Promise<readonly LspDiagnostic[]> {
+  async quiet(path: string, version: number, quietMs: number, deadline: number, signal?: AbortSignal): Promise<readonly LspDiagnostic[]> {
+    const versioned = (): boolean => {
+      const entry = this.#entries.get(path);
+      return entry?.version !== undefined && entry.version >= version;
+    };
     for (;;) {
       const seen = this.#entries.get(path)?.seq;
       const until = Math.min(deadline, Date.now() + quietMs);
       while (Date.now() < until && this.#entries.get(path)?.seq === seen && !signal?.aborted) await this.next(until, signal);
-      if (this.#entries.get(path)?.seq === seen || Date.now() >= deadline || signal?.aborted) {
+      if (versioned() || this.#entries.get(path)?.seq === seen || Date.now() >= deadline || signal?.aborted) {
         return this.#entries.get(path)?.diagnostics ?? [];
       }
     }

@@ -91,7 +91,7 @@ export class ServerDiagnostics {
       const published = channel.published.settled(doc.path, doc.version, doc.syncSeq);
       if (published) {
         if (published.version !== undefined) return published.diagnostics;
-        return channel.published.quiet(doc.path, channel.config.publishQuietMs ?? 200, deadline, signal);
+        return channel.published.quiet(doc.path, doc.version, channel.config.publishQuietMs ?? 200, deadline, signal);
       }
       if (Date.now() >= deadline) {
         throw new LspError('timeout', `${channel.label} did not report diagnostics of ${displayPath(doc.path, channel.cwd)} in time.`);

@@ -2,7 +2,7 @@ import { defineTool, errorResult, type ToolResult } from '@agent-tools/core';
 import { plural } from '@agent-tools/core/internal';
 import { PrepareRenameRequest, RenameRequest, type WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
-import { invalidName } from '../edits/new-name.js';
+import { invalidName, unrenamable } from '../edits/new-name.js';
 import { syntaxErrorAdded } from '../edits/syntax-check.js';
 import { verifyRenameEdits } from '../edits/verify-rename.js';
 import { planWorkspaceEdit } from '../edits/workspace-edit.js';
@@ -70,6 +70,8 @@ async function rename(
   const given = params.new_name.trim();
   const newName = privateName && !given.startsWith('#') ? `#${given}` : given;
   const where = `\`${oldName}\` (${target.file}:${position.line + 1})`;
+  const fixed = unrenamable(oldName, family);
+  if (fixed) return errorResult(`${where} cannot be renamed: ${fixed}. Nothing was changed.`, { action: 'rename', error: 'invalid_name' });
   const invalid = invalidName(newName, family, privateName);
   if (invalid) return errorResult(`"${params.new_name}" cannot be the new name of ${where}: ${invalid}. Nothing was changed.`, { action: 'rename', error: 'invalid_name' });
   const provider = server.capabilities.renameProvider;
