@@ -140,12 +140,26 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
     }
   };
 
+  /** Tells the harness's onError of a bug; a logger that throws has nowhere to go and changes no answer. */
+  const tell = (error: unknown): void => {
+    try {
+      options.onError?.(error);
+    } catch {
+      // The harness's logger failed; the client's answer does not depend on it.
+    }
+  };
+
   let answering = 0;
   const whenAnswered: (() => void)[] = [];
   const answer = async <T>(work: () => Promise<T>): Promise<T> => {
     answering++;
     try {
       return await work();
+    } catch (error) {
+      // An McpError is the answer (an unknown tool, tools that could not be set up, told once already); anything else
+      // is a bug (ours, or the harness's listTools) that the SDK would only send to the client: the harness hears too.
+      if (!(error instanceof McpError)) tell(error);
+      throw error;
     } finally {
       answering--;
       if (answering === 0) for (const resolve of whenAnswered.splice(0)) resolve();

@@ -63,3 +63,19 @@ describe('a failure of the elicitation port while a permission form is asked und
     expect(String(seen[0])).toContain("Cannot read properties of undefined (reading 'length')");
   });
 });
+
+describe('a bug while a request is answered outside the registry (injected: the harness’s listTools throws)', () => {
+  it("the client gets an error response, and the session's onError hears of it once", async () => {
+    const seen: unknown[] = [];
+    const registry = createRegistry({ onError: (error) => void seen.push(error) });
+    await using link = await connect(registry, {
+      listTools: () => {
+        throw bug;
+      },
+      onError: (error) => void seen.push(error),
+    });
+    await expect(link.client.listTools()).rejects.toThrow("Cannot read properties of undefined (reading 'length')");
+    expect(seen).toEqual([bug]);
+    await registry.dispose();
+  });
+});
