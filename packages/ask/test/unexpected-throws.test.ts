@@ -1,6 +1,6 @@
 import { createRegistry, resultText } from '@agent-tools/core';
 import { describe, expect, it } from 'vitest';
-import { askCard, createAskTools, memoryPort, permissionApproval } from '../src/index.js';
+import { askCard, createAskTools, memoryPort, permissionApproval, terminalPort } from '../src/index.js';
 import { card, target } from './helpers.js';
 
 describe('a bug in the question port (injected: its ask throws a TypeError)', () => {
@@ -95,6 +95,40 @@ describe('a bug in the port while a queued card comes up (injected: its attached
       expect(await queued).toEqual({ type: 'failed', reason: "Cannot read properties of null (reading 'readyState')" });
       expect(seen).toEqual([bug]);
       await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
+
+describe('a bug outside any card (injected: the harness terminal’s write throws for a line read after its card timed out)', () => {
+  it('reaches onError once as phase background instead of an unhandled rejection', async () => {
+    const readers: ((line: string) => void)[] = [];
+    const bug = new TypeError("Cannot read properties of null (reading 'write')");
+    let broken = false;
+    const terminal = {
+      readLine: () => new Promise<string>((resolve) => readers.push(resolve)),
+      write: () => {
+        if (broken) throw bug;
+      },
+    };
+    const seen: { error: unknown; context: unknown }[] = [];
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await using registry = createRegistry({
+        resources: { questionPort: terminalPort(terminal), targetSpace: target, conversationId: 'c1' },
+        factories: [createAskTools({ timeoutMs: 50 })],
+        onError: (error, context) => void seen.push({ error, context }),
+      });
+      const result = await registry.call('ask_user', { question: 'Proceed?', options: [{ label: 'Yes' }, { label: 'No' }] });
+      expect(resultText(result)).toContain('timed out');
+      broken = true;
+      readers.shift()?.('yes');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(seen).toEqual([{ error: bug, context: { phase: 'background', factory: '@agent-tools/ask' } }]);
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', onUnhandled);
