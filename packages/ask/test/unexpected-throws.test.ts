@@ -1,4 +1,5 @@
 import { createRegistry, resultText } from '@agent-tools/core';
+import { unhandledRejections } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import { askCard, createAskTools, memoryPort, permissionApproval, terminalPort } from '../src/index.js';
 import { card, target } from './helpers.js';
@@ -49,27 +50,21 @@ describe('a harness logger that throws while a port bug is told to it (injected:
       broken = false;
       throw bug;
     };
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    try {
-      const approve = permissionApproval({
-        port,
-        target,
-        onPortError: () => {
-          throw new Error('the log stream is closed');
-        },
-      });
-      const request = { tool: 'write', tier: 'write', args: {}, surface: { name: 'default', tiers: ['read', 'write', 'exec'] }, conversationId: 'c1', bridged: false, signal: new AbortController().signal } as const;
-      expect(await approve(request)).toEqual({ approved: false, reason: expect.stringContaining("could not be shown (Cannot read properties of undefined (reading 'render'))") });
-      const second = approve(request);
-      (await port.next()).choose('Allow once');
-      expect(await second).toBe(true);
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', onUnhandled);
-    }
+    using unhandled = unhandledRejections();
+    const approve = permissionApproval({
+      port,
+      target,
+      onPortError: () => {
+        throw new Error('the log stream is closed');
+      },
+    });
+    const request = { tool: 'write', tier: 'write', args: {}, surface: { name: 'default', tiers: ['read', 'write', 'exec'] }, conversationId: 'c1', bridged: false, signal: new AbortController().signal } as const;
+    expect(await approve(request)).toEqual({ approved: false, reason: expect.stringContaining("could not be shown (Cannot read properties of undefined (reading 'render'))") });
+    const second = approve(request);
+    (await port.next()).choose('Allow once');
+    expect(await second).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(unhandled.seen).toEqual([]);
   });
 });
 
@@ -86,19 +81,13 @@ describe('a bug in the port while a queued card comes up (injected: its attached
         throw bug;
       },
     });
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    try {
-      shown.choose('Postgres');
-      expect(await first).toEqual({ type: 'answered', selected: ['Postgres'] });
-      expect(await queued).toEqual({ type: 'failed', reason: "Cannot read properties of null (reading 'readyState')" });
-      expect(seen).toEqual([bug]);
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', onUnhandled);
-    }
+    using unhandled = unhandledRejections();
+    shown.choose('Postgres');
+    expect(await first).toEqual({ type: 'answered', selected: ['Postgres'] });
+    expect(await queued).toEqual({ type: 'failed', reason: "Cannot read properties of null (reading 'readyState')" });
+    expect(seen).toEqual([bug]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(unhandled.seen).toEqual([]);
   });
 });
 
@@ -114,24 +103,18 @@ describe('a bug outside any card (injected: the harness terminal’s write throw
       },
     };
     const seen: { error: unknown; context: unknown }[] = [];
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    try {
-      await using registry = createRegistry({
-        resources: { questionPort: terminalPort(terminal), targetSpace: target, conversationId: 'c1' },
-        factories: [createAskTools({ timeoutMs: 50 })],
-        onError: (error, context) => void seen.push({ error, context }),
-      });
-      const result = await registry.call('ask_user', { question: 'Proceed?', options: [{ label: 'Yes' }, { label: 'No' }] });
-      expect(resultText(result)).toContain('timed out');
-      broken = true;
-      readers.shift()?.('yes');
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(seen).toEqual([{ error: bug, context: { phase: 'background', factory: '@agent-tools/ask' } }]);
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', onUnhandled);
-    }
+    using unhandled = unhandledRejections();
+    await using registry = createRegistry({
+      resources: { questionPort: terminalPort(terminal), targetSpace: target, conversationId: 'c1' },
+      factories: [createAskTools({ timeoutMs: 50 })],
+      onError: (error, context) => void seen.push({ error, context }),
+    });
+    const result = await registry.call('ask_user', { question: 'Proceed?', options: [{ label: 'Yes' }, { label: 'No' }] });
+    expect(resultText(result)).toContain('timed out');
+    broken = true;
+    readers.shift()?.('yes');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([{ error: bug, context: { phase: 'background', factory: '@agent-tools/ask' } }]);
+    expect(unhandled.seen).toEqual([]);
   });
 });
