@@ -471,10 +471,17 @@ export class Registry implements ToolCaller, AsyncDisposable {
     // Resources first, factory outputs after: an output's dispose unsubscribes the run from its resource's background
     // bugs, and a resource's last ones come while it ends (a server's exit handler at shutdown).
     for (const targets of [Object.values(this.#resources), this.#outputs]) {
-      const failures = await Promise.all(targets.map((target) => disposeValue(target, timeout)));
-      for (const failure of failures) {
-        if (failure) this.#report(new Error(failure), { phase: 'dispose' });
-      }
+      await Promise.all(
+        targets.map(async (target) => {
+          // What a dispose threw is told as it is (its stack); one that hung, by what the timeout says.
+          let threw = false;
+          const failure = await disposeValue(target, timeout, (error) => {
+            threw = true;
+            this.#report(error, { phase: 'dispose' });
+          });
+          if (failure && !threw) this.#report(new Error(failure), { phase: 'dispose' });
+        }),
+      );
     }
     // After the resources: their trees have ended, so the zygote (kept for this run's spawns) can go with it.
     await this.#endRun();

@@ -363,4 +363,22 @@ describe('dispose', () => {
     await registry.dispose();
     expect(errors).toEqual(['Error: did not finish disposing within 30 ms']);
   });
+
+  it('tells onError the very error a resource threw while disposing (its stack), once, as phase dispose', async () => {
+    const bug = new TypeError("Cannot read properties of undefined (reading 'kill')");
+    const seen: { error: unknown; context: unknown }[] = [];
+    const registry = createRegistry({
+      resources: {
+        broken: {
+          dispose: async () => {
+            throw bug;
+          },
+        },
+      },
+      onError: (error, context) => void seen.push({ error, context }),
+    });
+    await registry.dispose();
+    expect(seen).toEqual([{ error: bug, context: { phase: 'dispose' } }]);
+    expect(seen[0]?.error).toBe(bug);
+  });
 });
