@@ -283,8 +283,13 @@ describe('timeouts, cancellation and failures', () => {
       parameters: z.object({}),
       execute: () => ({ text: 'oops' }) as never,
     });
-    await using registry = createRegistry({ tools: [sloppy] });
-    expect(resultText(await registry.call('sloppy', {}))).toMatch(/returned a malformed result/);
+    const seen: { error: unknown; context: unknown }[] = [];
+    await using registry = createRegistry({ tools: [sloppy], onError: (error, context) => void seen.push({ error, context }) });
+    expect(resultText(await registry.call('sloppy', {}))).toBe('sloppy returned a malformed result; this is a bug in the tool. Try another approach.');
+    // A bug in the tool, so the harness hears of it too, once, with what the tool returned.
+    expect(seen).toHaveLength(1);
+    expect(String(seen[0]?.error)).toBe('Error: sloppy returned a malformed result: {"text":"oops"}');
+    expect(seen[0]?.context).toEqual({ tool: 'sloppy', phase: 'call' });
   });
 
   it('keeps structured data and images of a result', async () => {
