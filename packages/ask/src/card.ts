@@ -103,6 +103,11 @@ export interface QuestionPort {
   readonly detachedReason?: string;
   /** Shows the card and resolves when it ends. Rejecting counts as a failure: the model is told the question could not be asked. */
   ask(card: QuestionCard, options: AskOptions): Promise<CardOutcome>;
+  /**
+   * For a port with work outside any card (a line read after its card was withdrawn): tells `reporter` of a bug
+   * there; the ask factory subscribes the run's `reportError`. Returns the function that stops telling it.
+   */
+  onBackgroundError?(reporter: (error: unknown) => void): () => void;
 }
 
 /** Limits of a card, so one question cannot flood a terminal. */

@@ -75,11 +75,18 @@ class Desk {
     const entry = this.#queue.shift();
     if (!entry) return;
     this.#busy = true;
-    void this.#show(entry).then((outcome) => {
-      settle(entry, outcome);
-      this.#busy = false;
-      this.#pump();
-    });
+    void this.#show(entry)
+      // Only the port can make this throw (its `attached` or `detachedReason` getter): the card failed, and the desk
+      // must go on to the next one, not stay busy for ever.
+      .catch((error: unknown): AskOutcome => {
+        tellPortError(entry.options, error);
+        return { type: 'failed', reason: errorDetail(error) };
+      })
+      .then((outcome) => {
+        settle(entry, outcome);
+        this.#busy = false;
+        this.#pump();
+      });
   }
 
   async #show(entry: Entry): Promise<AskOutcome> {
@@ -109,7 +116,7 @@ class Desk {
       // A port that throws, or answers what the card does not allow, must not hang the call or lie to the model.
       .then((outcome): AskOutcome => checkOutcome(card, outcome))
       .catch((error: unknown): AskOutcome => {
-        options.onPortError?.(error);
+        tellPortError(options, error);
         return { type: 'failed', reason: errorDetail(error) };
       });
     try {
@@ -129,6 +136,15 @@ function timeoutReason(): DOMException {
 /** Whether a withdrawn card's abort reason says it timed out (ports use it to word the withdrawal). */
 export function isTimeout(reason: unknown): boolean {
   return reason instanceof DOMException && reason.name === 'TimeoutError';
+}
+
+/** Tells the asker's `onPortError` of a port's bug; a logger that throws has nowhere to go and changes no outcome. */
+function tellPortError(options: AskCardOptions, error: unknown): void {
+  try {
+    options.onPortError?.(error);
+  } catch {
+    // The harness's logger failed; the card has failed either way.
+  }
 }
 
 function settle(entry: Entry, outcome: AskOutcome): void {

@@ -30,7 +30,11 @@ export function createAskTools(options: AskToolsOptions = {}): ToolFactory<'ques
   return defineFactory({
     name: '@agent-tools/ask',
     needs: ['questionPort', 'targetSpace'],
-    create: ({ questionPort, targetSpace }) => [askUserTool({ port: questionPort, target: targetSpace, timeoutMs })],
+    create: ({ questionPort, targetSpace }, run) => {
+      // A port's bugs outside any card (its reader's) go to the run's onError.
+      const stop = (run && questionPort.onBackgroundError?.(run.reportError)) || (() => undefined);
+      return { tools: [askUserTool({ port: questionPort, target: targetSpace, timeoutMs })], dispose: stop };
+    },
   });
 }
 

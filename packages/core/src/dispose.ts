@@ -10,9 +10,10 @@ export function isDisposable(value: unknown): boolean {
 
 /**
  * Disposes a value by whichever method it has, waiting at most `timeoutMs`. Returns an error message when it
- * threw or hung, so one bad resource cannot stop the others from being disposed.
+ * threw or hung, so one bad resource cannot stop the others from being disposed; `onThrow` gets what it threw
+ * itself (with its stack), for a caller that reports it.
  */
-export async function disposeValue(value: unknown, timeoutMs: number): Promise<string | undefined> {
+export async function disposeValue(value: unknown, timeoutMs: number, onThrow?: (error: unknown) => void): Promise<string | undefined> {
   if (!isDisposable(value)) return undefined;
   const v = value as Record<PropertyKey, () => unknown>;
   const method = v[Symbol.asyncDispose] ?? v['dispose'] ?? v[Symbol.dispose];
@@ -26,6 +27,7 @@ export async function disposeValue(value: unknown, timeoutMs: number): Promise<s
       .then(() => undefined);
     return await Promise.race([done, hung]);
   } catch (error) {
+    onThrow?.(error);
     return messageOf(error);
   } finally {
     clearTimeout(timer);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { causedByAbort } from './abort-cause.js';
 import { type ApprovalCallback, readDecision } from './approval.js';
+import { capText } from './caps.js';
 import { RunDiagnostics, type RunDiagnosticsOptions } from './diagnostics/run-diagnostics.js';
 import { disposeValue } from './dispose.js';
 import { thrownResult } from './error-result.js';
@@ -382,7 +383,7 @@ export class Registry implements ToolCaller, AsyncDisposable {
     let cancelTimer = (): void => undefined;
     const result = new Promise<ToolResult>((resolve) => {
       execution.then(
-        (value) => resolve(checkResult(tool.name, value)),
+        (value) => resolve(checkResult(tool.name, value, (bug) => this.#report(bug, { tool: tool.name, phase: 'call' }))),
         (error: unknown) => {
           if (controller.signal.aborted) {
             // The call is answered as cancelled either way; a bug it threw on the way out is still a bug.
@@ -471,10 +472,17 @@ export class Registry implements ToolCaller, AsyncDisposable {
     // Resources first, factory outputs after: an output's dispose unsubscribes the run from its resource's background
     // bugs, and a resource's last ones come while it ends (a server's exit handler at shutdown).
     for (const targets of [Object.values(this.#resources), this.#outputs]) {
-      const failures = await Promise.all(targets.map((target) => disposeValue(target, timeout)));
-      for (const failure of failures) {
-        if (failure) this.#report(new Error(failure), { phase: 'dispose' });
-      }
+      await Promise.all(
+        targets.map(async (target) => {
+          // What a dispose threw is told as it is (its stack); one that hung, by what the timeout says.
+          let threw = false;
+          const failure = await disposeValue(target, timeout, (error) => {
+            threw = true;
+            this.#report(error, { phase: 'dispose' });
+          });
+          if (failure && !threw) this.#report(new Error(failure), { phase: 'dispose' });
+        }),
+      );
     }
     // After the resources: their trees have ended, so the zygote (kept for this run's spawns) can go with it.
     await this.#endRun();
@@ -509,9 +517,11 @@ function relatedTools(name: string, visible: readonly string[]): string {
   return related.length ? `To look instead, use ${related.join(' or ')}. ` : '';
 }
 
-function checkResult(name: string, value: unknown): ToolResult {
+/** The tool's result, or an error result for one that is not a ToolResult: a bug in the tool, told to `report` too. */
+function checkResult(name: string, value: unknown, report: (bug: Error) => void): ToolResult {
   const result = value as ToolResult | undefined;
   if (!result || !Array.isArray(result.content) || typeof result.isError !== 'boolean') {
+    report(new Error(`${name} returned a malformed result: ${capText(messageOf(value), 500)}`));
     return errorResult(`${name} returned a malformed result; this is a bug in the tool. Try another approach.`);
   }
   return result;

@@ -283,8 +283,13 @@ describe('timeouts, cancellation and failures', () => {
       parameters: z.object({}),
       execute: () => ({ text: 'oops' }) as never,
     });
-    await using registry = createRegistry({ tools: [sloppy] });
-    expect(resultText(await registry.call('sloppy', {}))).toMatch(/returned a malformed result/);
+    const seen: { error: unknown; context: unknown }[] = [];
+    await using registry = createRegistry({ tools: [sloppy], onError: (error, context) => void seen.push({ error, context }) });
+    expect(resultText(await registry.call('sloppy', {}))).toBe('sloppy returned a malformed result; this is a bug in the tool. Try another approach.');
+    // A bug in the tool, so the harness hears of it too, once, with what the tool returned.
+    expect(seen).toHaveLength(1);
+    expect(String(seen[0]?.error)).toBe('Error: sloppy returned a malformed result: {"text":"oops"}');
+    expect(seen[0]?.context).toEqual({ tool: 'sloppy', phase: 'call' });
   });
 
   it('keeps structured data and images of a result', async () => {
@@ -362,5 +367,23 @@ describe('dispose', () => {
     });
     await registry.dispose();
     expect(errors).toEqual(['Error: did not finish disposing within 30 ms']);
+  });
+
+  it('tells onError the very error a resource threw while disposing (its stack), once, as phase dispose', async () => {
+    const bug = new TypeError("Cannot read properties of undefined (reading 'kill')");
+    const seen: { error: unknown; context: unknown }[] = [];
+    const registry = createRegistry({
+      resources: {
+        broken: {
+          dispose: async () => {
+            throw bug;
+          },
+        },
+      },
+      onError: (error, context) => void seen.push({ error, context }),
+    });
+    await registry.dispose();
+    expect(seen).toEqual([{ error: bug, context: { phase: 'dispose' } }]);
+    expect(seen[0]?.error).toBe(bug);
   });
 });

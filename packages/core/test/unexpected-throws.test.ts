@@ -267,3 +267,25 @@ describe('a bug of the run’s diagnostics source while a write’s diagnostics 
     expect(seen).toEqual([{ error: bug, context: { phase: 'background' } }]);
   });
 });
+
+describe('a late answer of the run’s diagnostics source that rejects (it promises never to)', () => {
+  it('reaches onError once as phase background; the write answers that its diagnostics are pending', async () => {
+    using dir = scratch();
+    const bug = new TypeError("Cannot read properties of undefined (reading 'items')");
+    const source: DiagnosticsSource = {
+      check: async (files) => files.map((file) => ({ file, state: 'pending' as const, settled: Promise.reject(bug) })),
+    };
+    const { seen, onError } = recorder();
+    await using registry = createRegistry({
+      resources: { cwd: dir.path, diagnostics: source },
+      tools: [writeTool(dir.path)],
+      approve: approveAll,
+      onError,
+    });
+    const result = await registry.call('write', { path: 'a.ts', content: 'x' });
+    expect(result.isError).toBe(false);
+    expect(resultText(result)).toMatch(/^Wrote a\.ts\./);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([{ error: bug, context: { phase: 'background' } }]);
+  });
+});

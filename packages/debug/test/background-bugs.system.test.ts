@@ -65,3 +65,29 @@ describe('a bug in an adapter configuration’s hook while a session starts (inj
     expect(seen).toEqual([{ error: bug, context: { phase: 'background', factory: '@agent-tools/debug' } }]);
   });
 });
+
+describe('a bug in reading where an adapter listens (injected: the harness’s transport `listening` pattern throws)', () => {
+  it('fails the start at once naming the bug, reaches onError once, and does not escape the stream’s data handler', { timeout: 60_000 }, async () => {
+    using project = tempDir({ 'go.mod': 'module probe\n\ngo 1.19\n', 'main.go': 'package main\n\nfunc main() {}\n' });
+    const bug = new TypeError("Cannot read properties of undefined (reading 'port')");
+    class Faulty extends RegExp {
+      override exec(): RegExpExecArray | null {
+        throw bug;
+      }
+    }
+    const delve = builtinAdapters().find((adapter) => adapter.id === 'delve');
+    if (!delve) throw new Error('delve is not a built-in adapter');
+    const debugSupervisor = createDebugSupervisor({ adapters: [{ ...delve, transport: { kind: 'tcp', listening: new Faulty('listening at') } }] });
+    const seen: { error: unknown; context: unknown }[] = [];
+    await using registry = createRegistry({
+      resources: { cwd: project.path, conversationId: 'c1', debugSupervisor },
+      factories: [debugTools],
+      approve: approveAll,
+      onError: (error, context) => void seen.push({ error, context }),
+    });
+    const launched = await registry.call('debug', { action: 'launch', program: 'main.go' });
+    expect(launched.isError).toBe(true);
+    expect(resultText(launched)).toContain("Cannot read properties of undefined (reading 'port')");
+    expect(seen).toEqual([{ error: bug, context: { phase: 'background', factory: '@agent-tools/debug' } }]);
+  });
+});

@@ -1,5 +1,5 @@
 import { approveAll, createRegistry, resultText } from '@agent-tools/core';
-import { tempDir, waitUntil } from '@agent-tools/test-utils';
+import { tempDir, unhandledRejections, waitUntil } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import { builtinServers, createLspSupervisor, defineServer, lspTools } from '../src/index.js';
 import { writeTool } from './helpers.js';
@@ -82,26 +82,20 @@ describe('a bug in a configuration hook while the server starts (injected: the h
     });
     const lspSupervisor = createLspSupervisor({ cwd: project.path, builtins: false, servers: [typescript] });
     const seen: { error: unknown; context: unknown }[] = [];
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    try {
-      await using registry = createRegistry({
-        resources: { cwd: project.path, lspSupervisor },
-        factories: [lspTools],
-        onError: (error, context) => void seen.push({ error, context }),
-      });
-      const result = await registry.call('lsp', { action: 'hover', file: 'a.ts', line: 1, symbol: 'lowStock' });
-      expect(result.isError).toBe(true);
-      expect(resultText(result)).toContain("could not be started: Cannot read properties of undefined (reading 'tsserver')");
-      expect(seen).toEqual([{ error: bug, context: { phase: 'background', factory: '@agent-tools/lsp' } }]);
-      // The server killed after the failed start exits later; its exit must not surface as an unhandled rejection.
-      await lspSupervisor.dispose();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', onUnhandled);
-    }
+    using unhandled = unhandledRejections();
+    await using registry = createRegistry({
+      resources: { cwd: project.path, lspSupervisor },
+      factories: [lspTools],
+      onError: (error, context) => void seen.push({ error, context }),
+    });
+    const result = await registry.call('lsp', { action: 'hover', file: 'a.ts', line: 1, symbol: 'lowStock' });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toContain("could not be started: Cannot read properties of undefined (reading 'tsserver')");
+    expect(seen).toEqual([{ error: bug, context: { phase: 'background', factory: '@agent-tools/lsp' } }]);
+    // The server killed after the failed start exits later; its exit must not surface as an unhandled rejection.
+    await lspSupervisor.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(unhandled.seen).toEqual([]);
   });
 });
 

@@ -15,19 +15,23 @@ export type ApprovalMode = 'client' | 'elicit' | 'yes';
 /** The approval modes, for option parsing. */
 export const APPROVAL_MODES: readonly ApprovalMode[] = Object.freeze(['client', 'elicit', 'yes']);
 
-/** The approval callback of a mode, asking through the session's port when the mode is `elicit`. */
+/**
+ * The approval callback of a mode, asking through the session's port when the mode is `elicit`; a failure of the port
+ * there (the form could not be asked) refuses the call and is told to `onPortError`, the session's `onError`.
+ */
 export function approvalFor(
   mode: ApprovalMode,
   port: QuestionPort,
   target: TargetSpace,
   timeoutMs: number | undefined,
+  onPortError?: (error: unknown) => void,
 ): ApprovalCallback {
   switch (mode) {
     case 'client':
     case 'yes':
       return approveAll;
     case 'elicit':
-      return permissionApproval({ port, target, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+      return permissionApproval({ port, target, ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(onPortError ? { onPortError } : {}) });
     default:
       throw new McpServerError('invalid_option', `Unknown approval mode "${String(mode)}"; use ${APPROVAL_MODES.join(', ')}.`);
   }

@@ -67,7 +67,10 @@ export interface ServeOptions {
    * call. It must be what the registry would list for the surface; `undefined` from it lists from the registry.
    */
   readonly listTools?: () => readonly Tool[] | undefined;
-  /** Told of failures outside any call (a factory that threw, a dispose that failed), for logs. */
+  /**
+   * Told of failures outside any call (a factory that threw, a dispose that failed) and of a permission form under
+   * `elicit` that could not be asked (the elicitation failed), for logs.
+   */
   readonly onError?: (error: unknown) => void;
 }
 
@@ -117,7 +120,7 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
         sessionId: transport.sessionId,
         questionPort: port,
         targetSpace: target,
-        approve: approvalFor(options.approval ?? 'client', port, target, options.permissionTimeoutMs),
+        approve: approvalFor(options.approval ?? 'client', port, target, options.permissionTimeoutMs, options.onError),
         clientInfo: server.getClientVersion(),
         clientCapabilities: server.getClientCapabilities(),
         listRoots: async () =>
@@ -137,12 +140,26 @@ export async function serveRegistry(transport: Transport, source: RegistrySource
     }
   };
 
+  /** Tells the harness's onError of a bug; a logger that throws has nowhere to go and changes no answer. */
+  const tell = (error: unknown): void => {
+    try {
+      options.onError?.(error);
+    } catch {
+      // The harness's logger failed; the client's answer does not depend on it.
+    }
+  };
+
   let answering = 0;
   const whenAnswered: (() => void)[] = [];
   const answer = async <T>(work: () => Promise<T>): Promise<T> => {
     answering++;
     try {
       return await work();
+    } catch (error) {
+      // An McpError is the answer (an unknown tool, tools that could not be set up, told once already); anything else
+      // is a bug (ours, or the harness's listTools) that the SDK would only send to the client: the harness hears too.
+      if (!(error instanceof McpError)) tell(error);
+      throw error;
     } finally {
       answering--;
       if (answering === 0) for (const resolve of whenAnswered.splice(0)) resolve();

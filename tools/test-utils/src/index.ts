@@ -26,5 +26,6 @@ export {
 export { seededRandom } from './seeded-random.js';
 export { checkStrictSchema } from './strict-rules.js';
 export { type TempDir, tempDir } from './temp-dir.js';
+export { type UnhandledRejections, unhandledRejections } from './unhandled-rejections.js';
 export { alive, waitDead } from './wait.js';
 export { waitUntil } from './wait-until.js';

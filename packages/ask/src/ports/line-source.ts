@@ -1,5 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { BackgroundErrors } from '@agent-tools/core/internal';
 
 /**
  * The line interface a harness already has (the `agent-tools` harness's `Terminal`): accepted by shape, so a
@@ -36,7 +37,7 @@ export interface LineSource {
  * reused by the next card rather than asking for a second line, so lines never reach the wrong reader out of
  * order; a line that arrives when no card wants it is reported as ignored, not silently swallowed.
  */
-export function terminalSource(terminal: LineTerminal): LineSource {
+export function terminalSource(terminal: LineTerminal, background: BackgroundErrors = new BackgroundErrors()): LineSource {
   let pending: Promise<string | undefined> | undefined;
   let consumer: ((line: string | undefined) => void) | undefined;
   let ended = false;
@@ -53,7 +54,8 @@ export function terminalSource(terminal: LineTerminal): LineSource {
           (line) => line,
           () => undefined,
         );
-        void pending.then((line) => {
+        // Nobody awaits this: a throw in it (the harness's `write`) is a bug outside any call, told, never unhandled.
+        background.watch(pending.then((line) => {
           pending = undefined;
           if (line === undefined) ended = true;
           const take = consumer;
@@ -62,7 +64,7 @@ export function terminalSource(terminal: LineTerminal): LineSource {
           else if (line?.trim()) {
             terminal.write(`(ignored ${JSON.stringify(line)}: the question it would have answered was withdrawn; type it again)\n`);
           }
-        });
+        }));
       }
       return new Promise((resolve) => {
         if (signal.aborted) return resolve(ABANDONED);

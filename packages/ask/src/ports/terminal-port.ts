@@ -1,4 +1,4 @@
-import { formatDuration } from '@agent-tools/core/internal';
+import { BackgroundErrors, formatDuration } from '@agent-tools/core/internal';
 import { type CardOutcome, type CardQuestion, cardQuestions, type QuestionAnswer, type QuestionCard, type QuestionPort } from '../card.js';
 import { isTimeout } from '../desk.js';
 import { ABANDONED, type LineSource, type LineTerminal, streamSource, type TerminalStreams, terminalSource } from './line-source.js';
@@ -9,6 +9,8 @@ export interface TerminalPort extends QuestionPort, Disposable {
   /** Stops reading input; later questions fail closed. */
   close(): void;
   dispose(): void;
+  /** See {@link QuestionPort.onBackgroundError}: a throw of the harness's `write` for a line no card wanted. */
+  onBackgroundError(reporter: (error: unknown) => void): () => void;
 }
 
 function isLineTerminal(io: LineTerminal | TerminalStreams): io is LineTerminal {
@@ -23,7 +25,8 @@ function isLineTerminal(io: LineTerminal | TerminalStreams): io is LineTerminal 
  * A human counts as attached until the input ends.
  */
 export function terminalPort(io: LineTerminal | TerminalStreams): TerminalPort {
-  const source: LineSource = isLineTerminal(io) ? terminalSource(io) : streamSource(io);
+  const background = new BackgroundErrors();
+  const source: LineSource = isLineTerminal(io) ? terminalSource(io, background) : streamSource(io);
   let closed = false;
   const close = (): void => {
     if (closed) return;
@@ -59,6 +62,7 @@ export function terminalPort(io: LineTerminal | TerminalStreams): TerminalPort {
       }
       return { type: 'answered', answers };
     },
+    onBackgroundError: (reporter) => background.subscribe(reporter),
     close,
     dispose: close,
     [Symbol.dispose]: close,

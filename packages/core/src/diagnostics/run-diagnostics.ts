@@ -282,12 +282,9 @@ export class RunDiagnostics {
     for (const check of checks) {
       if (check.state === 'pending') {
         // Not in time: its answer still becomes the file's baseline for the next write, unless one was taken since.
-        check.settled.then(
-          (late) => {
-            if (late && !this.#ledger.has(check.file) && !this.#controller.signal.aborted) this.#ledger.update(check.file, this.#relevant(late));
-          },
-          () => {},
-        );
+        this.#follow(check.settled, (late) => {
+          if (late && !this.#ledger.has(check.file) && !this.#controller.signal.aborted) this.#ledger.update(check.file, this.#relevant(late));
+        });
       }
       if (check.state !== 'checked') continue;
       const known = this.#ledger.has(check.file);
@@ -402,25 +399,20 @@ export class RunDiagnostics {
       this.#lateParts.set(file, parts);
     }
     const own = partSources([part]);
-    part.settled.then(
-      (diagnostics) => {
-        if (this.#controller.signal.aborted || (this.#generation.get(file) ?? 0) !== generation) return;
-        const path = displayPath(file, this.#cwd);
-        const post = (text: string) => {
-          if (!options.silent) this.#notices.post({ text, heading: LATE_HEADING, source: LATE_DIAGNOSTICS_SOURCE, key: lateKey(file, part.name) });
-        };
-        if (diagnostics === undefined) {
-          post(`Diagnostics of ${path} from ${part.name} never arrived: the file is not verified by ${part.name}.`);
-          return;
-        }
-        const fresh = this.#ledger.update(file, this.#relevant(diagnostics), (source) => !own.has(source));
-        if (options.noBaseline) post(formatUnknownBefore(path, fresh, this.#maxPerFile, part.name));
-        else post(fresh.length === 0 ? noNewFrom(path, part.name) : formatNewDiagnostics(`${path}, from ${part.name}`, fresh, this.#maxPerFile));
-      },
-      () => {
-        // A source promised never to reject; if it does, the part stays unverified.
-      },
-    );
+    this.#follow(part.settled, (diagnostics) => {
+      if (this.#controller.signal.aborted || (this.#generation.get(file) ?? 0) !== generation) return;
+      const path = displayPath(file, this.#cwd);
+      const post = (text: string) => {
+        if (!options.silent) this.#notices.post({ text, heading: LATE_HEADING, source: LATE_DIAGNOSTICS_SOURCE, key: lateKey(file, part.name) });
+      };
+      if (diagnostics === undefined) {
+        post(`Diagnostics of ${path} from ${part.name} never arrived: the file is not verified by ${part.name}.`);
+        return;
+      }
+      const fresh = this.#ledger.update(file, this.#relevant(diagnostics), (source) => !own.has(source));
+      if (options.noBaseline) post(formatUnknownBefore(path, fresh, this.#maxPerFile, part.name));
+      else post(fresh.length === 0 ? noNewFrom(path, part.name) : formatNewDiagnostics(`${path}, from ${part.name}`, fresh, this.#maxPerFile));
+    });
   }
 
   #bump(file: string): number {
@@ -466,22 +458,26 @@ export class RunDiagnostics {
   }
 
   #awaitLate(file: string, generation: number, settled: Promise<readonly Diagnostic[] | undefined>, noBaseline: boolean): void {
-    settled.then(
-      (diagnostics) => {
-        if (this.#controller.signal.aborted || this.#generation.get(file) !== generation) return;
-        const path = displayPath(file, this.#cwd);
-        if (diagnostics === undefined) {
-          this.#late(`Diagnostics of ${path} never arrived: the file is not verified.`, file);
-          return;
-        }
-        const fresh = this.#ledger.update(file, this.#relevant(diagnostics));
-        if (noBaseline) this.#late(formatUnknownBefore(path, fresh, this.#maxPerFile), file);
-        else this.#late(fresh.length === 0 ? `No new diagnostics in ${path}.` : formatNewDiagnostics(path, fresh, this.#maxPerFile), file);
-      },
-      () => {
-        // A source promised never to reject; if it does, the file stays unverified and the next write says so.
-      },
-    );
+    this.#follow(settled, (diagnostics) => {
+      if (this.#controller.signal.aborted || this.#generation.get(file) !== generation) return;
+      const path = displayPath(file, this.#cwd);
+      if (diagnostics === undefined) {
+        this.#late(`Diagnostics of ${path} never arrived: the file is not verified.`, file);
+        return;
+      }
+      const fresh = this.#ledger.update(file, this.#relevant(diagnostics));
+      if (noBaseline) this.#late(formatUnknownBefore(path, fresh, this.#maxPerFile), file);
+      else this.#late(fresh.length === 0 ? `No new diagnostics in ${path}.` : formatNewDiagnostics(path, fresh, this.#maxPerFile), file);
+    });
+  }
+
+  /**
+   * Follows a late answer of the source, which nobody awaits: a rejection (a source promises none: the file or part
+   * then stays unverified) or a throw while it is recorded is a bug, told to `onError` instead of being dropped or
+   * left unhandled.
+   */
+  #follow<T>(late: Promise<T>, record: (value: T) => void): void {
+    late.then(record).catch(this.#unavailable(undefined));
   }
 
   /** Posts a file's late diagnostics, keyed by the file: a later write of it withdraws them unread. */

@@ -280,10 +280,19 @@ function localSocketPath(name: string, dir: string | undefined): string {
 async function waitForListening(tree: SupervisedProcess, pattern: RegExp, options: StartAdapterOptions, exited: Promise<ExitInfo>): Promise<string> {
   let seen = '';
   let onData: ((chunk: Buffer) => void) | undefined;
-  const found = new Promise<string>((resolve) => {
+  const found = new Promise<string>((resolve, reject) => {
     onData = (chunk: Buffer) => {
       seen += chunk.toString('utf8');
-      const match = pattern.exec(seen);
+      let match: RegExpExecArray | null;
+      try {
+        match = pattern.exec(seen);
+      } catch (error) {
+        // The pattern is the adapter configuration's (a harness's own): a throw here would escape the stream's data
+        // handler and end the process. It is a bug, told as such, and the start fails with it at once.
+        (options.background ?? new BackgroundErrors()).report(error);
+        reject(error);
+        return;
+      }
       if (match) resolve(match[1] ?? match[0]);
     };
     tree.stdout?.on('data', onData);

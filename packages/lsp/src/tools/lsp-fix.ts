@@ -146,6 +146,8 @@ async function runCommand(server: LanguageServer, cwd: string, ctx: ToolContext,
         applied.push(...plan.changes);
         return { applied: true };
       } catch (error) {
+        // Declined either way, so what was applied is undone; anything but an LspError is also a bug to tell.
+        ctx.reportError(error);
         declined = errorDetail(error);
         return { applied: false, failureReason: declined };
       }

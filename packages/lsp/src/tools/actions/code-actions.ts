@@ -122,8 +122,9 @@ async function offered(server: LanguageServer, doc: OpenDocument | undefined, po
   try {
     const all = await server.diagnostics.of(doc, Date.now() + 10_000, signal);
     lineDiagnostics = all.filter((d) => d.range.start.line <= position.line && d.range.end.line >= position.line);
-  } catch {
-    // Without diagnostics the server still offers refactorings.
+  } catch (error) {
+    // A server that could not give them (an LspError) still offers refactorings without them; a bug propagates.
+    rethrowUnexpected(error);
   }
   // The request speaks the server's positions; what the model reads is in LSP's.
   const toServer = (range: LspDiagnostic['range']) => ({ start: server.positions.toServer(path, range.start), end: server.positions.toServer(path, range.end) });

@@ -5,6 +5,7 @@ import {
   ImplementationRequest,
   type Location,
   type LocationLink,
+  type Range,
   ReferencesRequest,
   TypeDefinitionRequest,
 } from 'vscode-languageserver-protocol';
@@ -63,13 +64,13 @@ export async function navigate(env: ToolEnv, action: NavigationAction, params: L
   const locations = filter ? all.filter((l) => filter.matches(l.path)) : all;
   const lead = leadOf(target, completeness);
   const flags = completeness.complete ? {} : { incomplete: completeness.reason };
-  const subject = `\`${symbol}\` (${target.file}:${position.line + 1})`;
+  const asked = `\`${symbol}\` (${target.file}:${position.line + 1})`;
   const [one, many] = NOUNS[action];
   const preposition = action === 'references' ? 'to' : 'of';
   if (locations.length === 0) {
     const none = filter
-      ? `None of the ${plural(all.length, one, many)} ${preposition} ${subject} is in ${filter.label}.${all.length ? ' Call again without "path" to see them.' : ''}`
-      : `No ${many} ${preposition} ${subject}. ${EMPTY[action]}`;
+      ? `None of the ${plural(all.length, one, many)} ${preposition} ${asked} is in ${filter.label}.${all.length ? ' Call again without "path" to see them.' : ''}`
+      : `No ${many} ${preposition} ${asked}. ${EMPTY[action]}`;
     return ok(`${lead}${none}`, { action, symbol, total: 0, ...flags, locations: [] });
   }
   const reader = new LineReader(env.cwd, (path) => server.documents.get(path)?.text);
@@ -77,10 +78,15 @@ export async function navigate(env: ToolEnv, action: NavigationAction, params: L
     // pyright answers a parameter or variable of unknown type with its own declaration: that is no type.
     const first = locations[0] as (typeof locations)[number];
     return ok(
-      `${lead}The server knows no type for ${subject}: it answers with the declaration of \`${symbol}\` itself (${pathLabel(first.path, env.cwd)}:${first.range.start.line + 1}), which is not a type. Use hover to see what it infers there.`,
+      `${lead}The server knows no type for ${asked}: it answers with the declaration of \`${symbol}\` itself (${pathLabel(first.path, env.cwd)}:${first.range.start.line + 1}), which is not a type. Use hover to see what it infers there.`,
       { action, symbol, total: 0, ...flags, noType: true, locations: [] },
     );
   }
+  // At a keyword (`function`, `class`, `const`), tsserver answers for the name it declares: the answer names that one.
+  const answeredFor = action === 'references' ? neighbourName(reader, locations, symbol) : undefined;
+  const subject = answeredFor
+    ? `\`${answeredFor}\` (\`${symbol}\` on ${target.file}:${position.line + 1} is not a name; the server answered for \`${answeredFor}\` next to it)`
+    : asked;
   const rendered = renderLocations(locations, {
     cwd: env.cwd,
     reader,
@@ -112,4 +118,19 @@ const TYPE_DECLARATION = /\b(class|interface|type|enum|struct|union|typedef|prot
 function declaresItself(line: string | undefined, character: number, symbol: string): boolean {
   if (line === undefined) return false;
   return line.slice(character, character + symbol.length) === symbol && !TYPE_DECLARATION.test(line.slice(0, character));
+}
+
+/**
+ * The one name every location covers when none covers the symbol asked for: the server answered for the name next to
+ * a keyword. Undefined when any location is the symbol itself (an ordinary answer) or the locations name several.
+ */
+function neighbourName(reader: LineReader, locations: readonly { path: string; range: Range }[], symbol: string): string | undefined {
+  const names = new Set<string>();
+  for (const { path, range } of locations) {
+    if (range.start.line !== range.end.line) return undefined;
+    const name = reader.locationLine(path, range.start.line)?.slice(range.start.character, range.end.character);
+    if (name === undefined || name === symbol || !/^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$]*$/u.test(name)) return undefined;
+    names.add(name);
+  }
+  return names.size === 1 ? [...names][0] : undefined;
 }
