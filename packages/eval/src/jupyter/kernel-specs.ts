@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KernelLanguage } from '../language.js';
@@ -15,21 +15,17 @@ export const KERNEL_SPEC_NAMES: Readonly<Record<KernelLanguage, string>> = Objec
 // kernel runs as plain Node, never through a TypeScript loader.
 export const JS_KERNEL_MAIN: string = fileURLToPath(new URL('../../dist/js-kernel/main.js', import.meta.url));
 
+let launcher: string | undefined;
+
 /**
- * Ends what the kernel's cells left in its process group when the kernel exits (see {@link endGroupAtExit}), and
- * starts ipykernel without importing debugpy, which ipykernel loads for its debugger (unused by eval) and which costs
- * a third of the kernel's start. A cell can still `import debugpy` afterwards. History stays in memory: eval does not
- * need IPython's SQLite file, and writing it costs time on every cell.
+ * Ends what the kernel's cells left in its process group when the kernel exits (see {@link endGroupAtExit}), then
+ * starts ipykernel (`kernel-start.py`, beside this file: without importing debugpy, which costs a third of the
+ * kernel's start). History stays in memory (the spec's argv): eval does not need IPython's SQLite file, and writing it
+ * costs time on every cell.
  */
 function pythonLauncher(): string {
-  return [
-    endGroupAtExit(),
-    'import sys',
-    'sys.modules["debugpy"] = None',
-    'from ipykernel import kernelapp',
-    'del sys.modules["debugpy"]',
-    'kernelapp.launch_new_instance()',
-  ].join('\n');
+  launcher ??= `${endGroupAtExit()}${readFileSync(new URL('./kernel-start.py', import.meta.url), 'utf8')}`;
+  return launcher;
 }
 
 /** How {@link installKernelSpecs} writes the two kernel specs. */

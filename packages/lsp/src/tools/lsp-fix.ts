@@ -170,18 +170,18 @@ async function runCommand(server: LanguageServer, cwd: string, ctx: ToolContext,
       failure = error;
     }
     if (retry && attempt === 1) {
-      const restored = await undo(server, applied, cwd);
+      const restored = await undo(server, applied, cwd, ctx);
       if (restored.ok) continue;
       return { applied: [], declined: declined ?? 'a file changed on disk since the server read it', restored: restored.text };
     }
     if (declined === undefined && failure !== undefined && applied.length === 0) throw failure;
     if (declined === undefined) return { applied };
-    return { applied: [], declined, restored: (await undo(server, applied, cwd)).text };
+    return { applied: [], declined, restored: (await undo(server, applied, cwd, ctx)).text };
   }
 }
 
 /** Restores the files a command had changed before one of its edits was declined. */
-async function undo(server: LanguageServer, applied: readonly FileChange[], cwd: string): Promise<{ ok: boolean; text: string }> {
+async function undo(server: LanguageServer, applied: readonly FileChange[], cwd: string, ctx: ToolContext): Promise<{ ok: boolean; text: string }> {
   if (applied.length === 0) return { ok: true, text: 'nothing was changed' };
   // One change per file: from what it is now back to what it was before the first edit.
   const files = new Map<string, { original: string | undefined; now: string | undefined }>();
@@ -192,6 +192,9 @@ async function undo(server: LanguageServer, applied: readonly FileChange[], cwd:
     syncServer(server, { changes: reverse });
     return { ok: true, text: `the ${plural(files.size, 'file')} it had already changed ${files.size === 1 ? 'was' : 'were'} restored, so nothing was changed` };
   } catch (error) {
+    // applyEditPlan says why the disk could not be restored as edit_failed (an LspError), which is only told; anything
+    // else is a bug, reported too, and the answer still says the files may not be restored (propagating would hide it).
+    ctx.reportError(error);
     return { ok: false, text: `restoring what it had already changed failed: ${errorDetail(error)}` };
   }
 }

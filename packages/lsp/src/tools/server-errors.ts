@@ -131,8 +131,10 @@ async function declarationOf(server: LanguageServer, name: string, cwd: string):
       const label = pathLabel(path, cwd);
       return `${label}:${symbol.location.range.start.line + 1}`;
     }
-  } catch {
-    // The sentence stands without the place.
+  } catch (error) {
+    // The server did not answer (an LspError): the sentence stands without the place; a bug (our reading of what
+    // the server sent included) propagates.
+    rethrowUnexpected(error);
   }
   return undefined;
 }
