@@ -172,7 +172,7 @@ export class TreeSitterLoader implements AsyncDisposable {
       matchTimeoutMs: this.#options.matchTimeoutMs,
     };
     if (this.#options.workers > 0 && (this.#pool || total(sizes) > this.#options.inlineBytes)) {
-      return this.#poolOf(sizes).search(request, files, sizes, options.signal, options.onSearched);
+      return this.#told(await this.#poolOf(sizes).search(request, files, sizes, options.signal, options.onSearched));
     }
     this.#inline ??= new FileSearcher(this.runtime, new TreeCache(this.#options.cacheBytes));
     const signal = options.signal;
@@ -185,7 +185,19 @@ export class TreeSitterLoader implements AsyncDisposable {
       await yieldToLoop();
     }
     if (stop()) throw new AstError('cancelled', 'The search was cancelled.');
-    return out;
+    return this.#told(out);
+  }
+
+  /**
+   * Outcomes as they are, once the call stacks that ran out while matching are told to the harness (each file's
+   * answer says it could not be searched; where it happened may be a recursion of ours that a file can reach).
+   */
+  #told(outcomes: FileOutcome[]): FileOutcome[] {
+    for (const outcome of outcomes) {
+      if (outcome.stack === undefined) continue;
+      this.#background.report(Object.assign(new RangeError(`Matching ${outcome.file} ran out of call stack`), { stack: outcome.stack }));
+    }
+    return outcomes;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { approveAll, createRegistry, resultText } from '@agent-tools/core';
 import { tempDir } from '@agent-tools/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { astTools, createTreeSitterLoader, type TreeSitterLoaderOptions } from '../src/index.js';
+import { AST_GREP } from './corpus.js';
 
 /** Where the child harness resolves `@agent-tools/ast` (the built package) and `@agent-tools/core`. */
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -186,5 +187,75 @@ describe('hostile files, on the calling thread: no call stack runs out, every an
     expect(found.text).toBe(
       'The pattern nests too deeply to compile (the call stack ran out). Write a shallower pattern: a metavariable such as $A stands for a whole subtree, and a rule\'s "has" or "inside" with "stopBy": "end" reaches any depth.',
     );
+  });
+
+  it('odd text: a BOM, CRLF, astral characters and bytes that are not UTF-8 are searched (columns as the CLI gives them); an edit leaves the undecodable file out and says so first', async () => {
+    const valid = '\uFEFFf(1);\r\n  f("\u{1F600}", 2);\r\n';
+    // A surrogate encoded alone (CESU-8) and a stray 0xFF: what the CLI silently finds nothing in.
+    const invalid = Buffer.concat([Buffer.from('g(0);\r\nf("'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('");\r\nf("x'), Buffer.from([0xff]), Buffer.from('");\r\n')]);
+    await using dir = tempDir({ 'b.js': valid });
+    writeFileSync(join(dir.path, 'a.js'), invalid);
+    await using loader = createTreeSitterLoader({ workers: 0 });
+    const bugs: unknown[] = [];
+    const registry = createRegistry({ resources: { cwd: dir.path, treeSitter: loader }, factories: [astTools], approve: approveAll, onError: (error) => bugs.push(error) });
+    const grep = await registry.call('ast_grep', { pattern: 'f($$$A)', language: 'javascript' });
+    const ours = (grep.structured as { matches: { file: string; startLine: number; startColumn: number; text: string }[] }).matches;
+    const theirs = (JSON.parse(execFileSync(AST_GREP, ['run', '-p', 'f($$$A)', '-l', 'js', '--json=compact', 'b.js'], { cwd: dir.path, encoding: 'utf8' })) as { text: string; range: { start: { line: number; column: number } } }[]).map(
+      (m) => ({ file: 'b.js', startLine: m.range.start.line + 1, startColumn: m.range.start.column + 1, text: m.text }),
+    );
+    expect(theirs).toHaveLength(2);
+    expect(ours.filter((m) => m.file === 'b.js').map(({ file, startLine, startColumn, text }) => ({ file, startLine, startColumn, text }))).toEqual(theirs);
+    expect(ours.filter((m) => m.file === 'a.js').map((m) => [m.startLine, m.text])).toEqual([
+      [2, 'f("\uFFFD\uFFFD\uFFFD")'],
+      [3, 'f("x\uFFFD")'],
+    ]);
+    const edit = await registry.call('ast_edit', { pattern: 'f($$$A)', rewrite: 'h($$$A)', language: 'javascript' });
+    const lines = resultText(edit).split('\n');
+    expect(lines[0]).toBe('Incomplete: left out because they changed during the search or are not valid UTF-8 (their bytes could not be written back as they are): a.js.');
+    expect(lines[1]).toMatch(/^\(proposed\) 2 replacements in 1 file: b\.js \(2\)\./);
+    expect(lines).toContain('+\uFEFFh(1);\r');
+    const alone = await registry.call('ast_edit', { pattern: 'f($$$A)', rewrite: 'h($$$A)', path: 'a.js' });
+    expect(resultText(alone).split('\n').slice(0, 2)).toEqual([
+      'Incomplete: left out because they changed during the search or are not valid UTF-8 (their bytes could not be written back as they are): a.js.',
+      'Nothing to edit: every match is in a file left out.',
+    ]);
+    expect(bugs).toEqual([]);
+  });
+
+  it('a 20 MB one-line file and a file with a NUL byte are not searched, and the answer says so first instead of "no match"', async () => {
+    const big = await call({ 'big.js': `const a = [${'1,'.repeat(10_000_000)}];\n` }, 'ast_grep', { pattern: '$A', path: 'big.js' });
+    expect(big.text.split('\n').slice(0, 2)).toEqual([
+      'Incomplete: 1 file was skipped as too large (named at the end).',
+      'Nothing was searched: big.js (19531 KiB) is larger than the size searched (files over it are skipped); a text search can look inside it.',
+    ]);
+    const nul = await call({ 'a.js': 'f(1);\nconst s = "a\u0000b";\n' }, 'ast_grep', { pattern: 'f($A)', path: 'a.js' });
+    expect(nul.text.split('\n').slice(0, 2)).toEqual([
+      'Incomplete: 1 file was skipped as binary (named at the end).',
+      'Nothing was searched: a.js holds a NUL byte among its first 8,000 bytes, so it is taken for a binary file and skipped; a text search can look inside it.',
+    ]);
+    // In a folder, the other files are searched and the answer still starts with what was not.
+    const folder = await call({ 'a.js': 'f(1);\nconst s = "a\u0000b";\n', 'b.js': 'f(2);\n' }, 'ast_grep', { pattern: 'f($A)', language: 'javascript' });
+    expect(folder.text.split('\n').slice(0, 2)).toEqual([
+      'Incomplete: 1 file was skipped as binary (named at the end).',
+      '1 match of `f($A)` in 1 file (searched 1 javascript file (.js, .mjs, .cjs, .jsx) under the working directory).',
+    ]);
+  });
+
+  it('a long match of many lines is shown from the head its record keeps: line lengths and line counts exact', async () => {
+    // A call whose first line is 3,002 characters, then 10 more lines: the record keeps its first 2,000 (the lines
+    // after the first are not in it, and are counted).
+    const code = `f(${'x,'.repeat(1500)}\n${'  y,\n'.repeat(10)});\n`;
+    const found = await call({ 'a.js': code }, 'ast_grep', { pattern: 'f($$$A)', path: 'a.js' });
+    const lines = found.text.split('\n');
+    expect(lines.slice(3, 6)).toEqual([
+      `  1-12: f(${'x,'.repeat(79)}… (${3002 - 160} more characters)`,
+      '        … (11 more lines)',
+      `        $$$A: ${'x,'.repeat(50)}… (${3000 - 100} more characters) … (+10 lines)`,
+    ]);
+    const match = (found.structured['matches'] as { text: string; textLength?: number; captures: Record<string, { textLength?: number; items?: string[]; itemCount?: number }> }[])[0];
+    expect(match?.text).toBe(code.slice(0, 2000));
+    expect(match?.textLength).toBe(code.length - 2);
+    expect(match?.captures['A']?.items).toHaveLength(50);
+    expect(match?.captures['A']?.itemCount).toBe(1510);
   });
 });

@@ -28,6 +28,8 @@ export interface FileOutcome {
   readonly errorRow?: number;
   /** Why the file could not be read or parsed. */
   readonly reason?: string;
+  /** For a file whose matching ran out of call stack: where (the harness's logs get it; the model gets `reason`). */
+  readonly stack?: string;
   /** The text the matches refer to, when asked for (edits) and there are matches. */
   readonly text?: string;
   /** Offsets of line starts inside multi-line string literals (edits only): a rewrite leaves those lines alone. */
@@ -181,7 +183,13 @@ export class FileSearcher {
           : findMatches(tree, source, pattern, halt, { comments: forEdit, nodesOf, sink });
       } catch (error) {
         if (!isStackOverflow(error)) throw error;
-        return { file, status: 'too-deep', matches: [], reason: 'nested too deeply to match: the call stack ran out' };
+        return {
+          file,
+          status: 'too-deep',
+          matches: [],
+          reason: 'matching it ran out of call stack: code nested too deeply, or a regex that backtracks too far',
+          stack: (error as Error).stack ?? '',
+        };
       }
       const stopped = late && !stop?.() ? `matching stopped after ${request.matchTimeoutMs} ms` : undefined;
       if (stopped && forEdit) return { file, status: 'unfinished', matches: [], reason: `matching took longer than ${request.matchTimeoutMs} ms` };

@@ -88,7 +88,9 @@ export function shownText(match: MatchRecord): string[] {
     const body = i === 0 ? line : line.slice(Math.min(match.startColumn, /^[ \t]*/.exec(line)?.[0].length ?? 0));
     return cutLine(body, MAX_LINE, hiddenOf(match, lines, i, total));
   });
-  if (total > shown.length) shown.push(`… (${total - shown.length} more lines)`);
+  const more = total - shown.length;
+  // (The empty last line of a text that ends with a line break, which a whole text shows, is not worth a line here.)
+  if (more > 0 && !(more === 1 && match.endColumn === 0 && lines.length < total)) shown.push(`… (${plural(more, 'more line')})`);
   return shown;
 }
 
@@ -107,12 +109,20 @@ function captureText(capture: CaptureRecord): string {
 
 /**
  * Characters of line `i` of a text that its record's head does not hold: 0 for a line the head holds whole, the
- * rest of the text for its last line, `undefined` where the head ends inside a line that more lines follow.
+ * rest of the text for its last line (or the one before an empty last line: the text ends with a line break),
+ * `undefined` where the head ends inside a line that more lines follow.
  */
-function hiddenOf(record: { readonly text: string; readonly start: number; readonly end: number }, lines: readonly string[], i: number, total: number): number | undefined {
+function hiddenOf(
+  record: { readonly text: string; readonly start: number; readonly end: number; readonly endColumn: number; readonly lineRest?: number },
+  lines: readonly string[],
+  i: number,
+  total: number,
+): number | undefined {
   const missing = record.end - record.start - record.text.length;
   if (missing <= 0 || i < lines.length - 1) return 0;
-  return i === total - 1 ? missing : undefined;
+  if (record.lineRest !== undefined) return record.lineRest;
+  if (i === total - 1) return missing;
+  return i === total - 2 && record.endColumn === 0 ? missing - 1 : undefined;
 }
 
 /** A line cut to `max` characters, saying how many more it has (`hidden`: beyond `body`, unknown when undefined). */
@@ -178,20 +188,23 @@ export function list(items: readonly string[]): string {
 }
 
 /**
- * The answer's first lines: that it is incomplete, when a file could not be searched or was searched only in part
- * (named at the end), and how the pattern was read where that may not be what the model means.
+ * The answer's first lines: that it is incomplete, when a file of the language could not be searched, was searched
+ * only in part or was skipped (each named at the end), and how the pattern was read where that may not be what the
+ * model means.
  */
 export function readingFirst(summary: SearchSummary): string[] {
   const { pattern } = summary;
   const out: string[] = [];
-  const failed = summary.failures.length;
-  const partly = summary.stopped.length;
-  if (failed + partly > 0) {
-    const parts = [
-      ...(failed ? [`${plural(failed, 'file')} could not be searched`] : []),
-      ...(partly ? [`${plural(partly, 'file')} ${partly === 1 ? 'was' : 'were'} searched only in part`] : []),
-    ];
-    out.push(`Incomplete: ${parts.join(' and ')} (named at the end).`);
+  const was = (n: number): string => (n === 1 ? 'was' : 'were');
+  const parts = [
+    ...(summary.failures.length ? [`${plural(summary.failures.length, 'file')} could not be searched`] : []),
+    ...(summary.stopped.length ? [`${plural(summary.stopped.length, 'file')} ${was(summary.stopped.length)} searched only in part`] : []),
+    ...(summary.tooLarge.length ? [`${plural(summary.tooLarge.length, 'file')} ${was(summary.tooLarge.length)} skipped as too large`] : []),
+    ...(summary.binary.length ? [`${plural(summary.binary.length, 'file')} ${was(summary.binary.length)} skipped as binary`] : []),
+  ];
+  if (parts.length > 0) {
+    const last = parts.pop() as string;
+    out.push(`Incomplete: ${parts.length ? `${parts.join(', ')} and ${last}` : last} (named at the end).`);
   }
   if (!isRule(pattern) && pattern.caveat) out.push(pattern.caveat);
   return out;
@@ -207,6 +220,14 @@ export function noMatchText(summary: SearchSummary): string {
   if (summary.scopeIsFile && summary.notRegular.length > 0) {
     const only = summary.notRegular[0];
     return `${only?.file} is ${only?.what}, not a regular file, so it was not opened and nothing was searched. Pass a regular file or a folder as \`path\`.`;
+  }
+  // The one file asked for was not searched: say why, not that the code is not there.
+  if (summary.scopeIsFile && summary.filesSearched === 0) {
+    const large = summary.tooLarge[0];
+    const failure = summary.failures[0];
+    if (large) return `Nothing was searched: ${large} is larger than the size searched (files over it are skipped); a text search can look inside it.`;
+    if (summary.binary.length > 0) return `Nothing was searched: ${summary.scope} holds a NUL byte among its first 8,000 bytes, so it is taken for a binary file and skipped; a text search can look inside it.`;
+    if (failure) return `Nothing was searched: ${failure.file} could not be searched (${failure.reason}).`;
   }
   if (summary.filesSearched === 0 && !summary.scopeIsFile) {
     const exts = summary.spec.extensions.map((e) => `.${e}`).join(', ');

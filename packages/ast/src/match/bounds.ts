@@ -12,6 +12,23 @@ export const MAX_ITEMS = 50;
 /** Characters of each of those texts. */
 export const MAX_ITEM_TEXT = 200;
 
+/**
+ * Where a head of `src[start, end)` (a text of `rows` lines) cuts a line that more lines of the text follow: the characters of that line after
+ * the head (so an answer can say how long the line is); `undefined` when the head is whole or ends in the last line
+ * (whose length the offsets give).
+ */
+export function lineRestOf(src: string, start: number, end: number, rows: number, head: string): number | undefined {
+  const cut = start + head.length;
+  if (cut >= end) return undefined;
+  // The head's line is the last when the head holds every line break of the text: then nothing is looked for (the
+  // rest of a one-line match may be the rest of the file).
+  let breaks = 0;
+  for (let i = head.indexOf('\n'); i >= 0; i = head.indexOf('\n', i + 1)) breaks++;
+  if (breaks >= rows - 1) return undefined;
+  const lineEnd = src.indexOf('\n', cut);
+  return lineEnd < 0 || lineEnd >= end ? undefined : lineEnd - cut;
+}
+
 /** `src[start, end)`, or its first `max` characters (never half of a surrogate pair). */
 export function headOf(src: string, start: number, end: number, max: number): string {
   if (end - start <= max) return src.slice(start, end);

@@ -1,6 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { type CompiledPattern, ERROR_KIND_ID, type PatternNode } from '../pattern/pattern-node.js';
-import { headOf, MAX_ITEM_TEXT, MAX_ITEMS, MAX_RECORD_TEXT } from './bounds.js';
+import { headOf, lineRestOf, MAX_ITEM_TEXT, MAX_ITEMS, MAX_RECORD_TEXT } from './bounds.js';
 import type { UnnamedCode } from './code-span.js';
 import { type Bindings, Matcher } from './matcher.js';
 import { type CommentRecord, commentsIn } from './regions.js';
@@ -28,6 +28,8 @@ export interface CaptureRecord {
   readonly items?: readonly string[];
   /** For a `$$$` run with more named nodes than `items` holds: how many it has. */
   readonly itemCount?: number;
+  /** When `text` is a head that ends inside a line other than the last: the characters of that line after it. */
+  readonly lineRest?: number;
 }
 
 /** One match in one file, as plain data (it crosses thread boundaries). */
@@ -43,6 +45,8 @@ export interface MatchRecord {
   /** The matched code; only its head (`MAX_RECORD_TEXT` characters) when `end - start` is longer, except in the matches of an edit. */
   readonly text: string;
   readonly captures: Readonly<Record<string, CaptureRecord>>;
+  /** When `text` is a head that ends inside a line other than the last: the characters of that line after it. */
+  readonly lineRest?: number;
   /** What each unnamed `$$$` of the pattern took, in the order they were matched. */
   readonly anonymous: readonly CaptureRecord[];
   /** The comments inside the match (searches for edits only). */
@@ -238,10 +242,13 @@ export function record(node: Node, src: string, bindings: Bindings): MatchRecord
   for (const [name, captured] of bindings.singles) {
     const start = captured.startPosition;
     const end = captured.endPosition;
+    const text = headOf(src, captured.startIndex, captured.endIndex, MAX_RECORD_TEXT);
+    const rest = lineRestOf(src, captured.startIndex, captured.endIndex, end.row - start.row + 1, text);
     entries.push([
       name,
       {
-        text: headOf(src, captured.startIndex, captured.endIndex, MAX_RECORD_TEXT),
+        text,
+        ...(rest !== undefined ? { lineRest: rest } : {}),
         start: captured.startIndex,
         end: captured.endIndex,
         startRow: start.row,
@@ -257,6 +264,8 @@ export function record(node: Node, src: string, bindings: Bindings): MatchRecord
   const captures: Record<string, CaptureRecord> = Object.fromEntries(entries);
   const start = node.startPosition;
   const end = node.endPosition;
+  const text = headOf(src, node.startIndex, node.endIndex, MAX_RECORD_TEXT);
+  const rest = lineRestOf(src, node.startIndex, node.endIndex, end.row - start.row + 1, text);
   return {
     start: node.startIndex,
     end: node.endIndex,
@@ -264,7 +273,8 @@ export function record(node: Node, src: string, bindings: Bindings): MatchRecord
     startColumn: start.column,
     endRow: end.row,
     endColumn: end.column,
-    text: headOf(src, node.startIndex, node.endIndex, MAX_RECORD_TEXT),
+    text,
+    ...(rest !== undefined ? { lineRest: rest } : {}),
     captures,
     anonymous: bindings.anonymous.map((nodes) => runRecord(nodes, node, src)),
   };
@@ -280,8 +290,11 @@ function runRecord(nodes: readonly Node[], match: Node, src: string): CaptureRec
   const to = last ?? match;
   const start = from.startPosition;
   const end = last ? to.endPosition : start;
+  const text = first && last ? headOf(src, first.startIndex, last.endIndex, MAX_RECORD_TEXT) : '';
+  const rest = first && last ? lineRestOf(src, first.startIndex, last.endIndex, end.row - start.row + 1, text) : undefined;
   return {
-    text: first && last ? headOf(src, first.startIndex, last.endIndex, MAX_RECORD_TEXT) : '',
+    text,
+    ...(rest !== undefined ? { lineRest: rest } : {}),
     start: from.startIndex,
     end: last ? last.endIndex : from.startIndex,
     startRow: start.row,

@@ -164,15 +164,20 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
       }
       const results = query && isRule(query) && query.transform.length > 0 ? withTransforms(summary.results, query.transform) : summary.results;
       const proposal = await propose(loader, summary.spec, results, template);
-      const notes: string[] = [];
-      if (proposal.unstable.length) {
-        notes.push(`Left out because they changed during the search or are not valid UTF-8: ${list(proposal.unstable)}.`);
-      }
+      // A file left out has matches the edit does not rewrite: the answer is incomplete, and says so first.
+      const leftOut = proposal.unstable.length
+        ? [`Incomplete: left out because they changed during the search or are not valid UTF-8 (their bytes could not be written back as they are): ${list(proposal.unstable)}.`]
+        : [];
       if (proposal.replacements === 0) {
-        const text = proposal.untouched.length
-          ? `Nothing to edit: none of the ${plural(summary.totalMatches, 'match')} can be rewritten without losing code the pattern does not name.`
-          : `Nothing to edit: the ${plural(summary.totalMatches, 'match')} already read${summary.totalMatches === 1 ? 's' : ''} as the rewrite.`;
-        return textResult([text, ...lossLines(proposal), ...notes].join('\n'), { ...empty, untouched: proposal.untouched });
+        const unstable = new Set(proposal.unstable);
+        const kept = summary.results.filter((r) => !unstable.has(r.file)).reduce((n, r) => n + r.count, 0);
+        const text =
+          kept === 0
+            ? `Nothing to edit: every match is in a file left out.`
+            : proposal.untouched.length
+              ? `Nothing to edit: none of the ${plural(kept, 'match')} can be rewritten without losing code the pattern does not name.`
+              : `Nothing to edit: the ${plural(kept, 'match')} already read${kept === 1 ? 's' : ''} as the rewrite.`;
+        return textResult([...leftOut, text, ...lossLines(proposal)].join('\n'), { ...empty, untouched: proposal.untouched });
       }
       const edit = store.stage({
         pattern: params.pattern ?? summary.pattern.source,
@@ -186,6 +191,7 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
       const ranges = changedRanges(diff);
       const perFile = proposal.files.map((f) => `${f.file} (${f.replacements})`);
       const lines = [
+        ...leftOut,
         ...readingFirst(summary),
         `(proposed${cut ? `; diff preview cut at ${MAX_DIFF_LINES} of ${diffLines.length} lines` : ''}) ${plural(proposal.replacements, 'replacement')} in ${plural(proposal.files.length, 'file')}: ${list(perFile)}. Nothing is written yet: call resolve with edit_id "${edit.id}" and action "accept" to apply it, "discard" to drop it, or "show" (with offset and file) to read the staged diff${cut ? `; the rest starts at offset ${MAX_DIFF_LINES}` : ''}.`,
       ];
@@ -213,7 +219,7 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
           `Warning: after this rewrite ${b.file} has ${plural(b.lines.length, 'syntax error')} (${b.before} before), at ${nounFor(b.lines.length, 'line')} ${where}. Check the rewrite before accepting.`,
         );
       }
-      lines.push(...notes, ...caveats(summary));
+      lines.push(...caveats(summary));
       if (cut) {
         lines.push('', 'Every change (original line numbers):', ...ranges.map((r) => `  ${shownRanges(r)}`));
       }
