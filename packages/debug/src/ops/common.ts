@@ -152,9 +152,16 @@ function reportRunning(op: OpContext, session: DebugSession): () => void {
   if (!report) return () => undefined;
   const started = Date.now();
   const timer = setInterval(() => {
-    const running = formatDuration(Date.now() - started);
-    const printed = session.output.since(session.reportedOutput, OUTPUT_CAPS.answer).text.replace(/\n$/, '');
-    report({ message: `program still running after ${running}; no breakpoint hit yet`, ...(printed ? { output: printed } : {}) });
+    // A throw in a timer would end the process. Nothing here is expected to throw (the harness's progress listener is
+    // guarded by the registry): it is a bug, told once on the session's background path, and the reports stop.
+    try {
+      const running = formatDuration(Date.now() - started);
+      const printed = session.output.since(session.reportedOutput, OUTPUT_CAPS.answer).text.replace(/\n$/, '');
+      report({ message: `program still running after ${running}; no breakpoint hit yet`, ...(printed ? { output: printed } : {}) });
+    } catch (error) {
+      clearInterval(timer);
+      session.spec.background.report(error);
+    }
   }, RUNNING_REPORT_MS);
   timer.unref();
   return () => clearInterval(timer);

@@ -101,7 +101,7 @@ export class AdapterProcess {
    * keeper) is ended: debugpy's launcher waits for the debuggee's output pipes before it reports the exit, and a
    * helper holding them would keep the session running forever.
    */
-  track(pid: number | undefined): void {
+  track(pid: number | undefined, background: BackgroundErrors): void {
     if (!this.#tree) {
       this.#outside.track(pid);
       return;
@@ -111,9 +111,17 @@ export class AdapterProcess {
     if (!isLive(debuggee) || this.#watch) return;
     const tree = this.#tree;
     this.#watch = setInterval(() => {
-      if (isStillRunning(debuggee)) return;
-      clearInterval(this.#watch);
-      void tree.endOrphans(500);
+      // A throw in a timer would end the process, and reading /proc raises nothing expected here (a process that is
+      // gone reads as not running): a bug, told once on the session's background path, and the polling stops (the
+      // session's end still ends every process).
+      try {
+        if (isStillRunning(debuggee)) return;
+        clearInterval(this.#watch);
+        background.watch(tree.endOrphans(500));
+      } catch (error) {
+        clearInterval(this.#watch);
+        background.report(error);
+      }
     }, DEBUGGEE_POLL_MS);
     this.#watch.unref();
   }

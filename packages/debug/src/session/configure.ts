@@ -1,4 +1,4 @@
-import { errorDetail } from '@agent-tools/core';
+import { AgentToolsError, errorDetail } from '@agent-tools/core';
 import type { RequestOptions } from '../dap/connection.js';
 import type { DebugProtocol } from '../dap/protocol.js';
 import { isDebugError } from '../errors.js';
@@ -161,6 +161,10 @@ async function sendAndRecord<E extends BreakpointEntry | FunctionBreakpointEntry
     const body = await send();
     book.apply(entries, body?.breakpoints ?? []);
   } catch (error) {
+    // The adapter's refusal or a request that failed (a DebugError) is the breakpoints' message; anything else is a
+    // bug (ours, or a hook's of the adapter configuration), told once as well. The breakpoints read as not set either
+    // way: the adapter may not have them.
+    if (!AgentToolsError.isInstance(error)) session.spec.background.report(error);
     const message = errorDetail(error);
     book.apply(
       entries,

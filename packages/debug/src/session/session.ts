@@ -452,7 +452,7 @@ export class DebugSession {
       case 'process':
         this.debuggeePid = event.body.systemProcessId;
         // Only a launched debuggee ends with the session; an attached one was running before and is left running.
-        if (this.spec.mode === 'launch') this.#process?.track(event.body.systemProcessId);
+        if (this.spec.mode === 'launch') this.#process?.track(event.body.systemProcessId, this.spec.background);
         break;
       case 'thread':
         break;
