@@ -7,6 +7,7 @@ export type AstErrorCode =
   | 'invalid_pattern'
   | 'invalid_rewrite'
   | 'invalid_rule'
+  | 'too_many_matches'
   | 'grammar_unavailable'
   | 'worker_failed'
   | 'disposed'

@@ -258,4 +258,13 @@ describe('hostile files, on the calling thread: no call stack runs out, every an
     expect(match?.captures['A']?.items).toHaveLength(50);
     expect(match?.captures['A']?.itemCount).toBe(1510);
   });
+
+  it('an edit of more than 20,000 matches stages nothing and says how to make it in parts (a million one-line statements took 2.4 GB and a minute)', async () => {
+    const found = await call({ 'a.js': 'a;\n'.repeat(20_001), 'b.js': 'a;\n' }, 'ast_edit', { pattern: 'a', rewrite: 'b', language: 'javascript' });
+    expect(found.bugs).toEqual([]);
+    expect(found.isError).toBe(true);
+    expect(found.text).toBe(
+      '20002 matches to rewrite in 2 files (a.js (20001), b.js (1)): one edit stages at most 20,000. Nothing was staged. Rewrite in parts: narrow `path` to a folder or a file at a time (accepting each part before the next), or make the pattern more specific.',
+    );
+  });
 });

@@ -54,7 +54,8 @@ export interface SearchRequest {
   readonly wantText: boolean;
   /**
    * Matches per file that get a record, the first ones (the rest are counted): an answer shows at most its offset
-   * plus its page of them. Default: all. An edit (`wantText`) records the outermost of nested matches only.
+   * plus its page of them, an edit stages at most so many. Default: all. An edit (`wantText`) records the outermost
+   * of nested matches only.
    */
   readonly keep?: number;
   readonly maxFileBytes: number;
@@ -166,7 +167,7 @@ export class FileSearcher {
     try {
       const forEdit = request.wantText;
       const nodesOf: NodesOf = owned ? descendantsOf : (_, kinds) => this.#nodesOf(key, tree, kinds, remembered);
-      const sink = new MatchSink<MatchRecord>(forEdit ? { outermost: true } : request.keep !== undefined ? { keep: request.keep } : {});
+      const sink = new MatchSink<MatchRecord>({ outermost: forEdit, ...(request.keep !== undefined ? { keep: request.keep } : {}) });
       // Matching a file is bounded in time as its parse is: some rules cost the square of a file's depth (an
       // `inside` or `has` looking all the way through 50,000 nested arrays).
       const deadline = Date.now() + request.matchTimeoutMs;

@@ -82,7 +82,7 @@ export function findMatches(
   const matchers = [matcher, ...(pattern.alternatives ?? []).map((alt) => new Matcher(alt, src, pattern.deviations, { trace: forEdit }))];
   const visit = (node: Node, kindId?: number): void => {
     const hit = matchers.find((m) => m.match(node, kindId));
-    if (!hit || !sink.wants(node.startIndex)) return;
+    if (!hit || !sink.wants(node.startIndex, node.endIndex)) return;
     const found = record(node, src, hit.bindings);
     if (!forEdit) {
       sink.add(found);

@@ -72,7 +72,7 @@ export function findRuleMatches(
   for (let i = 0; i < candidates.length; i++) {
     if ((i & 15) === 15 && stop?.()) break;
     const node = candidates[i] as Node;
-    if (!evaluator.matchRoot(node, kindOf[i]) || !sink.wants(node.startIndex)) continue;
+    if (!evaluator.matchRoot(node, kindOf[i]) || !sink.wants(node.startIndex, node.endIndex)) continue;
     const found = record(node, src, evaluator.bindings);
     if (!forEdit) {
       sink.add(found);

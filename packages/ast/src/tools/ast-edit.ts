@@ -1,6 +1,7 @@
 import { defineTool, textResult } from '@agent-tools/core';
 import { nounFor, plural } from '@agent-tools/core/internal';
 import { z } from 'zod';
+import { AstError } from '../errors.js';
 import { caveats, list, noMatchText, oneLine, readingFirst } from '../format/search-report.js';
 import type { TreeSitterLoader } from '../loader.js';
 import { shownDiffLine, unifiedDiff } from '../rewrite/diff.js';
@@ -68,6 +69,12 @@ export interface AstEditResult {
   readonly diffLines: number;
   readonly diff: string;
 }
+
+/**
+ * Replacements one edit stages at most. Each is a record, a rendered text and a check on the re-parsed file (a
+ * million one-line statements took 2.4 GB and a minute); a larger change is made in parts, a path at a time.
+ */
+export const MAX_REPLACEMENTS = 20_000;
 
 /** Dropped comments named in the text before the rest is counted. */
 const MAX_COMMENTS = 10;
@@ -138,6 +145,8 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
       let query: Query | undefined;
       const summary = await searchWorkspace(loader, ctx.cwd ?? cwd, params, {
         wantText: true,
+        // A file records one match past the most an edit stages: enough to tell it has too many.
+        keep: MAX_REPLACEMENTS + 1,
         signal: ctx.signal,
         onCompiled: (pattern) => {
           query = pattern;
@@ -161,6 +170,14 @@ export function createAstEditTool(loader: TreeSitterLoader, store: EditStore, cw
       };
       if (summary.totalMatches === 0) {
         return textResult([...readingFirst(summary), `Nothing to edit. ${noMatchText(summary)}`, ...caveats(summary)].join('\n'), empty);
+      }
+      const outermost = summary.results.reduce((n, r) => n + r.count - r.nested, 0);
+      if (outermost > MAX_REPLACEMENTS) {
+        const where = summary.results.map((r) => `${r.file} (${r.count - r.nested})`);
+        throw new AstError(
+          'too_many_matches',
+          `${plural(outermost, 'match')} to rewrite${summary.results.length > 1 ? ` in ${plural(summary.results.length, 'file')} (${list(where)})` : ''}: one edit stages at most ${MAX_REPLACEMENTS.toLocaleString('en-US')}. Nothing was staged. Rewrite in parts: narrow \`path\` to a folder or a file at a time (accepting each part before the next), or make the pattern more specific.`,
+        );
       }
       const results = query && isRule(query) && query.transform.length > 0 ? withTransforms(summary.results, query.transform) : summary.results;
       const proposal = await propose(loader, summary.spec, results, template);

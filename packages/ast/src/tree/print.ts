@@ -25,6 +25,8 @@ function span(node: Node): string {
  * A syntax tree as indented lines: `field: kind` with the position, leaves with their text, ERROR and MISSING
  * marked. Only named nodes unless `tokens` (then unnamed tokens too, as their quoted text). `within` (0-based rows,
  * inclusive) keeps the nodes that overlap those rows; a node that reaches outside them is marked `(partly)`.
+ * A cursor walks the tree: no recursion (a file may nest 50,000 levels deep) and no node object per node, only per
+ * line printed (a file of a million statements has two million nodes to count).
  * @internal
  */
 export function printTree(
@@ -33,29 +35,52 @@ export function printTree(
 ): PrintedTree {
   const out: PrintedTree = { lines: [], omitted: 0 };
   const { within } = options;
-  // A stack, not recursion: a file may nest 50,000 levels deep (the call stack holds about 10,000 frames).
-  const stack: { node: Node; field: string | null; depth: number }[] = [{ node: root, field: null, depth: 0 }];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    const { node, field, depth } = item;
-    if (within && (node.endPosition.row < within.first || node.startPosition.row > within.last)) continue;
-    const wanted = node.isNamed || node.isError || node.isMissing || options.tokens === true;
-    if (wanted) {
-      if (out.lines.length >= options.maxLines) {
-        out.omitted++;
-      } else {
-        const label = node.isMissing ? `MISSING ${node.type}` : node.isError ? 'ERROR' : node.isNamed ? node.type : shown(node.type);
-        const leaf = node.childCount === 0 && node.isNamed ? ` ${shown(node.text)}` : '';
-        const partly = within && (node.startPosition.row < within.first || node.endPosition.row > within.last) ? ' (partly)' : '';
-        const extra = node.isExtra ? ' (extra)' : '';
-        out.lines.push(`${indent(depth)}${field ? `${field}: ` : ''}${label}${leaf} ${span(node)}${partly}${extra}`);
+  const cursor = root.walk();
+  // The shown depth of each node on the cursor's path above the current one.
+  const depths: number[] = [];
+  let depth = 0;
+  try {
+    for (;;) {
+      const start = cursor.startPosition.row;
+      // In pre-order every node after one that starts past the rows starts past them too.
+      if (within && start > within.last) return out;
+      let down = false;
+      if (!within || cursor.endPosition.row >= within.first) {
+        const type = cursor.nodeType;
+        const missing = cursor.nodeIsMissing;
+        const error = type === 'ERROR';
+        const named = cursor.nodeIsNamed;
+        const wanted = named || error || missing || options.tokens === true;
+        if (wanted) {
+          if (out.lines.length >= options.maxLines) out.omitted++;
+          else {
+            const node = cursor.currentNode;
+            const field = cursor.currentFieldName;
+            const label = missing ? `MISSING ${type}` : error ? 'ERROR' : named ? type : shown(type);
+            const leaf = named && node.childCount === 0 ? ` ${shown(node.text)}` : '';
+            const partly = within && (start < within.first || node.endPosition.row > within.last) ? ' (partly)' : '';
+            const extra = node.isExtra ? ' (extra)' : '';
+            out.lines.push(`${indent(depth)}${field ? `${field}: ` : ''}${label}${leaf} ${span(node)}${partly}${extra}`);
+          }
+        }
+        // Children before the rows are passed over, not visited one by one.
+        down = within && start < within.first ? cursor.gotoFirstChildForPosition({ row: within.first, column: 0 }) : cursor.gotoFirstChild();
+        if (down) {
+          depths.push(depth);
+          if (wanted) depth++;
+          continue;
+        }
+      }
+      for (;;) {
+        if (depths.length === 0) return out;
+        if (cursor.gotoNextSibling()) break;
+        cursor.gotoParent();
+        depth = depths.pop() as number;
       }
     }
-    for (let i = node.childCount - 1; i >= 0; i--) {
-      const child = node.child(i);
-      if (child) stack.push({ node: child, field: node.fieldNameForChild(i), depth: wanted ? depth + 1 : depth });
-    }
+  } finally {
+    cursor.delete();
   }
-  return out;
 }
 
 /** Levels of a tree indented by spaces; deeper ones say their depth, so a line stays short however deep the node. */
