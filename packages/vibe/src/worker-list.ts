@@ -1,4 +1,4 @@
-import { defaultSurface, type Surface } from '@agent-tools/core';
+import { defaultSurface, errorDetail, type Surface } from '@agent-tools/core';
 import { afterDelay, BackgroundErrors, type BackgroundReporter } from '@agent-tools/core/internal';
 import { fullBrief, resumeMessage } from './brief.js';
 import { VibeError } from './errors.js';
@@ -248,7 +248,10 @@ export class WorkerList implements AsyncDisposable {
     return this.dispose();
   }
 
-  /** Starts the worker's next run: its first, a resumed session, or a fresh start with the whole brief. */
+  /**
+   * Starts the worker's next run: its first, a resumed session, or a fresh start with the whole brief. What the
+   * runner's `canResume` throws ends the run failed and is thrown on.
+   */
   #start(worker: Worker, interrupted = false): void {
     const run: Run = { n: ++worker.runs, controller: new AbortController(), settled: Promise.resolve() };
     const fresh = worker.messages.slice(worker.delivered);
@@ -259,7 +262,17 @@ export class WorkerList implements AsyncDisposable {
     worker.endedAt = undefined;
     worker.output = '';
     worker.pid = undefined;
-    const resumable = run.n > 1 && this.#runner.canResume(worker.surface);
+    let resumable: boolean;
+    try {
+      resumable = run.n > 1 && this.#runner.canResume(worker.surface);
+    } catch (error) {
+      // The runner's hook: the run cannot start without its answer, so it ends failed at once (it would stay "running"
+      // with nothing running), saying why. The send that started it fails with the error, which the registry reports
+      // (once: a second send waiting for the same restart fails with the same error).
+      this.#end(worker, run, 'failed', { ok: false, output: '', detail: `its runner could not say whether it can continue the session: ${errorDetail(error)}` });
+      this.#evict();
+      throw error;
+    }
     const resume = resumable && worker.session !== undefined ? { session: worker.session, message: resumeMessage(fresh, interrupted) } : undefined;
     worker.began = run.n === 1 ? 'spawned' : resume ? 'resumed' : 'restarted';
     worker.restartReason =

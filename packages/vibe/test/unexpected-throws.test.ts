@@ -77,3 +77,63 @@ describe('a bug in the harness’s own onEnd listener (injected: it throws when 
     expect(seen).toEqual([{ error: bug, context: { phase: 'background', factory: '@agent-tools/vibe' } }]);
   });
 });
+
+// Issue 26, item 6: the runner's `canResume` hook is asked when a send starts a worker's next run. Its throw left the
+// worker "running" with nothing running (until killed); now the worker ends failed with the bug as its reason, and
+// the bug reaches onError once through the send.
+describe('a bug in the harness’s runner canResume hook (injected: it throws a TypeError)', () => {
+  function setup(run: () => Promise<string>) {
+    const bug = new TypeError("Cannot read properties of undefined (reading 'resume')");
+    const workerList = new WorkerList({
+      runner: {
+        run,
+        canResume: () => {
+          throw bug;
+        },
+      },
+    });
+    const seen: { error: unknown; context: unknown }[] = [];
+    const registry = createRegistry({
+      resources: { workerList },
+      factories: [vibeTools],
+      onError: (error, context) => void seen.push({ error, context }),
+    });
+    return { bug, workerList, registry, seen };
+  }
+
+  it('sent to a finished worker: the send fails, the worker ends failed with the bug as its reason, onError hears it once', async () => {
+    const s = setup(async () => 'first answer');
+    await using _list = s.workerList;
+    await using _registry = s.registry;
+    await s.registry.call('vibe_spawn', { brief: 'summarise the README', label: 'readme' });
+    expect(resultText(await s.registry.call('vibe_wait', { worker_id: 'w1' }))).toContain('first answer');
+    const sent = await s.registry.call('vibe_send', { worker_id: 'w1', message: 'and the changelog' });
+    expect(sent.isError).toBe(true);
+    expect(resultText(sent)).toMatch(/^vibe_send failed: Cannot read properties of undefined \(reading 'resume'\)\n/);
+    // The notice of the worker's end comes with it.
+    expect(resultText(sent)).toContain('Worker w1 "readme" failed after');
+    const worker = s.workerList.get('w1');
+    expect(worker.status).toBe('failed');
+    expect(worker.result?.detail).toBe("its runner could not say whether it can continue the session: Cannot read properties of undefined (reading 'resume')");
+    expect(resultText(await s.registry.call('vibe_wait', { worker_id: 'w1' }))).toContain('failed');
+    expect(s.seen).toEqual([{ error: s.bug, context: { phase: 'call', tool: 'vibe_send' } }]);
+  });
+
+  it('sent to a running worker (the restart path): the same, once', async () => {
+    const s = setup(
+      () =>
+        new Promise<string>((resolve) => {
+          setTimeout(() => resolve('stopped'), 50);
+        }),
+    );
+    await using _list = s.workerList;
+    await using _registry = s.registry;
+    // A run that ends 50 ms after it starts: the send's restart waits for it, then asks canResume.
+    await s.registry.call('vibe_spawn', { brief: 'summarise the README', label: 'readme' });
+    expect(s.workerList.get('w1').status).toBe('running');
+    const sent = await s.registry.call('vibe_send', { worker_id: 'w1', message: 'and the changelog' });
+    expect(resultText(sent)).toMatch(/^vibe_send failed: Cannot read properties of undefined \(reading 'resume'\)\n/);
+    expect(s.workerList.get('w1').status).toBe('failed');
+    expect(s.seen).toEqual([{ error: s.bug, context: { phase: 'call', tool: 'vibe_send' } }]);
+  });
+});
