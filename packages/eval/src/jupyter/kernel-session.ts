@@ -117,6 +117,10 @@ export class KernelSession {
       `the Jupyter server did not start the ${kernelName} kernel within ${formatLimit(startTimeoutMs)}`,
       signal,
     ).catch((error: unknown) => {
+      // Everything this rejects with comes from outside: services (ServerConnection.NetworkError, a TypeError subclass
+      // wrapping fetch's failure or our request timeout; ResponseError for an HTTP error status; an Error, or a
+      // TypeError for a body that is null, from its validation of the model; a TypeError from fetch's Request for an
+      // environment's malformed URL), the server's JSON (a SyntaxError), or our timeout. So it is only answered.
       throw new EvalToolError('kernel_start_failed', `Could not start the ${language} kernel "${kernelName}": ${errorDetail(error)}`, {
         cause: error,
       });
@@ -150,6 +154,8 @@ export class KernelSession {
       if (signal?.aborted && options.where === 'local') session.close();
       else await session.shutdown();
       if (error instanceof EvalToolError) throw error;
+      // Answered as the failed start either way; a bug of ours is also told (see isStartBug).
+      if (isStartBug(error, services)) background.report(error);
       throw new EvalToolError('kernel_start_failed', `Could not start the ${language} kernel "${kernelName}": ${errorDetail(error)}`, {
         cause: error,
       });
@@ -307,6 +313,19 @@ const connectionClasses = new WeakMap<Services, ConnectionClass>();
 interface SocketHandling {
   _onWSMessage: (event: unknown) => void;
   _ws: { onmessage: unknown } | null;
+}
+
+/**
+ * Whether a failure while a started kernel is brought up (its first answer, the prelude) is a bug in code rather
+ * than one of the failures expected there. Expected: an AgentToolsError (`kernel_died`); services' own errors, which
+ * are plain Errors ("Kernel is dead", "Kernel connection disconnected", "Could not send message", "Canceled future
+ * for execute_request message before replies were done") or its ServerConnection errors (NetworkError is a TypeError);
+ * and our plain Errors (the timeouts, the run ending, the setup code failing). What the engine throws for a mistake
+ * in code, a TypeError, RangeError or ReferenceError, is none of these: such a failure is a bug, ours (or services').
+ */
+function isStartBug(error: unknown, services: Services): boolean {
+  if (error instanceof services.ServerConnection.NetworkError || error instanceof services.ServerConnection.ResponseError) return false;
+  return error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError;
 }
 
 /**
