@@ -267,4 +267,31 @@ describe('hostile files, on the calling thread: no call stack runs out, every an
       '20002 matches to rewrite in 2 files (a.js (20001), b.js (1)): one edit stages at most 20,000. Nothing was staged. Rewrite in parts: narrow `path` to a folder or a file at a time (accepting each part before the next), or make the pattern more specific.',
     );
   });
+
+  it('counts over 5,000 nested arrays and calls are the ast-grep CLI\'s, and the first page is its first matches', async () => {
+    const files = { 'arrays.js': nestedArrays(5000), 'calls.js': `const x = ${'f('.repeat(5000)}${')'.repeat(5000)};\n` };
+    await using dir = tempDir(files);
+    await using loader = createTreeSitterLoader({ workers: 0 });
+    const registry = createRegistry({ resources: { cwd: dir.path, treeSitter: loader }, factories: [astTools], approve: approveAll });
+    for (const [file, pattern] of [
+      ['arrays.js', '[$$$A]'],
+      ['arrays.js', '$A'],
+      ['calls.js', '$F($$$X)'],
+      ['calls.js', 'f($A)'],
+    ] as const) {
+      const theirs = execFileSync(AST_GREP, ['run', '-p', pattern, '-l', 'js', '--json=stream', file], { cwd: dir.path, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 })
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { range: { byteOffset: { start: number; end: number } } }).range.byteOffset);
+      const result = await registry.call('ast_grep', { pattern, path: file, max_results: 20 });
+      const ours = result.structured as { totalMatches: number; matches: { startColumn: number; endColumn: number; startLine: number; endLine: number }[] };
+      expect(ours.totalMatches, `${pattern} in ${file}`).toBe(theirs.length);
+      // ASCII on one line: byte offsets are columns (the program, which ends on line 2, is left out of the comparison).
+      // The CLI's order is ours (position, outer first).
+      const first = [...theirs].sort((a, b) => a.start - b.start || b.end - a.end).slice(0, 20);
+      expect(ours.matches.filter((m) => m.endLine === 1).map((m) => [m.startColumn - 1, m.endColumn - 1]), `${pattern} in ${file}`).toEqual(
+        first.filter((r) => r.end <= files[file].indexOf('\n')).map((r) => [r.start, r.end]),
+      );
+    }
+  });
 });
