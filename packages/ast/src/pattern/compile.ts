@@ -6,6 +6,7 @@ import { ownText } from '../match/same-code.js';
 import { readingCaveat } from './caveat.js';
 import { enclosingConstruct, misreadClause } from './enclosing.js';
 import { metaVarOf, preprocessPattern } from './metavars.js';
+import { notReadable } from './not-readable.js';
 import { type CompiledPattern, type Deviations, ERROR_KIND_ID, isEllipsis, isTrivial, type PatternNode, PRODUCT } from './pattern-node.js';
 import { lostMetavariables, withReadings } from './readings.js';
 import { withStatementSemicolons } from './semicolons.js';
@@ -84,14 +85,14 @@ async function compileReading(
   };
   // Where ast-grep reads the fragment alone without a syntax error, that reading is the pattern: we agree with
   // it. The ladder is for fragments that only parse in context (`errors.New($MSG)` in Go, `free($P)` in C).
-  const clean = accept(await compileAsAstGrep(runtime, parser, spec, source, deviations, 'clean').catch(() => undefined));
+  const clean = accept(await compileAsAstGrep(runtime, parser, spec, source, deviations, 'clean').catch(notReadable));
   if (clean) return clean;
   for (const expando of spec.fallbackExpando ? [spec.expando, spec.fallbackExpando] : [spec.expando]) {
     const found = accept(await climbLadder(runtime, parser, { ...spec, expando }, source, pattern, deviations, refusals));
     if (found) return found;
   }
   // Nothing in context parses, but ast-grep's reading steps over the error to a clean node (`static` in C).
-  const stepped = accept(await compileAsAstGrep(runtime, parser, spec, source, deviations, 'clean-node').catch(() => undefined));
+  const stepped = accept(await compileAsAstGrep(runtime, parser, spec, source, deviations, 'clean-node').catch(notReadable));
   if (stepped) return stepped;
   if (lossy) return lossy;
   const error = unparseable(spec, pattern, refusals, misread);
@@ -101,7 +102,7 @@ async function compileReading(
   if (enclosing) {
     const ok = await compilePattern(runtime, spec, enclosing.suggestion, options).then(
       () => true,
-      () => false,
+      (failed: unknown) => notReadable(failed) ?? false,
     );
     if (ok) {
       throw new AstError(

@@ -1,5 +1,6 @@
 import type { LanguageSpec, Probing } from '../languages.js';
 import type { MetaVar } from './metavars.js';
+import { notReadable } from './not-readable.js';
 import type { CompiledPattern, PatternNode } from './pattern-node.js';
 
 function escapeRegExp(text: string): string {
@@ -86,7 +87,7 @@ export async function withReadings(
     const other = await compile(
       probed,
       choice.map((c) => ({ text: c.probe.text, meta: c.group.meta })),
-    ).catch(() => undefined);
+    ).catch(notReadable);
     // A reading is another shape of the same code: every metavariable must still be one node in it (a probe that
     // merged with a neighbour into one token is no reading), and a pattern that is a metavariable has one.
     if (!other || other.root.type === 'meta' || main.root.type === 'meta' || !sameCounts(metaCounts(other.root), counts)) return;

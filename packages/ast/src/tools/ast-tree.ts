@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AstError } from '../errors.js';
 import { LANGUAGE_IDS, type LanguageSpec, languageOfFile, languageSpec } from '../languages.js';
 import type { TreeSitterLoader } from '../loader.js';
+import { notReadable } from '../pattern/not-readable.js';
 import { AST_GREP } from '../pattern/pattern-node.js';
 import { type PrintedTree, printPattern, printTree } from '../tree/print.js';
 import { languageParameter } from './shared.js';
@@ -85,7 +86,7 @@ export function createAstTreeTool(loader: TreeSitterLoader, cwd: string) {
         const printed = printPattern(compiled.root, params.max_lines);
         const rootKind = compiled.root.type === 'meta' ? 'any node (a metavariable)' : compiled.root.kind;
         lines.push(`Pattern \`${params.pattern.replace(/\s+/g, ' ').trim()}\` (${spec.id}) is read as ${compiled.context}; its root is ${rootKind}, so only ${rootKind === 'any node (a metavariable)' ? 'nodes' : `${rootKind} nodes`} can match:`, ...printed.lines.map((l) => `  ${l}`));
-        const theirs = await loader.compile(spec, params.pattern, { style: 'ast-grep', deviations: AST_GREP }).catch(() => undefined);
+        const theirs = await loader.compile(spec, params.pattern, { style: 'ast-grep', deviations: AST_GREP }).catch(notReadable);
         let astGrep: NonNullable<AstTreeResult['pattern']>['astGrep'];
         if (!theirs) {
           astGrep = 'unparseable';
