@@ -1,5 +1,5 @@
 import type { ToolProgress } from '@agent-tools/core';
-import { collapseCarriageReturns, formatDuration } from '@agent-tools/core/internal';
+import { BackgroundErrors, collapseCarriageReturns, formatDuration } from '@agent-tools/core/internal';
 
 /** How much of a running cell's newest output a progress report carries. */
 const TAIL_CHARS = 2000;
@@ -18,10 +18,21 @@ export class CellProgress implements Disposable {
   readonly #timer: NodeJS.Timeout | undefined;
   #tail = '';
 
-  constructor(report: ((progress: ToolProgress) => void) | undefined, language: string) {
+  /** `onBug` hears a throw of the heartbeat (a throw in a timer would end the process); the heartbeat then stops. */
+  constructor(report: ((progress: ToolProgress) => void) | undefined, language: string, onBug?: (error: unknown) => void) {
     this.#report = report;
     this.#language = language;
-    if (report) this.#timer = setInterval(() => this.#send(), HEARTBEAT_MS).unref();
+    if (!report) return;
+    const timer = setInterval(() => {
+      // Nothing here is expected to throw (the registry guards the harness's progress listener): a bug.
+      try {
+        this.#send();
+      } catch (error) {
+        clearInterval(timer);
+        (onBug ?? ((bug) => new BackgroundErrors().report(bug)))(error);
+      }
+    }, HEARTBEAT_MS).unref();
+    this.#timer = timer;
   }
 
   /** Printed text, as it arrives. */

@@ -62,7 +62,7 @@ export async function runCell(options: RunCellOptions): Promise<CellRun> {
   });
   using budget = new IdleBudget(options.idleMs, () => stop('timeout'));
   using ceiling = new CellCeiling(options.ceilingMs ?? Number.POSITIVE_INFINITY, () => stop('ceiling'));
-  using progress = new CellProgress(options.onProgress, session.language === 'python' ? 'Python' : 'JavaScript');
+  using progress = new CellProgress(options.onProgress, session.language === 'python' ? 'Python' : 'JavaScript', options.onBug);
   const onAbort = (): void => stop('cancelled');
   signal.addEventListener('abort', onAbort, { once: true });
   if (signal.aborted) stop('cancelled');
