@@ -1,5 +1,5 @@
 import { type Diagnostic, errorDetail, type ToolProgress } from '@agent-tools/core';
-import { formatDuration, plural, rethrowUnexpected } from '@agent-tools/core/internal';
+import { BackgroundErrors, formatDuration, plural, rethrowUnexpected } from '@agent-tools/core/internal';
 import type { ServerConfig } from '../config/server-config.js';
 import { fromLspDiagnostic } from '../diagnostics/convert.js';
 import { findBinary } from '../discovery/binary.js';
@@ -32,12 +32,13 @@ const SWEEP_MAX_FILES = 300;
  * Per root: the server's workspace diagnostics when it offers them, else the language's own checker
  * (`tsc --noEmit`, `pyright`, `go vet`) from the project-local binary, else every source file opened with the
  * server. A checker that fails to run makes its part "not verified", never clean. `report` hears which root is
- * being checked, how many are done, and (every second) for how long.
+ * being checked, how many are done, and (every second) for how long; `onBug` hears a bug of that timer.
  */
 export async function checkProject(
   supervisor: LspSupervisor,
   signal?: AbortSignal,
   report?: (progress: ToolProgress) => void,
+  onBug?: (error: unknown) => void,
 ): Promise<ProjectCheckPart[]> {
   const targets: { config: ServerConfig; root: string }[] = [];
   for (const config of supervisor.servers) {
@@ -52,14 +53,20 @@ export async function checkProject(
   for (const [done, { config, root }] of targets.entries()) {
     if (signal?.aborted) break;
     const what = `${config.languages} at ${displayPath(root, supervisor.cwd)}`;
-    const stopReporting = reportChecking(report, what, done, targets.length);
+    const stopReporting = reportChecking(report, what, done, targets.length, onBug);
     parts.push(await checkRoot(supervisor, config, root, signal).finally(stopReporting));
   }
   return parts;
 }
 
 /** Says which project is being checked, at once and then every second with how long it has taken. */
-function reportChecking(report: ((progress: ToolProgress) => void) | undefined, what: string, done: number, total: number): () => void {
+function reportChecking(
+  report: ((progress: ToolProgress) => void) | undefined,
+  what: string,
+  done: number,
+  total: number,
+  onBug: ((error: unknown) => void) | undefined,
+): () => void {
   if (!report) return () => undefined;
   const started = Date.now();
   const send = (): void => {
@@ -68,7 +75,16 @@ function reportChecking(report: ((progress: ToolProgress) => void) | undefined, 
     report({ message: `checking ${what}${elapsed} (project ${done + 1} of ${total})`, progress: done, total });
   };
   send();
-  const timer = setInterval(send, 1000);
+  const timer = setInterval(() => {
+    // A throw in a timer would end the process, and nothing here is expected to throw (the registry guards the
+    // harness's progress listener): a bug, told once, and the reports stop.
+    try {
+      send();
+    } catch (error) {
+      clearInterval(timer);
+      (onBug ?? ((bug) => new BackgroundErrors().report(bug)))(error);
+    }
+  }, 1000);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -42,7 +42,7 @@ export function lspTool(env: ToolEnv) {
     timeoutMs: 300_000,
     async execute(params, ctx): Promise<ToolResult> {
       try {
-        return withNotes(env, await run(env, params, ctx.signal, (progress) => ctx.reportProgress(progress)));
+        return withNotes(env, await run(env, params, ctx.signal, (progress) => ctx.reportProgress(progress), (error) => ctx.reportError(error)));
       } catch (error) {
         const where = params.file && params.line !== undefined ? `${params.file}:${params.line}` : undefined;
         const translated = await translateRefusal(error, { cwd: env.cwd, ...(params.symbol ? { symbol: params.symbol.trim() } : {}), ...(where ? { where } : {}) });
@@ -57,6 +57,7 @@ function run(
   params: LspParams,
   signal: AbortSignal,
   report: (progress: ToolProgress) => void,
+  onBug: (error: unknown) => void,
 ): Promise<ToolResult> | ToolResult {
   switch (params.action) {
     case 'definition':
@@ -74,7 +75,7 @@ function run(
     case 'code_actions':
       return codeActions(env, params, signal);
     case 'diagnostics':
-      return diagnostics(env, params, signal, report);
+      return diagnostics(env, params, signal, report, onBug);
     case 'status':
       return status(env, params);
     case 'reload':

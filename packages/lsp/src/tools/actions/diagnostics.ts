@@ -20,8 +20,9 @@ export async function diagnostics(
   params: LspParams,
   signal: AbortSignal,
   report?: (progress: ToolProgress) => void,
+  onBug?: (error: unknown) => void,
 ): Promise<ToolResult> {
-  if (params.file?.trim() === '*') return project(env, params, signal, report);
+  if (params.file?.trim() === '*') return project(env, params, signal, report, onBug);
   const { path, file } = resolveFile(env, params.file, 'diagnostics');
   const merged = await mergedFindings(env, path, signal);
   const list = merged.diagnostics;
@@ -53,9 +54,15 @@ export async function diagnostics(
   });
 }
 
-async function project(env: ToolEnv, params: LspParams, signal: AbortSignal, report?: (progress: ToolProgress) => void): Promise<ToolResult> {
+async function project(
+  env: ToolEnv,
+  params: LspParams,
+  signal: AbortSignal,
+  report?: (progress: ToolProgress) => void,
+  onBug?: (error: unknown) => void,
+): Promise<ToolResult> {
   const filter = pathFilter(env.cwd, params.path);
-  const parts = await checkProject(env.supervisor, signal, report);
+  const parts = await checkProject(env.supervisor, signal, report, onBug);
   if (parts.length === 0) {
     return errorResult(
       'Nothing was checked: no project root of any configured language server was found in the working directory. The project is NOT VERIFIED. Call lsp with action "status" to see what each server looks for.',
