@@ -2,6 +2,7 @@ import { approveAll, createRegistry, type ProgressEvent, resultText } from '@age
 import { tempDir } from '@agent-tools/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { builtinAdapters, createDebugSupervisor, type DebugSupervisorOptions, debugTools } from '../src/index.js';
+import { BreakpointBook } from '../src/session/breakpoints.js';
 import { OutputBuffer } from '../src/session/output-buffer.js';
 
 // The debuggee's end is polled with core's isStillRunning; the test makes it throw (it raises nothing expected: a
@@ -120,6 +121,26 @@ describe('a bug while a breakpoint request is made (injected: the harness’s hi
     await r.registry.call('debug', { action: 'breakpoints', file: 'app.py', lines: [{ line: 3, hit_condition: '1' }] });
     const launched = await r.registry.call('debug', { action: 'launch', program: 'app.py' });
     expect(resultText(launched)).toMatch(/line 3 \[hit count: 1\]: .*Cannot read properties of undefined \(reading 'count'\)/);
+    expect(r.seen).toEqual([{ error: bug, context: BACKGROUND }]);
+    await r.registry.call('debug', { action: 'terminate' });
+  });
+});
+
+// The same for the exception setting: what the adapter refuses is its message; a bug is told too. Nothing a harness
+// sets runs there, so the bug is injected with vi.spyOn: recording what the adapter accepted throws once.
+describe('a bug while the exception setting is recorded (injected with vi.spyOn on BreakpointBook.recordExceptions; real debugpy)', () => {
+  it('the setting reads as not applied with the bug’s message, and onError hears it once', { timeout: 60_000 }, async () => {
+    await using r = rig();
+    const bug = new TypeError("Cannot read properties of undefined (reading 'filters')");
+    const record = BreakpointBook.prototype.recordExceptions;
+    let calls = 0;
+    vi.spyOn(BreakpointBook.prototype, 'recordExceptions').mockImplementation(function (this: BreakpointBook, ...args: Parameters<BreakpointBook['recordExceptions']>) {
+      if (++calls === 1) throw bug;
+      return record.apply(this, args);
+    });
+    await r.registry.call('debug', { action: 'breakpoints', exceptions: ['all'] });
+    const launched = await r.registry.call('debug', { action: 'launch', program: 'app.py' });
+    expect(resultText(launched)).toContain("Cannot read properties of undefined (reading 'filters')");
     expect(r.seen).toEqual([{ error: bug, context: BACKGROUND }]);
     await r.registry.call('debug', { action: 'terminate' });
   });

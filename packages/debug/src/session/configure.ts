@@ -91,6 +91,8 @@ export async function sendExceptionBreakpoints(session: ConfigurableSession, opt
     book.recordExceptions({ applied, offered, unknown });
   } catch (error) {
     if (isDebugError(error, 'adapter_exited')) throw error;
+    // As for breakpoints (sendAndRecord): the adapter's refusal is the setting's message; a bug is told as well.
+    if (!AgentToolsError.isInstance(error)) session.spec.background.report(error);
     book.recordExceptions({ applied: [], offered, unknown, error: errorDetail(error) });
   }
 }
