@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { createRegistry, defineTool, type Registry, textResult } from '@agent-tools/core';
-import { tempDir } from '@agent-tools/test-utils';
+import { tempDir, unhandledRejections } from '@agent-tools/test-utils';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type ClientCapabilities, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { type HttpServerOptions, type McpSessionContext, serveHttp, sessionDirectory } from '../src/index.js';
 import { newTrace, sessionRegistry, type Trace } from './fixture.js';
@@ -100,6 +101,24 @@ describe('Streamable HTTP: one run per session', () => {
     await expect.poll(() => traces[0]?.disposed, { timeout: 5000 }).toBe(1);
     expect(http.sessions).toBe(0);
     await a.client.close();
+  });
+
+  it('a session whose close fails at the idle timeout tells onError, not the process (injected: the transport close rejects)', async () => {
+    using unhandled = unhandledRejections();
+    const failure = new Error('the transport could not close');
+    const close = vi.spyOn(StreamableHTTPServerTransport.prototype, 'close').mockRejectedValueOnce(failure);
+    try {
+      const errors: unknown[] = [];
+      await using http = await server([], { idleTimeoutMs: 200, onError: (error) => void errors.push(error) });
+      const a = await client(http.url);
+      await a.client.listTools();
+      await expect.poll(() => errors, { timeout: 5000 }).toEqual([failure]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled.seen).toEqual([]);
+      await a.client.close();
+    } finally {
+      close.mockRestore();
+    }
   });
 
   it('a client that disconnects mid-call does not hurt the server; its session ends at the idle timeout', async () => {

@@ -70,10 +70,16 @@ export async function serveHttp(
   const guard = { allowedHosts, allowedOrigins: options.allowedOrigins ?? [], ...(options.token ? { token: options.token } : {}) };
   const entries = new Map<string, Entry>();
 
+  // Ended from a timer or a socket's close, where nothing awaits: a failure to close (the transport's, or a bug) is
+  // told to onError instead of becoming an unhandled rejection.
+  const endQuietly = (session: McpSession | undefined): void => {
+    session?.close().catch((error: unknown) => options.onError?.(error));
+  };
+
   const arm = (id: string, entry: Entry): void => {
     clearTimeout(entry.idle);
     if (entry.open > 0) return;
-    entry.idle = setTimeout(() => void entry.session?.close(), idleMs);
+    entry.idle = setTimeout(() => endQuietly(entry.session), idleMs);
     entry.idle.unref();
   };
 
@@ -98,7 +104,7 @@ export async function serveHttp(
       entry.open--;
       const id = entry.transport.sessionId;
       if (id && entries.has(id)) arm(id, entry);
-      else if (!id) void session.close(); // initialize failed: nothing will ever address this transport
+      else if (!id) endQuietly(session); // initialize failed: nothing will ever address this transport
     });
     await entry.transport.handleRequest(req, res, body);
   };
