@@ -76,7 +76,7 @@ export async function serveHttp(
     session?.close().catch((error: unknown) => options.onError?.(error));
   };
 
-  const arm = (id: string, entry: Entry): void => {
+  const arm = (entry: Entry): void => {
     clearTimeout(entry.idle);
     if (entry.open > 0) return;
     entry.idle = setTimeout(() => endQuietly(entry.session), idleMs);
@@ -103,7 +103,7 @@ export async function serveHttp(
     res.once('close', () => {
       entry.open--;
       const id = entry.transport.sessionId;
-      if (id && entries.has(id)) arm(id, entry);
+      if (id && entries.has(id)) arm(entry);
       else if (!id) endQuietly(session); // initialize failed: nothing will ever address this transport
     });
     await entry.transport.handleRequest(req, res, body);
@@ -125,7 +125,7 @@ export async function serveHttp(
       clearTimeout(entry.idle);
       res.once('close', () => {
         if (work) entry.open--;
-        if (entries.has(id)) arm(id, entry);
+        if (entries.has(id)) arm(entry);
       });
       return entry.transport.handleRequest(req, res);
     }
