@@ -106,6 +106,9 @@ async function applyLocked(changes: readonly FileChange[], options: FileChangesO
     }
   } catch (error) {
     const { restored, notRestored } = await undo(steps, createdDirs);
+    // A file-system error (Node's, with its code: ENOSPC, EACCES, EIO) is the change's failure, answered. Anything else
+    // is a bug: thrown once the files are back, so it reaches the harness's onError instead of reading as a disk's fault.
+    if (!isFileSystemError(error)) throw error;
     return { ok: false, kind: 'failed', reason: errorDetail(error), restored, notRestored };
   }
   if (!late) return { ok: true };
@@ -189,4 +192,10 @@ async function undo(steps: readonly Step[], createdDirs: readonly string[]): Pro
   // A directory we created that is not empty (or gone) stays: rmdir raises only file-system errors.
   for (const dir of [...createdDirs].reverse()) await rmdir(dir).catch(() => undefined);
   return { restored, notRestored };
+}
+
+/** Whether an error is one the file system raised (Node's system errors carry an `E…` code). */
+function isFileSystemError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return error instanceof Error && typeof code === 'string' && /^E[A-Z]+$/.test(code);
 }

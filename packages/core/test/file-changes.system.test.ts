@@ -84,7 +84,7 @@ describe('applyFileChanges', () => {
       ],
       {
         rename: async (from, to) => {
-          if (++renames === 3) throw new Error('disk full');
+          if (++renames === 3) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
           await rename(from, to);
         },
       },
@@ -99,6 +99,28 @@ describe('applyFileChanges', () => {
     expect(['a.ts', 'b.ts', 'c.ts'].map((f) => readFileSync(join(dir.path, f), 'utf8'))).toEqual(['a', 'b', 'c']);
     expect(existsSync(join(dir.path, 'sub'))).toBe(false);
     expect(everything(dir.path)).toEqual(['a.ts', 'b.ts', 'c.ts']);
+  });
+
+  it('throws a bug (not a file-system error) once every file is back, instead of answering it as a failed write', async () => {
+    using dir = scratch();
+    files(dir.path, { 'a.ts': 'a', 'b.ts': 'b' });
+    const bug = new TypeError("Cannot read properties of undefined (reading 'path')");
+    let renames = 0;
+    const applying = applyFileChanges(
+      [
+        { path: join(dir.path, 'a.ts'), before: 'a', after: 'A' },
+        { path: join(dir.path, 'b.ts'), before: 'b', after: 'B' },
+      ],
+      {
+        rename: async (from, to) => {
+          if (++renames === 2) throw bug;
+          await rename(from, to);
+        },
+      },
+    );
+    await expect(applying).rejects.toBe(bug);
+    expect(['a.ts', 'b.ts'].map((f) => readFileSync(join(dir.path, f), 'utf8'))).toEqual(['a', 'b']);
+    expect(readdirSync(dir.path).sort()).toEqual(['a.ts', 'b.ts']);
   });
 
   it('compares each file once more right before its rename: a file changed while the temporaries were written refuses everything', async () => {

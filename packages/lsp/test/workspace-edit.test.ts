@@ -188,7 +188,7 @@ describe('planWorkspaceEdit and applyEditPlan: all or nothing', () => {
     let renames = 0;
     const io = {
       rename: async (from: string, to: string) => {
-        if (++renames === 3) throw new Error('disk full');
+        if (++renames === 3) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
         renameSync(from, to);
       },
     };
