@@ -121,7 +121,7 @@ async function applyLocked(changes: readonly FileChange[], options: FileChangesO
 function difference(change: FileChange, found: Found | undefined): ChangedFile['now'] | undefined {
   if (change.before === undefined) return found ? 'present' : undefined;
   if (!found) return 'missing';
-  return found.bytes !== undefined && found.bytes.equals(Buffer.from(change.before, 'utf8')) ? undefined : 'modified';
+  return found.bytes?.equals(Buffer.from(change.before, 'utf8')) ? undefined : 'modified';
 }
 
 interface Found {
