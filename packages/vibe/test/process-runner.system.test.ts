@@ -171,7 +171,10 @@ describe('processRunner with real scripts standing in for agents', () => {
     list.spawn({ brief: 'b', label: dir.script('stubborn') });
     await waitUntil(() => list.list().every((w) => w.output !== ''));
     const pids = list.list().map((w) => w.pid as number);
-    expect(processesMatching(dir.path).filter((p) => !isKeeper(p))).toHaveLength(2);
+    // The two scripts, once each has forked its sleeps: a fork not yet turned into `sleep` still shows the script's
+    // command line for an instant, so the count is awaited rather than read once.
+    const scriptsRunning = () => processesMatching(dir.path).filter((p) => !isKeeper(p)).length;
+    await waitUntil(() => pids.every((pid) => groupMembers(pid).length === 3) && scriptsRunning() === 2);
     await list.dispose();
     expect(list.list().map((w) => w.status)).toEqual(['killed', 'killed']);
     for (const pid of pids) expect(groupMembers(pid)).toEqual([]);
