@@ -5,6 +5,7 @@ import { harnessApproval } from './approval.js';
 import { type CliArgs, parseArgs, parseCallArguments, USAGE, UsageError } from './args.js';
 import { assemble } from './assemble.js';
 import { assumedWithoutAsking } from './assumed.js';
+import { consoleToStderr } from './console-to-stderr.js';
 import { formatList, formatResult, listJson, resultJson } from './output.js';
 import type { Terminal } from './plugin.js';
 import { surfaceNamed, workingDirectory } from './run-options.js';
@@ -34,6 +35,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
 
+  consoleToStderr();
   const interactive = args.interactive || Boolean(process.stdin.isTTY);
   // One reader of stdin serves the REPL's commands and every prompt; `call` only reads stdin for prompts.
   let reader: StreamTerminal | undefined;

@@ -2,6 +2,7 @@ import type { Surface } from '@agent-tools/core';
 import { serveRegistry } from '@agent-tools/mcp';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { logBug } from '../bug-log.js';
+import { consoleToStderr } from '../console-to-stderr.js';
 import { loadPlugins } from '../plugins/catalog.js';
 import { flushed } from '../stdout.js';
 import type { McpArgs } from './args.js';
@@ -20,6 +21,7 @@ const ANSWER_GRACE_MS = 10_000;
  * too; the keeper of core's process tracking covers the case where this process itself is killed.
  */
 export async function serveStdio(args: McpArgs, cwd: string, surface: Surface): Promise<number> {
+  consoleToStderr();
   // tools/list is answered from the build's manifest, without loading any package; the packages load once it has
   // been answered (the model's turn comes next), or at the first call, whichever is first. Without a manifest
   // every package loads before the first message is read.
