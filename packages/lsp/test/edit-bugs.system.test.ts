@@ -1,9 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { approveAll, createRegistry, resultText } from '@agent-tools/core';
 import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createLspSupervisor, lspTools } from '../src/index.js';
-import { fakeServer } from './helpers.js';
+import { commandActionScript, fakeServer } from './helpers.js';
 
 // Issue 26, item 6: a bug while lsp_fix applies an edit a server sent back (workspace/applyEdit) is answered as the
 // declined edit it is (what was applied is undone), and reaches the harness's onError once. The bug is a real one of
@@ -11,22 +11,10 @@ import { fakeServer } from './helpers.js';
 // no real server sends such an edit on demand.
 describe('a bug applying an edit a server sent back (scripted server: an edit without a range)', () => {
   it('declines the edit, changes nothing, and reaches onError once', async () => {
-    using scriptDir = tempDir({}, 'agent-tools-lsp-script-');
-    const script = scriptDir.join('script.json');
     const rangeless = { changes: { '$ROOT/a.fake': [{ newText: 'one ' }] } };
-    writeFileSync(
-      script,
-      JSON.stringify({
-        capabilities: { codeActionProvider: true, executeCommandProvider: { commands: ['fake.fix'] } },
-        publishOnSync: [],
-        methods: {
-          'textDocument/codeAction': { reply: [{ title: 'Fix it', command: { title: 'Fix it', command: 'fake.fix' } }] },
-          'workspace/executeCommand': { applyEdits: [rangeless], reply: null },
-        },
-      }),
-    );
+    using scripted = commandActionScript([rangeless]);
     using project = tempDir({ 'fake.json': '{}', 'a.fake': 'alpha\n' });
-    const lspSupervisor = createLspSupervisor({ cwd: project.path, builtins: false, servers: [fakeServer(script)] });
+    const lspSupervisor = createLspSupervisor({ cwd: project.path, builtins: false, servers: [fakeServer(scripted.script)] });
     const seen: { error: unknown; context: unknown }[] = [];
     await using registry = createRegistry({
       resources: { cwd: project.path, lspSupervisor, diagnostics: lspSupervisor },

@@ -121,3 +121,24 @@ export function fakeServer(scriptPath: string, overrides: Partial<ServerConfig> 
     ...overrides,
   });
 }
+
+/**
+ * A scripted server offering one code action whose command sends back `edits` (workspace edits, `$ROOT` for the
+ * project) through workspace/applyEdit, as ESLint's and tsserver's commands do. Returns the folder holding the script.
+ */
+export function commandActionScript(edits: readonly object[], title = 'Fix it'): TempDir & { readonly script: string } {
+  const dir = tempDir({}, 'agent-tools-lsp-script-');
+  const script = dir.join('script.json');
+  writeFileSync(
+    script,
+    JSON.stringify({
+      capabilities: { codeActionProvider: true, executeCommandProvider: { commands: ['fake.fix'] } },
+      publishOnSync: [],
+      methods: {
+        'textDocument/codeAction': { reply: [{ title, command: { title, command: 'fake.fix' } }] },
+        'workspace/executeCommand': { applyEdits: edits, reply: null },
+      },
+    }),
+  );
+  return Object.assign(dir, { script });
+}

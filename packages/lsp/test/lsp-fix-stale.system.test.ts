@@ -1,7 +1,7 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
-import { fakeServer, startRun, text } from './helpers.js';
+import { commandActionScript, fakeServer, startRun, text } from './helpers.js';
 
 type Listed = { actions: Array<{ number: number; title: string }> };
 
@@ -76,21 +76,9 @@ describe('lsp_fix never applies an edit to a file that moved under it', () => {
 
   it('a command whose second edit is declined (read-only file) undoes the first: everything or nothing (scripted server)', async () => {
     const edit = (file: string, newText: string) => ({ changes: { [`$ROOT/${file}`]: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText }] } });
-    using scriptDir = tempDir({}, 'agent-tools-lsp-script-');
-    const script = scriptDir.join('script.json');
-    writeFileSync(
-      script,
-      JSON.stringify({
-        capabilities: { codeActionProvider: true, executeCommandProvider: { commands: ['fake.fix'] } },
-        publishOnSync: [],
-        methods: {
-          'textDocument/codeAction': { reply: [{ title: 'Fix both', command: { title: 'Fix both', command: 'fake.fix' } }] },
-          'workspace/executeCommand': { applyEdits: [edit('a.fake', 'one '), edit('b.fake', 'two ')], reply: null },
-        },
-      }),
-    );
+    using fix = commandActionScript([edit('a.fake', 'one '), edit('b.fake', 'two ')], 'Fix both');
     // The scripted server publishes no diagnostics: a short budget for the write hook's wait.
-    await using scripted = startRun({ 'fake.json': '{}', 'a.fake': 'alpha\n', 'b.fake': 'beta\n' }, { builtins: false, servers: [fakeServer(script)] }, 300);
+    await using scripted = startRun({ 'fake.json': '{}', 'a.fake': 'alpha\n', 'b.fake': 'beta\n' }, { builtins: false, servers: [fakeServer(fix.script)] }, 300);
     chmodSync(scripted.dir.join('b.fake'), 0o444);
     const list = await scripted.lsp({ action: 'code_actions', file: 'a.fake', line: 1, symbol: 'alpha' });
     expect(text(list)).toContain('1. Fix both');

@@ -1,9 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { approveAll, createRegistry, resultText } from '@agent-tools/core';
 import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import { createLspSupervisor, lspTools } from '../src/index.js';
-import { fakeServer } from './helpers.js';
+import { commandActionScript, fakeServer } from './helpers.js';
 
 // The undo's write is made to throw a TypeError by replacing applyEditPlan: nothing a harness sets and no server
 // answer reaches the undo's own code, whose only expected failure is applyEditPlan's edit_failed (an LspError).
@@ -25,23 +25,11 @@ vi.mock('../src/edits/workspace-edit.js', async (importOriginal) => {
 // once; the answer still says restoring failed. Scripted fake server (its command sends the two edits back).
 describe('a bug while lsp_fix undoes a declined command (injected with vi.mock into applyEditPlan; scripted server)', () => {
   it('reaches onError once and the answer says restoring failed', async () => {
-    using scriptDir = tempDir({}, 'agent-tools-lsp-script-');
-    const script = scriptDir.join('script.json');
     const first = { changes: { '$ROOT/a.fake': [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'one ' }] } };
     const outside = { changes: { 'file:///etc/agent-tools-outside.fake': [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'x' }] } };
-    writeFileSync(
-      script,
-      JSON.stringify({
-        capabilities: { codeActionProvider: true, executeCommandProvider: { commands: ['fake.fix'] } },
-        publishOnSync: [],
-        methods: {
-          'textDocument/codeAction': { reply: [{ title: 'Fix it', command: { title: 'Fix it', command: 'fake.fix' } }] },
-          'workspace/executeCommand': { applyEdits: [first, outside], reply: null },
-        },
-      }),
-    );
+    using scripted = commandActionScript([first, outside]);
     using project = tempDir({ 'fake.json': '{}', 'a.fake': 'alpha\n' });
-    const lspSupervisor = createLspSupervisor({ cwd: project.path, builtins: false, servers: [fakeServer(script)] });
+    const lspSupervisor = createLspSupervisor({ cwd: project.path, builtins: false, servers: [fakeServer(scripted.script)] });
     const seen: { error: unknown; context: unknown }[] = [];
     await using registry = createRegistry({
       resources: { cwd: project.path, lspSupervisor },
