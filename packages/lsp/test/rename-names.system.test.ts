@@ -32,6 +32,7 @@ describe('lsp_rename refuses a new name the language cannot take, before anythin
   });
 
   it('typescript-language-server: a `this` parameter is not renamed (tsserver would make it an ordinary first parameter)', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the TypeScript source under test holds a template literal
     const source = 'export function greet(this: { name: string }, greeting: string): string {\n  return `${greeting} ${this.name}`;\n}\n';
     await using run = startRun({ ...ts, 'src/greet.ts': source });
     for (const line of [1, 2]) {
