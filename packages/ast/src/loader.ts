@@ -6,6 +6,7 @@ import { BackgroundErrors, type BackgroundReporter } from '@agent-tools/core/int
 import { type FileOutcome, FileSearcher } from './engine/file-search.js';
 import type { WorkerStats } from './engine/protocol.js';
 import { TreeSitterRuntime } from './engine/runtime.js';
+import { isStackOverflow } from './engine/stack-overflow.js';
 import { TREE_BYTES_PER_CHAR, TreeCache } from './engine/tree-cache.js';
 import { WorkerPool } from './engine/worker-pool.js';
 import { AstError } from './errors.js';
@@ -265,7 +266,7 @@ export class TreeSitterLoader implements AsyncDisposable {
  */
 function tooDeep(what: 'pattern' | 'rule'): (error: unknown) => never {
   return (error) => {
-    if (!(error instanceof RangeError && /call stack/i.test(error.message))) throw error;
+    if (!isStackOverflow(error)) throw error;
     throw new AstError(
       what === 'pattern' ? 'invalid_pattern' : 'invalid_rule',
       `The ${what} nests too deeply to compile (the call stack ran out). Write a shallower ${what}: a metavariable such as $A stands for a whole subtree, and a rule's "has" or "inside" with "stopBy": "end" reaches any depth.`,

@@ -8,6 +8,7 @@ import { MatchSink } from '../match/sink.js';
 import { findRuleMatches } from '../rules/find.js';
 import { isRule, type Query } from '../rules/types.js';
 import type { TreeSitterRuntime } from './runtime.js';
+import { isStackOverflow } from './stack-overflow.js';
 import type { TreeCache } from './tree-cache.js';
 
 /** How one file fared in a search. */
@@ -246,11 +247,6 @@ function firstErrorRow(root: Node): number {
     if (!next) return node.startPosition.row;
     node = next;
   }
-}
-
-/** Whether an error is V8's for a call stack that ran out (a RangeError, as an array too long is). */
-function isStackOverflow(error: unknown): boolean {
-  return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
 function reasonOf(error: unknown): string {

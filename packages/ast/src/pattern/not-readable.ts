@@ -1,3 +1,4 @@
+import { isStackOverflow } from '../engine/stack-overflow.js';
 import { AstError } from '../errors.js';
 
 /**
@@ -10,6 +11,6 @@ import { AstError } from '../errors.js';
  */
 export function notReadable(error: unknown): undefined {
   if (error instanceof AstError && (error.code === 'unparseable_pattern' || error.code === 'invalid_pattern')) return undefined;
-  if (error instanceof RangeError && /call stack/i.test(error.message)) return undefined;
+  if (isStackOverflow(error)) return undefined;
   throw error;
 }
