@@ -31,6 +31,7 @@ export {
   type FileChangesOutcome,
 } from './file-changes.js';
 export { outsideFileLocks } from './file-lock.js';
+export { guardedInterval } from './guarded-interval.js';
 export { afterDelay } from './long-timer.js';
 export { onAbort } from './on-abort.js';
 export { isWithin } from './paths.js';

@@ -1,5 +1,5 @@
 import type { ToolProgress } from '@agent-tools/core';
-import { BackgroundErrors, collapseCarriageReturns, formatDuration } from '@agent-tools/core/internal';
+import { collapseCarriageReturns, formatDuration, guardedInterval } from '@agent-tools/core/internal';
 
 /** How much of a running cell's newest output a progress report carries. */
 const TAIL_CHARS = 2000;
@@ -23,16 +23,8 @@ export class CellProgress implements Disposable {
     this.#report = report;
     this.#language = language;
     if (!report) return;
-    const timer = setInterval(() => {
-      // Nothing here is expected to throw (the registry guards the harness's progress listener): a bug.
-      try {
-        this.#send();
-      } catch (error) {
-        clearInterval(timer);
-        (onBug ?? ((bug) => new BackgroundErrors().report(bug)))(error);
-      }
-    }, HEARTBEAT_MS).unref();
-    this.#timer = timer;
+    // Nothing here is expected to throw (the registry guards the harness's progress listener): a throw is a bug.
+    this.#timer = guardedInterval(() => this.#send(), HEARTBEAT_MS, onBug);
   }
 
   /** Printed text, as it arrives. */

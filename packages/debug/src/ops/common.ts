@@ -1,5 +1,5 @@
 import { errorResult, type ToolProgress, type ToolResult, textResult } from '@agent-tools/core';
-import { capText, capTextTail, formatDuration } from '@agent-tools/core/internal';
+import { capText, capTextTail, formatDuration, guardedInterval } from '@agent-tools/core/internal';
 import { DebugError } from '../errors.js';
 import { breakpointReport as formatBreakpoints, hitBreakpoint } from '../format/breakpoints.js';
 import { outputView } from '../format/output.js';
@@ -151,19 +151,17 @@ function reportRunning(op: OpContext, session: DebugSession): () => void {
   const report = op.report;
   if (!report) return () => undefined;
   const started = Date.now();
-  const timer = setInterval(() => {
-    // A throw in a timer would end the process. Nothing here is expected to throw (the harness's progress listener is
-    // guarded by the registry): it is a bug, told once on the session's background path, and the reports stop.
-    try {
+  // Nothing here is expected to throw (the registry guards the harness's progress listener): a throw is a bug, told
+  // once on the session's background path, and the reports stop.
+  const timer = guardedInterval(
+    () => {
       const running = formatDuration(Date.now() - started);
       const printed = session.output.since(session.reportedOutput, OUTPUT_CAPS.answer).text.replace(/\n$/, '');
       report({ message: `program still running after ${running}; no breakpoint hit yet`, ...(printed ? { output: printed } : {}) });
-    } catch (error) {
-      clearInterval(timer);
-      session.spec.background.report(error);
-    }
-  }, RUNNING_REPORT_MS);
-  timer.unref();
+    },
+    RUNNING_REPORT_MS,
+    (error) => session.spec.background.report(error),
+  );
   return () => clearInterval(timer);
 }
 

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { errorDetail } from '@agent-tools/core';
-import { BackgroundErrors, formatLimit } from '@agent-tools/core/internal';
+import { BackgroundErrors, formatLimit, guardedInterval } from '@agent-tools/core/internal';
 import { isLive, isStillRunning, readProcess, type SupervisedProcess, spawnSupervised, TrackedProcesses } from '@agent-tools/core/process';
 import type { AdapterCommand, AdapterTransport } from '../adapters/adapter.js';
 import { DapConnection, type DapConnectionOptions } from '../dap/connection.js';
@@ -110,20 +110,17 @@ export class AdapterProcess {
     const debuggee = pid === undefined ? undefined : readProcess(pid);
     if (!isLive(debuggee) || this.#watch) return;
     const tree = this.#tree;
-    this.#watch = setInterval(() => {
-      // A throw in a timer would end the process, and reading /proc raises nothing expected here (a process that is
-      // gone reads as not running): a bug, told once on the session's background path, and the polling stops (the
-      // session's end still ends every process).
-      try {
+    // Reading /proc raises nothing expected here (a process that is gone reads as not running): a throw is a bug, told
+    // once on the session's background path, and the polling stops (the session's end still ends every process).
+    this.#watch = guardedInterval(
+      () => {
         if (isStillRunning(debuggee)) return;
         clearInterval(this.#watch);
         background.watch(tree.endOrphans(500));
-      } catch (error) {
-        clearInterval(this.#watch);
-        background.report(error);
-      }
-    }, DEBUGGEE_POLL_MS);
-    this.#watch.unref();
+      },
+      DEBUGGEE_POLL_MS,
+      (error) => background.report(error),
+    );
   }
 
   /** The pids of every live process of the session: the adapter's tree and the processes it reported. */

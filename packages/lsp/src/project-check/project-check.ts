@@ -1,5 +1,5 @@
 import { type Diagnostic, errorDetail, type ToolProgress } from '@agent-tools/core';
-import { BackgroundErrors, formatDuration, plural, rethrowUnexpected } from '@agent-tools/core/internal';
+import { formatDuration, guardedInterval, plural, rethrowUnexpected } from '@agent-tools/core/internal';
 import type { ServerConfig } from '../config/server-config.js';
 import { fromLspDiagnostic } from '../diagnostics/convert.js';
 import { findBinary } from '../discovery/binary.js';
@@ -75,17 +75,9 @@ function reportChecking(
     report({ message: `checking ${what}${elapsed} (project ${done + 1} of ${total})`, progress: done, total });
   };
   send();
-  const timer = setInterval(() => {
-    // A throw in a timer would end the process, and nothing here is expected to throw (the registry guards the
-    // harness's progress listener): a bug, told once, and the reports stop.
-    try {
-      send();
-    } catch (error) {
-      clearInterval(timer);
-      (onBug ?? ((bug) => new BackgroundErrors().report(bug)))(error);
-    }
-  }, 1000);
-  timer.unref();
+  // Nothing here is expected to throw (the registry guards the harness's progress listener): a throw is a bug, told
+  // once, and the reports stop.
+  const timer = guardedInterval(send, 1000, onBug);
   return () => clearInterval(timer);
 }
 
