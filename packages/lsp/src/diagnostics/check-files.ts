@@ -138,7 +138,11 @@ export async function checkFiles(
   const inline = await settleBy(outcomes, deadline);
   const checks: FileCheck[] = [...unchecked];
   for (const [file, outcome] of outcomes) {
-    const done: PartlyOutcome | undefined = inline.get(file) ?? partly(host.cwd, file, parts.get(file) ?? [], missing.get(file) ?? [], mode);
+    const awaited = parts.get(file) ?? [];
+    // A baseline part that ran out of time is no baseline: it stays pending, so what that server reports after the
+    // write is never called new (taking it as "none before" would).
+    const whole = mode === 'baseline' && awaited.some(timedOut) ? undefined : inline.get(file);
+    const done: PartlyOutcome | undefined = whole ?? partly(host.cwd, file, awaited, missing.get(file) ?? [], mode);
     if (done?.ok) checks.push({ file, state: 'checked', diagnostics: done.diagnostics, ...(done.pending?.length ? { pending: done.pending } : {}) });
     else if (done && !done.ok) checks.push({ file, state: 'unchecked', reason: done.reason });
     else checks.push({ file, state: 'pending', settled: outcome.then((o) => (o.ok ? o.diagnostics : undefined)) });
@@ -158,14 +162,15 @@ function partly(
   missing: readonly Part[],
   mode: 'check' | 'baseline',
 ): PartlyOutcome | undefined {
-  const answered = awaited.flatMap((a) => (a.done ? [a.done] : []));
+  const isDone = (a: Awaited) => a.done !== undefined && !(mode === 'baseline' && timedOut(a));
+  const answered = awaited.flatMap((a) => (a.done && isDone(a) ? [a.done] : []));
   const primary = awaited.find((a) => !a.target.additional);
-  if (answered.length === 0 || (primary && !primary.done)) return undefined;
+  if (answered.length === 0 || (primary && !isDone(primary))) return undefined;
   const outcome = merge(file, [...answered, ...missing], mode);
   if (!outcome.ok) return outcome;
   const next = `call lsp with action "diagnostics" and file "${displayPath(file, cwd)}"`;
   const pending = awaited
-    .filter((a) => !a.done)
+    .filter((a) => !isDone(a))
     .map(({ target, part }): PendingPart => {
       const { name, id } = target.config;
       // Its late answer is its diagnostics and, when it could not check the file, its problem; no answer is none.
@@ -173,6 +178,11 @@ function partly(
       return { name, sources: [...new Set([name, id])], settled, next };
     });
   return { ...outcome, pending };
+}
+
+/** An additional server's part that ran out of time (or was cancelled) before it answered. */
+function timedOut(awaited: Awaited): boolean {
+  return awaited.done?.ok === true && awaited.done.failed === true;
 }
 
 /** One file's outcome from its servers' parts: a failed primary server fails it; problems become one warning each. */
