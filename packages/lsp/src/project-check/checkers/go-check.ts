@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Diagnostic } from '@agent-tools/core';
 import { findBinary } from '../../discovery/binary.js';
 import { listSourceFiles } from '../../discovery/root.js';
@@ -38,7 +40,7 @@ export const goChecker: ProjectChecker = {
       // gopls check gives up on every file when one is in no package (a build tag excludes it: `//go:build ignore`,
       // `x_windows.go` on Linux), so it is given exactly the files go list builds for this platform, tests included.
       command: shell.found,
-      args: ['-c', LISTED_FILES_CHECK, 'sh', go.found.command, gopls.found.command],
+      args: ['-c', LISTED_FILES_CHECK, 'sh', go.found.command, gopls.found.command, process.execPath, diagnoseScript()],
       env,
       title: `gopls check (every file go list ./... builds) and go vet ./... in ${where}`,
       followedBy: [{ command: go.found, args: ['vet', './...'], env, title: `go vet ./... in ${where}` }],
@@ -57,15 +59,23 @@ export const goChecker: ProjectChecker = {
  */
 /**
  * `go list` writes the files of every package of the module (NUL-terminated; `-e` keeps packages with errors, and
- * each package's output ends with a newline), and `gopls check` is run on them; `$1` is go and `$2` gopls. No
- * temporary file: a check stopped by its timeout leaves nothing behind. A go list that cannot list the module makes
- * go vet fail the same way, which fails the check.
+ * each package's output ends with a newline), and gopls checks them through gopls-diagnose (`gopls check` with a
+ * client that loses no answer); `$1` is go, `$2` gopls, `$3` node and `$4` the script. No temporary file: a check
+ * stopped by its timeout leaves nothing behind. A go list that cannot list the module makes go vet fail the same
+ * way, which fails the check.
  */
 const LISTED_FILES_CHECK = [
   `"$1" list -e -f '{{range $f := .GoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}{{range $f := .CgoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}{{range $f := .TestGoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}{{range $f := .XTestGoFiles}}{{$.Dir}}/{{$f}}{{"\\x00"}}{{end}}' ./...`,
   `tr -d '\\n'`,
-  'xargs -0 -r "$2" check',
+  '"$3" "$4" "$2"',
 ].join(' | ');
+
+/** gopls-diagnose next to this module; the built one when running from TypeScript sources (the package's tests). */
+function diagnoseScript(): string {
+  const here = fileURLToPath(new URL('./gopls-diagnose.js', import.meta.url));
+  if (existsSync(here)) return here;
+  return fileURLToPath(new URL('../../../dist/project-check/checkers/gopls-diagnose.js', import.meta.url));
+}
 
 export function parseGoCheck(output: CheckerOutput, root: string): ReturnType<ProjectChecker['parse']> {
   const byPosition = new Map<string, Diagnostic>();

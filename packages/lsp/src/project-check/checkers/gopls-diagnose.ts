@@ -1,0 +1,168 @@
+/**
+ * `gopls check` with a client that keeps every answer: `node gopls-diagnose.js <gopls>` with the Go files on stdin,
+ * NUL-separated. It prints what `gopls check` prints (`/abs/a.go:5:13-16: message`, byte columns) and fails the way it
+ * does (`gopls: …` on stderr, exit 1).
+ *
+ * Why not `gopls check` itself: the client inside gopls 0.11 keeps only the last diagnostics published for a file,
+ * and gopls publishes each open file again from its background diagnosis while `gopls/diagnoseFiles` runs. On a
+ * loaded machine the background set (vet's analyzers alone, before the type check) came last in 3 runs of 4, and
+ * every type error of the file was lost without a sign. gopls later made its client merge every publish of the
+ * check (golang/go#60122's de-duplication); this does the same with the gopls Debian ships.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+interface Position {
+  readonly line: number;
+  readonly character: number;
+}
+interface LspDiagnostic {
+  readonly range: { readonly start: Position; readonly end: Position };
+  readonly severity?: number;
+  readonly code?: string | number;
+  readonly source?: string;
+  readonly message: string;
+}
+interface Message {
+  readonly id?: number | string;
+  readonly method?: string;
+  readonly params?: { readonly uri?: string; readonly version?: number; readonly diagnostics?: LspDiagnostic[]; readonly items?: unknown[] };
+  readonly result?: unknown;
+  readonly error?: { readonly message: string };
+}
+
+const DONE_URI = 'gopls://diagnostics-done';
+
+function fail(message: string): never {
+  process.stderr.write(`gopls: ${message}\n`);
+  process.exit(1);
+}
+
+/** A UTF-16 character offset of an LSP position as gopls check's 1-based byte column. */
+function byteColumn(lines: readonly string[], position: Position): number {
+  const line = lines[position.line] ?? '';
+  return Buffer.byteLength(line.slice(0, position.character), 'utf8') + 1;
+}
+
+async function main(): Promise<void> {
+  const gopls = process.argv[2];
+  if (!gopls) fail('usage: gopls-diagnose <gopls> < NUL-separated files');
+  const files = readFileSync(0, 'utf8').split('\0').filter(Boolean);
+  if (files.length === 0) return;
+  const root = process.cwd();
+  let finished = false;
+  const child = spawn(gopls, ['serve'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  child.on('error', (error) => fail(`could not start ${gopls}: ${error.message}`));
+  child.on('exit', (code, signal) => {
+    if (!finished) fail(`gopls exited before the check ended (${signal ?? `code ${code}`})`);
+  });
+  let nextId = 0;
+  const waiting = new Map<number, (message: Message) => void>();
+  const send = (message: object) => {
+    const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', ...message }), 'utf8');
+    child.stdin.write(`Content-Length: ${body.length}\r\n\r\n`);
+    child.stdin.write(body);
+  };
+  const request = (method: string, params: unknown) =>
+    new Promise<Message>((resolve) => {
+      const id = ++nextId;
+      waiting.set(id, resolve);
+      send({ id, method, params });
+    });
+
+  // Every versioned publish between the request and gopls's end marker, merged per file without repeats.
+  const found = new Map<string, Map<string, LspDiagnostic>>();
+  let collecting = false;
+  let done: () => void = () => {};
+  const ended = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  const handle = (message: Message) => {
+    if (message.method && message.id !== undefined) {
+      // gopls asks for its settings and to register capabilities: the defaults, and yes.
+      const result = message.method === 'workspace/configuration' ? (message.params?.items ?? []).map(() => ({})) : null;
+      send({ id: message.id, result });
+      return;
+    }
+    if (message.id !== undefined) {
+      waiting.get(Number(message.id))?.(message);
+      return;
+    }
+    if (message.method !== 'textDocument/publishDiagnostics' || !collecting) return;
+    const { uri, version, diagnostics = [] } = message.params ?? {};
+    if (uri === DONE_URI) {
+      collecting = false;
+      done();
+      return;
+    }
+    // Unversioned publishes are of files the check did not open (gopls's workspace pass): not its answer.
+    if (!uri || !version) return;
+    const merged = found.get(uri) ?? new Map<string, LspDiagnostic>();
+    for (const d of diagnostics) merged.set(JSON.stringify([d.range, d.severity, d.code, d.source, d.message]), d);
+    found.set(uri, merged);
+  };
+  let buffer = Buffer.alloc(0);
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer = Buffer.concat([buffer, chunk]);
+    for (;;) {
+      const end = buffer.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const length = Number(/Content-Length: *(\d+)/i.exec(buffer.subarray(0, end).toString('ascii'))?.[1]);
+      if (!Number.isFinite(length)) fail('gopls sent a message without a Content-Length header');
+      if (buffer.length < end + 4 + length) return;
+      const body = buffer.subarray(end + 4, end + 4 + length).toString('utf8');
+      buffer = buffer.subarray(end + 4 + length);
+      handle(JSON.parse(body) as Message);
+    }
+  });
+
+  const rootUri = pathToFileURL(root).href;
+  const init = await request('initialize', {
+    processId: process.pid,
+    rootUri,
+    workspaceFolders: [{ uri: rootUri, name: 'root' }],
+    capabilities: { workspace: { configuration: true }, textDocument: { publishDiagnostics: { versionSupport: true } } },
+  });
+  if (init.error) fail(init.error.message);
+  send({ method: 'initialized', params: {} });
+  const texts = new Map<string, string>();
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      fail(`cannot read ${file}: ${(error as Error).message}`);
+    }
+    const uri = pathToFileURL(file).href;
+    texts.set(uri, text);
+    send({ method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'go', version: 1, text } } });
+  }
+  collecting = true;
+  const answer = request('gopls/diagnoseFiles', { files: [...texts.keys()] });
+  const failed = await Promise.race([answer.then((m) => m.error), ended.then(() => undefined)]);
+  if (failed) fail(failed.message);
+  await ended;
+  finished = true;
+
+  const out: string[] = [];
+  for (const [uri, diagnostics] of found) {
+    const path = fileURLToPath(uri);
+    const lines = (texts.get(uri) ?? '').split('\n');
+    for (const d of diagnostics.values()) {
+      const { start, end } = d.range;
+      const from = `${start.line + 1}:${byteColumn(lines, start)}`;
+      const to = end.line === start.line ? `${byteColumn(lines, end)}` : `${end.line + 1}:${byteColumn(lines, end)}`;
+      out.push(`${path}:${from}-${to}: ${d.message}`);
+    }
+  }
+  process.stdout.write(out.length ? `${out.join('\n')}\n` : '');
+  // The answer is out: gopls gets a moment to shut down cleanly, then is killed.
+  setTimeout(() => child.kill('SIGKILL'), 2000).unref();
+  const shutdown = await Promise.race([request('shutdown', null), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1500).unref())]);
+  if (shutdown) send({ method: 'exit' });
+  child.stdin.end();
+  if (!shutdown) child.kill('SIGKILL');
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
