@@ -102,8 +102,10 @@ describe('debug with lldb-dap on C built with gcc -g (real adapter)', () => {
       const call = lineOf(C_APP, '@c-call');
       await rig.call({ action: 'breakpoints', file: 'app.c', lines: [call] });
       let attached = await rig.call({ action: 'attach', port });
-      // lldb-server may take a moment to listen.
-      for (let i = 0; i < 20 && attached.isError && /connect|refused/i.test(attached.text); i++) {
+      // lldb-server may take a moment to listen: seconds on a loaded machine. It serves one connection, so it cannot
+      // be probed first; a refused attach is tried again.
+      const until = Date.now() + 30_000;
+      while (attached.isError && /connect|refused/i.test(attached.text) && Date.now() < until) {
         await new Promise((resolve) => setTimeout(resolve, 200));
         attached = await rig.call({ action: 'attach', port });
       }
