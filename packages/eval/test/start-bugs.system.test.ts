@@ -84,3 +84,38 @@ describe('start failures that are not bugs (real network failures) are only answ
     }
   });
 });
+
+describe('a kernel the server starts after the start was given up (a scripted HTTP server stands in for a slow Jupyter)', () => {
+  it('is shut down on the server when it comes, not left running there', { timeout: 60_000 }, async () => {
+    const deleted: string[] = [];
+    const server = createServer((request, response) => {
+      if (request.method === 'POST' && request.url?.startsWith('/api/kernels')) {
+        // Answers after eval stopped waiting (startTimeoutMs below).
+        setTimeout(() => {
+          response.writeHead(201, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ id: 'late1', name: 'python3' }));
+        }, 1500);
+        return;
+      }
+      if (request.method === 'DELETE') deleted.push((request.url ?? '').split('?')[0] as string);
+      response.writeHead(request.method === 'DELETE' ? 204 : 404);
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
+    try {
+      const r = rig({ environment: () => ({ baseUrl: url, token: 'x', kernelNames: { python: 'python3' } }), requestTimeoutMs: 10_000, startTimeoutMs: 300 });
+      await using _ = r.registry;
+      const failed = await r.cell('1');
+      expect(resultText(failed)).toBe(
+        'The python kernel could not be started, so nothing was run: Could not start the python kernel "python3": the Jupyter server did not start the python3 kernel within 300 ms',
+      );
+      expect(deleted).toEqual([]);
+      await vi.waitFor(() => expect(deleted).toEqual(['/api/kernels/late1']), { timeout: 10_000, interval: 100 });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

@@ -109,14 +109,18 @@ export class KernelSession {
    */
   static async start(options: StartKernelOptions): Promise<KernelSession> {
     const { services, settings, kernelName, language, startTimeoutMs, signal } = options;
+    // `path: ''` starts the kernel in the server's root directory; without a path the server uses its own
+    // process's working directory, which for an environment's server may be anywhere.
+    const starting = services.KernelAPI.startNew({ name: kernelName, path: '' } as { name: string }, settings);
     const model = await withTimeout(
-      // `path: ''` starts the kernel in the server's root directory; without a path the server uses its own
-      // process's working directory, which for an environment's server may be anywhere.
-      services.KernelAPI.startNew({ name: kernelName, path: '' } as { name: string }, settings),
+      starting,
       startTimeoutMs,
       `the Jupyter server did not start the ${kernelName} kernel within ${formatLimit(startTimeoutMs)}`,
       signal,
     ).catch((error: unknown) => {
+      // A kernel the server starts after we stopped waiting (timeout, end of the run) is nobody's: it is shut down
+      // when it comes, instead of living on the server (an environment's outlives the run).
+      starting.then((late) => services.KernelAPI.shutdownKernel(late.id, settings)).catch(() => {});
       // Everything this rejects with comes from outside: services (ServerConnection.NetworkError, a TypeError subclass
       // wrapping fetch's failure or our request timeout; ResponseError for an HTTP error status; an Error, or a
       // TypeError for a body that is null, from its validation of the model; a TypeError from fetch's Request for an
@@ -128,7 +132,15 @@ export class KernelSession {
     const background = options.background ?? new BackgroundErrors();
     // `background` goes to the subclass below (services' own options do not name it).
     const connectionOptions = { model, serverSettings: settings, handleComms: false, background };
-    const kernel = quietly(() => new (connectionClass(services))(connectionOptions));
+    let kernel: Kernel.IKernelConnection;
+    try {
+      kernel = quietly(() => new (connectionClass(services))(connectionOptions));
+    } catch (error) {
+      // The kernel runs on the server but nothing here holds it: shut it down before the start fails.
+      await services.KernelAPI.shutdownKernel(model.id, settings).catch(() => {});
+      background.report(error);
+      throw new EvalToolError('kernel_start_failed', `Could not start the ${language} kernel "${kernelName}": ${errorDetail(error)}`, { cause: error });
+    }
     const session = new KernelSession(kernel, language, options.where, () => services.KernelAPI.shutdownKernel(model.id, settings), background);
     const ended = (): void => session.markDead(RUN_ENDED);
     signal?.addEventListener('abort', ended, { once: true });
