@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { approveAll, createRegistry, resultText } from '@agent-tools/core';
 import { tempDir } from '@agent-tools/test-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { astTools, createTreeSitterLoader, type TreeSitterLoaderOptions } from '../src/index.js';
 import { AST_GREP } from './corpus.js';
 
@@ -266,6 +266,11 @@ describe('hostile files, on the calling thread: no call stack runs out, every an
     expect(found.text).toBe(
       '20002 matches to rewrite in 2 files (a.js (20001), b.js (1)): one edit stages at most 20,000. Nothing was staged. Rewrite in parts: narrow `path` to a folder or a file at a time (accepting each part before the next), or make the pattern more specific.',
     );
+    // The model reads the limit before it meets it.
+    await using loader = createTreeSitterLoader({ workers: 0 });
+    const registry = createRegistry({ resources: { cwd: process.cwd(), treeSitter: loader }, factories: [astTools], approve: approveAll });
+    const edit = registry.tools().find((tool) => tool.name === 'ast_edit');
+    expect(edit?.description).toContain('One edit stages at most 20,000 replacements; past that nothing is staged: rewrite a folder or a file at a time.');
   });
 
   it('counts over 5,000 nested arrays and calls are the ast-grep CLI\'s, and the first page is its first matches', async () => {

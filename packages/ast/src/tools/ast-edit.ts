@@ -128,6 +128,7 @@ const DESCRIPTION = [
   RULE_GUIDE,
   'Nothing is written: the change is staged and the result shows a unified diff preview and an edit id. Call resolve with that edit_id and action "accept" to write it (all files or none), or "discard". Review the diff first; if a file changes before you accept, the whole edit is rejected and you run ast_edit again.',
   'Where matches are nested, the outermost is rewritten and the inner ones are left as they are (the result says how many); run ast_edit again after accepting to reach them.',
+  `One edit stages at most ${MAX_REPLACEMENTS.toLocaleString('en-US')} replacements; past that nothing is staged: rewrite a folder or a file at a time.`,
   'Comments inside a replaced match survive only inside a metavariable the rewrite uses; the result names every other comment it would delete (file:line and text), and every file it would leave with more syntax errors. Lines inside multi-line strings are never re-indented.',
   'Search first with ast_grep when unsure what the pattern matches.',
 ].join(' ');
