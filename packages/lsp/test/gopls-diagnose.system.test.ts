@@ -53,12 +53,15 @@ function check(mode: string) {
 }
 
 describe('gopls-diagnose: gopls check that keeps every answer', () => {
-  it('merges every versioned publish of a file until the end marker, in gopls check\'s format with byte columns', () => {
+  it('merges every versioned publish of a file until the end marker: one JSON finding a line, byte columns, severity and source', () => {
     const { stdout, stderr, status, file } = check('normal');
     expect(stderr).toBe('');
     expect(status).toBe(0);
-    // "ü" is two bytes: the type error's UTF-16 character 10 is byte column 12.
-    expect(stdout).toBe(`${file}:3:12-15: cannot use "é" as int\n${file}:4:1-5: format %d has arg of wrong type\n`);
+    // "ü" is two bytes: the type error's UTF-16 characters 10-13 are byte columns 12-15.
+    expect(stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line))).toEqual([
+      { file, line: 3, column: 12, endLine: 3, endColumn: 15, severity: 1, source: 'compiler', message: 'cannot use "é" as int' },
+      { file, line: 4, column: 1, endLine: 4, endColumn: 5, severity: 2, source: 'printf', message: 'format %d has arg of wrong type' },
+    ]);
   });
 
   it('fails the way gopls check does when gopls refuses the request or dies', () => {

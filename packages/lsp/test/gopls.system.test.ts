@@ -99,6 +99,22 @@ describe('lsp against gopls', () => {
     expect(body).not.toContain('no package metadata');
   });
 
+  it('diagnostics "*" with analyzer findings only (vet\'s composites, gofmt -s\'s simplifyrange): warnings, and the check is verified', async () => {
+    // gopls check prints an analyzer's finding like a type error unless it links the analyzer's documentation; these
+    // two do not, and were once listed as errors that kept vet from the package.
+    await using style = startRun({
+      'go.mod': 'module example.com/sty\n\ngo 1.19\n',
+      'pair/p.go': 'package pair\n\ntype Pair struct{ A, B int }\n',
+      'style/s.go': 'package style\n\nimport "example.com/sty/pair"\n\nfunc Sum(xs []int) int {\n\ttotal := 0\n\tfor i, _ := range xs {\n\t\ttotal += xs[i]\n\t}\n\treturn total\n}\n\nvar P = pair.Pair{1, 2}\n',
+    });
+    const result = await style.lsp({ action: 'diagnostics', file: '*' });
+    const body = text(result);
+    expect(body).toMatch(/verified: Go at \. by gopls check \(every file go list \.\/\.\.\. builds\) and go vet \.\/\.\.\. in \.: 0 errors, 2 warnings/);
+    expect(body).toContain('style/s.go (2)\n  7:9 warning: simplify range expression [simplifyrange]');
+    expect(body).toContain('  13:9 warning: example.com/sty/pair.Pair struct literal uses unkeyed fields [composites]');
+    expect(result.structured).toMatchObject({ verified: true });
+  });
+
   it('diagnostics "*" with a go.mod that does not parse: NOT VERIFIED, the reason naming go.mod workspace-relative', async () => {
     await using broken = startRun({ 'go.mod': 'module example.com/x\n\ngo 1.19\nrequire (\n', 'a.go': 'package x\n\nvar A int = 1\n' });
     const result = await broken.lsp({ action: 'diagnostics', file: '*' });

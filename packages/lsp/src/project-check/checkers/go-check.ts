@@ -6,14 +6,11 @@ import { findBinary } from '../../discovery/binary.js';
 import { listSourceFiles } from '../../discovery/root.js';
 import { displayPath } from '../../util/paths.js';
 import type { CheckerOutput, ProjectChecker } from '../checker.js';
+import type { GoplsFinding } from './gopls-diagnose.js';
 
 const MAX_FILES = 5000;
-// gopls: `/abs/a.go:5:13-16: message` (a span may end on another line: `5:13-6:2`).
-const GOPLS_LINE = /^(\S[^:]*\.go):(\d+):(\d+)(?:-(?:\d+:)?\d+)?: (.*)$/;
 // go vet: `./a.go:5:13: message`, or `vet: ./a.go:...` for the type error it stopped at.
 const VET_LINE = /^(vet: )?(\S[^:]*\.go):(\d+)(?::(\d+))?: (.*)$/;
-// gopls appends the analyzer's documentation to what vet's analyzers find.
-const ANALYZER_DOC = /, see also https:\/\/pkg\.go\.dev\//;
 
 /**
  * Go's whole-project check: `gopls check` over every Go file the module builds on this platform (as `go list ./...`
@@ -52,12 +49,6 @@ export const goChecker: ProjectChecker = {
 };
 
 /**
- * Parses `gopls check` followed by `go vet`. gopls reports type errors and the findings of vet's analyzers in one
- * format: a finding vet reports at the same position, or one that points to an analyzer's documentation, is a
- * warning; the rest are type errors. vet cannot analyze a package that does not type-check, so a check with type
- * errors is complete for errors and incomplete for vet's findings.
- */
-/**
  * `go list` writes the files of every package of the module (NUL-terminated; `-e` keeps packages with errors, and
  * each package's output ends with a newline), and gopls checks them through gopls-diagnose (`gopls check` with a
  * client that loses no answer); `$1` is go, `$2` gopls, `$3` node and `$4` the script. No temporary file: a check
@@ -77,22 +68,28 @@ function diagnoseScript(): string {
   return fileURLToPath(new URL('../../../dist/project-check/checkers/gopls-diagnose.js', import.meta.url));
 }
 
+/**
+ * Parses gopls-diagnose's findings followed by `go vet`'s output. gopls reports type errors (severity error) and
+ * the findings of its analyzers, vet's among them (warnings, labelled with the analyzer: `printf`, `composites`); vet's
+ * own lines at a position gopls reported are the same finding. vet cannot analyze a package that does not
+ * type-check, so a check with type errors is complete for errors and incomplete for vet's findings.
+ */
 export function parseGoCheck(output: CheckerOutput, root: string): ReturnType<ProjectChecker['parse']> {
   const byPosition = new Map<string, Diagnostic>();
   const diagnostics: Diagnostic[] = [];
   for (const line of `${output.stdout}\n${output.stderr}`.split(/\r?\n/)) {
     if (/^gopls: /.test(line.trim())) return { failed: `gopls check failed: ${line.trim().slice(0, 400)}` };
-    const match = GOPLS_LINE.exec(line.trim());
-    if (!match) continue;
-    const [, file, row, column, message] = match as unknown as string[];
-    const analyzer = ANALYZER_DOC.test(message as string);
+    const finding = readFinding(line);
+    if (!finding) continue;
+    // Only gopls's errors are type errors: its analyzers (vet's, gofmt -s's `simplifyrange`) report warnings.
+    const error = finding.severity === 1;
     const diagnostic: Diagnostic = {
-      file: resolve(root, file as string),
-      line: Number(row),
-      column: Number(column),
-      severity: analyzer ? 'warning' : 'error',
-      message: message as string,
-      source: analyzer ? 'go vet' : 'gopls',
+      file: resolve(root, finding.file),
+      line: finding.line,
+      column: finding.column,
+      severity: error ? 'error' : 'warning',
+      message: finding.message,
+      source: finding.source || 'gopls',
     };
     byPosition.set(`${diagnostic.file}:${diagnostic.line}:${diagnostic.column}`, diagnostic);
     diagnostics.push(diagnostic);
@@ -118,4 +115,17 @@ export function parseGoCheck(output: CheckerOutput, root: string): ReturnType<Pr
     return { incomplete: `go vet could not check the packages with type errors (${list}): every type error is listed, vet's findings there are not`, diagnostics };
   }
   return diagnostics;
+}
+
+/** One line of gopls-diagnose's output, or undefined for any other line. */
+function readFinding(line: string): GoplsFinding | undefined {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    const value = JSON.parse(line) as Partial<GoplsFinding>;
+    if (typeof value.file !== 'string' || typeof value.line !== 'number' || typeof value.column !== 'number' || typeof value.message !== 'string') return undefined;
+    return { endLine: value.line, endColumn: value.column, severity: 1, source: '', ...value } as GoplsFinding;
+  } catch {
+    // Not JSON (a line gopls itself wrote): not a finding.
+    return undefined;
+  }
 }

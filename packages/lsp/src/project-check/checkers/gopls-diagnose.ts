@@ -1,7 +1,8 @@
 /**
  * `gopls check` with a client that keeps every answer: `node gopls-diagnose.js <gopls>` with the Go files on stdin,
- * NUL-separated. It prints what `gopls check` prints (`/abs/a.go:5:13-16: message`, byte columns) and fails the way it
- * does (`gopls: …` on stderr, exit 1).
+ * NUL-separated. It prints what `gopls check` finds, one JSON {@link GoplsFinding} per line (with what `gopls check`
+ * leaves out: the severity and the source, which tell a type error from an analyzer's finding), and fails the way
+ * `gopls check` does (`gopls: …` on stderr, exit 1).
  *
  * Why not `gopls check` itself: the client inside gopls 0.11 keeps only the last diagnostics published for a file,
  * and gopls publishes each open file again from its background diagnosis while `gopls/diagnoseFiles` runs. On a
@@ -33,6 +34,20 @@ interface Message {
 }
 
 const DONE_URI = 'gopls://diagnostics-done';
+
+/** One line of the output: a diagnostic with 1-based byte columns, its LSP severity and gopls's source for it. */
+export interface GoplsFinding {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+  /** LSP's: 1 error, 2 warning, 3 information, 4 hint. */
+  readonly severity: number;
+  /** `compiler` (a type error), `syntax`, `go list`, or the analyzer's name (`printf`, `tests`). */
+  readonly source: string;
+  readonly message: string;
+}
 
 function fail(message: string): never {
   process.stderr.write(`gopls: ${message}\n`);
@@ -147,13 +162,21 @@ async function main(): Promise<void> {
 
   const out: string[] = [];
   for (const [uri, diagnostics] of found) {
-    const path = fileURLToPath(uri);
+    const file = fileURLToPath(uri);
     const lines = (texts.get(uri) ?? '').split('\n');
     for (const d of diagnostics.values()) {
       const { start, end } = d.range;
-      const from = `${start.line + 1}:${byteColumn(lines, start)}`;
-      const to = end.line === start.line ? `${byteColumn(lines, end)}` : `${end.line + 1}:${byteColumn(lines, end)}`;
-      out.push(`${path}:${from}-${to}: ${d.message}`);
+      const finding: GoplsFinding = {
+        file,
+        line: start.line + 1,
+        column: byteColumn(lines, start),
+        endLine: end.line + 1,
+        endColumn: byteColumn(lines, end),
+        severity: d.severity ?? 1,
+        source: d.source ?? '',
+        message: d.message,
+      };
+      out.push(JSON.stringify(finding));
     }
   }
   process.stdout.write(out.length ? `${out.join('\n')}\n` : '');
