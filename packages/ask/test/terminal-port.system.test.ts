@@ -280,6 +280,22 @@ describe('terminal port over a harness line interface', () => {
     await waitUntil(() => h.written().includes('(ignored "status"'));
     expect(h.written()).toContain('(ignored "status": the question it would have answered was withdrawn; type it again)');
   });
+
+  it('a readLine that rejects fails that card saying why and tells the harness; it is not the end of input, the next card reads again', async () => {
+    const failure = new Error('the terminal was detached');
+    let reads = 0;
+    const terminal: LineTerminal = {
+      readLine: () => (++reads === 1 ? Promise.reject(failure) : Promise.resolve('2')),
+      write: () => {},
+    };
+    const port = terminalPort(terminal);
+    const seen: unknown[] = [];
+    port.onBackgroundError((error) => seen.push(error));
+    expect(await askCard(port, card(), { target, timeoutMs: 10_000 })).toEqual({ type: 'unavailable', reason: 'the terminal could not be read: the terminal was detached' });
+    expect(seen).toEqual([failure]);
+    expect(port.attached).toBe(true);
+    expect(await askCard(port, card(), { target, timeoutMs: 10_000 })).toEqual({ type: 'answered', selected: ['SQLite'] });
+  });
 });
 
 /** Runs the fixture program (a terminal port over its own stdin/stderr), feeding it `stdin`. */

@@ -1,5 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { errorDetail } from '@agent-tools/core';
 import { BackgroundErrors } from '@agent-tools/core/internal';
 
 /**
@@ -22,10 +23,15 @@ export interface TerminalStreams {
 /** Returned by {@link LineSource.read} when the read was abandoned because its card was withdrawn. */
 export const ABANDONED: unique symbol = Symbol('abandoned');
 
+/** Returned by {@link LineSource.read} when the harness's `readLine` rejected: why, for the card's answer. */
+export interface ReadFailed {
+  readonly failed: string;
+}
+
 /** What the terminal port reads lines from and writes cards to. */
 export interface LineSource {
-  /** Reads one line; `undefined` at end of input; {@link ABANDONED} once `signal` aborts. */
-  read(prompt: string, signal: AbortSignal): Promise<string | undefined | typeof ABANDONED>;
+  /** Reads one line; `undefined` at end of input; {@link ABANDONED} once `signal` aborts; {@link ReadFailed} when it failed. */
+  read(prompt: string, signal: AbortSignal): Promise<string | undefined | typeof ABANDONED | ReadFailed>;
   write(text: string): void;
   /** Whether the input has ended. */
   readonly ended: boolean;
@@ -38,8 +44,8 @@ export interface LineSource {
  * order; a line that arrives when no card wants it is reported as ignored, not silently swallowed.
  */
 export function terminalSource(terminal: LineTerminal, background: BackgroundErrors = new BackgroundErrors()): LineSource {
-  let pending: Promise<string | undefined> | undefined;
-  let consumer: ((line: string | undefined) => void) | undefined;
+  let pending: Promise<string | undefined | ReadFailed> | undefined;
+  let consumer: ((line: string | undefined | ReadFailed) => void) | undefined;
   let ended = false;
   return {
     get ended() {
@@ -52,7 +58,12 @@ export function terminalSource(terminal: LineTerminal, background: BackgroundErr
       } else {
         pending = terminal.readLine(prompt).then(
           (line) => line,
-          () => undefined,
+          // The harness's terminal failed, which is not the end of its input: the card says why, the harness is told,
+          // and the next card reads again.
+          (error: unknown): ReadFailed => {
+            background.report(error);
+            return { failed: `the terminal could not be read: ${errorDetail(error)}` };
+          },
         );
         // Nobody awaits this: a throw in it (the harness's `write`) is a bug outside any call, told, never unhandled.
         background.watch(pending.then((line) => {
@@ -61,14 +72,14 @@ export function terminalSource(terminal: LineTerminal, background: BackgroundErr
           const take = consumer;
           consumer = undefined;
           if (take) take(line);
-          else if (line?.trim()) {
+          else if (typeof line === 'string' && line.trim()) {
             terminal.write(`(ignored ${JSON.stringify(line)}: the question it would have answered was withdrawn; type it again)\n`);
           }
         }));
       }
       return new Promise((resolve) => {
         if (signal.aborted) return resolve(ABANDONED);
-        const take = (line: string | undefined): void => {
+        const take = (line: string | undefined | ReadFailed): void => {
           signal.removeEventListener('abort', abandon);
           resolve(line);
         };
@@ -121,7 +132,7 @@ export function streamSource(streams: TerminalStreams): LineSource {
       if (ended) return Promise.resolve(undefined);
       return new Promise((resolve) => {
         if (signal.aborted) return resolve(ABANDONED);
-        const take = (line: string | undefined): void => {
+        const take = (line: string | undefined | ReadFailed): void => {
           signal.removeEventListener('abort', abandon);
           resolve(line);
         };

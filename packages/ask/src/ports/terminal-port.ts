@@ -92,6 +92,7 @@ async function readAnswer(
       source.write('\n(input ended before an answer)\n');
       return { end: { type: 'unavailable', reason: 'the terminal input ended' } };
     }
+    if (typeof line === 'object') return { end: { type: 'unavailable', reason: line.failed } };
     const parsed = parseAnswer(card.kind, question, line, index !== undefined);
     if ('retry' in parsed) {
       source.write(`${parsed.retry}\n`);
