@@ -49,7 +49,9 @@ export interface TreeSitterLoaderOptions {
    * A search of at most this many bytes of files runs on the calling thread while no worker has started: its
    * grammar is already loaded there (the pattern was compiled with it), and starting a worker (an isolate, its
    * modules, web-tree-sitter and the grammar again) costs more than parsing that much. Default 512 KiB; `0`
-   * sends every search to the workers.
+   * sends every search to the workers. Such a search holds the calling thread at most about a second: one that needs
+   * longer (a file slow to parse or to match) is handed to the workers, where `parseTimeoutMs` and `matchTimeoutMs`
+   * apply in full.
    */
   readonly inlineBytes?: number;
 }
@@ -72,6 +74,12 @@ const INLINE_SLICE = 16;
  * costs on the calling thread; above that, two workers finish sooner.
  */
 const INLINE_BYTES = 512 * 1024;
+/**
+ * How long a search on the calling thread may hold it: per file (its parse, its match) and in all. A small search
+ * that needs longer (a rule that walks a deep file whole) is handed to the workers, where the full budgets apply,
+ * rather than stopping the harness's event loop for up to `parseTimeoutMs` + `matchTimeoutMs`.
+ */
+const INLINE_BUDGET_MS = 1000;
 
 /**
  * The `treeSitter` resource: web-tree-sitter with the prebuilt grammars, a pool of search workers and their
@@ -178,10 +186,19 @@ export class TreeSitterLoader implements AsyncDisposable {
     this.#inline ??= new FileSearcher(this.runtime, new TreeCache(this.#options.cacheBytes));
     const signal = options.signal;
     const stop = (): boolean => signal?.aborted === true || this.#disposed;
+    // With workers to hand over to, the calling thread is held briefly; without them, it takes the full budgets.
+    const handOver = this.#options.workers > 0;
+    const inline = handOver
+      ? { ...request, parseTimeoutMs: Math.min(request.parseTimeoutMs, INLINE_BUDGET_MS), matchTimeoutMs: Math.min(request.matchTimeoutMs, INLINE_BUDGET_MS) }
+      : request;
+    const started = Date.now();
     const out: FileOutcome[] = [];
     for (let i = 0; i < files.length; i += INLINE_SLICE) {
       if (stop()) throw new AstError('cancelled', 'The search was cancelled.');
-      out.push(...(await this.#inline.search({ ...request, files: files.slice(i, i + INLINE_SLICE) }, stop)));
+      out.push(...(await this.#inline.search({ ...inline, files: files.slice(i, i + INLINE_SLICE) }, stop)));
+      if (handOver && (out.some((outcome) => overInlineBudget(outcome, inline, request)) || Date.now() - started > INLINE_BUDGET_MS)) {
+        return this.#told(await this.#poolOf(sizes).search(request, files, sizes, options.signal, options.onSearched));
+      }
       options.onSearched?.(out.length);
       await yieldToLoop();
     }
@@ -320,4 +337,15 @@ function initialMemoryOf(sizes: readonly number[], workers: number, cacheBytes: 
 /** Creates the `treeSitter` resource. Nothing is loaded until the first search. */
 export function createTreeSitterLoader(options: TreeSitterLoaderOptions = {}): TreeSitterLoader {
   return new TreeSitterLoader(options);
+}
+
+/** Whether a file's outcome on the calling thread was cut by the shorter inline budget, where the full one may finish. */
+function overInlineBudget(outcome: FileOutcome, inline: Budgets, full: Budgets): boolean {
+  if (outcome.stopped !== undefined || outcome.status === 'unfinished') return inline.matchTimeoutMs < full.matchTimeoutMs;
+  return outcome.status === 'parse-failed' && outcome.reason === `parsing took longer than ${inline.parseTimeoutMs} ms` && inline.parseTimeoutMs < full.parseTimeoutMs;
+}
+
+interface Budgets {
+  readonly parseTimeoutMs: number;
+  readonly matchTimeoutMs: number;
 }

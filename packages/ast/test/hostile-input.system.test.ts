@@ -146,6 +146,28 @@ describe('hostile files, on the calling thread: no call stack runs out, every an
     expect(again.text.split('\n')[0]).toBe('Incomplete: 1 file was searched only in part (named at the end).');
   });
 
+  it('a small search whose matching needs longer than a moment is handed to a worker: the calling thread is not held for the whole budget', async () => {
+    const rule = JSON.stringify({ kind: 'array', has: { kind: 'string', stopBy: 'end' } });
+    // The event loop's longest stall while the search runs: inline, it was the whole match budget.
+    let longest = 0;
+    let last = Date.now();
+    const tick = setInterval(() => {
+      longest = Math.max(longest, Date.now() - last);
+      last = Date.now();
+    }, 20);
+    try {
+      const found = await call({ 'a.js': nestedArrays(DEEP) }, 'ast_grep', { rule, path: 'a.js' }, { workers: 1, matchTimeoutMs: 4000 });
+      expect(found.bugs).toEqual([]);
+      // The worker's answer, with the full budget (inline, matching stops after 1000 ms).
+      expect(found.text.split('\n').at(-1)).toBe('1 file searched only in part, the matches after the place where matching stopped not looked for: a.js (matching stopped after 4000 ms).');
+    } finally {
+      clearInterval(tick);
+    }
+    // A stall that ended with the call has had no tick after it.
+    longest = Math.max(longest, Date.now() - last);
+    expect(longest).toBeLessThan(3000);
+  });
+
   it('an edit whose matching stops at its time budget leaves the file out, never rewrites it in part', async () => {
     const rule = JSON.stringify({ kind: 'array', not: { has: { kind: 'string', stopBy: 'end' } } });
     const found = await call({ 'a.js': nestedArrays(DEEP) }, 'ast_edit', { rule, rewrite: '0', path: 'a.js' }, { matchTimeoutMs: 0 });
