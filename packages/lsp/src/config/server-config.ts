@@ -106,6 +106,12 @@ export interface ServerConfig {
   readonly companions?: ReadonlyArray<{ readonly binary: string; readonly gives: string; readonly install: string }>;
   /** Reads why the server did not diagnose a document (a configuration that does not load) from what it reported. */
   readonly problem?: ProblemReader;
+  /**
+   * Tells the diagnostic by which the server says it left a document out because the project's configuration ignores
+   * it (ESLint's "File ignored because of a matching ignore pattern"): not a finding; the answer says the server
+   * ignores the file instead of naming it among those that checked it.
+   */
+  readonly ignoredNotice?: (diagnostic: LspDiagnostic) => boolean;
   /** Arguments after the binary (`['--stdio']`). */
   readonly args: readonly string[];
   /** Fallback when the binary is neither in the project nor on the search path. */

@@ -10,6 +10,8 @@ export interface Findings {
   readonly diagnostics: readonly Diagnostic[];
   /** `could not load eslint.config.js: …`, read from what the server reported (see `ServerConfig.problem`). */
   readonly problem?: string;
+  /** The server's configuration leaves the document out (see `ServerConfig.ignoredNotice`): it checked nothing. */
+  readonly ignored?: true;
 }
 
 /** How often a server's reports are read again while its diagnostics are awaited. */
@@ -29,6 +31,8 @@ export async function findingsOf(server: LanguageServer, doc: OpenDocument, dead
   if (known) return { diagnostics: [], problem: known };
   const list = read ? await diagnosticsOrProblem(server, doc, deadline, () => report('before'), signal) : await server.diagnostics.of(doc, deadline, signal);
   if (typeof list === 'string') return { diagnostics: [], problem: list };
+  const ignored = server.config.ignoredNotice;
+  if (ignored && list.some((d) => ignored(d))) return { diagnostics: [], ignored: true };
   const diagnostics = list.map((d) => fromLspDiagnostic(doc.path, d.source ? d : { ...d, source: server.config.id }));
   const problem = report('after');
   return { diagnostics, ...(problem ? { problem } : {}) };

@@ -34,7 +34,8 @@ export const eslintServer = defineServer({
     codeActionOnSave: { enable: false, mode: 'all' },
     format: false,
     quiet: false,
-    onIgnoredFiles: 'off',
+    // The server then says which files the configuration ignores (see ignoredNotice below).
+    onIgnoredFiles: 'warn',
     options: {},
     rulesCustomizations: [],
     run: 'onType',
@@ -43,5 +44,8 @@ export const eslintServer = defineServer({
     workspaceFolder: { uri: toUri(root), name: basename(root) },
   }),
   problem: eslintProblem,
+  // Reported by the server with `onIgnoredFiles: 'warn'` (above) for a file the configuration's ignores match, or one
+  // outside its base path or under node_modules: without it, an ignored file read as linted and clean.
+  ignoredNotice: (diagnostic) => diagnostic.code === undefined && typeof diagnostic.message === 'string' && /^File ignored\b/.test(diagnostic.message),
   projectCheck: eslintChecker,
 });

@@ -29,7 +29,8 @@ export async function diagnostics(
   const relevant = list.filter((d) => SHOWN.has(d.severity));
   const hidden = list.length - relevant.length;
   const tail = hidden > 0 ? `\n(${plural(hidden, 'hint')} and information ${nounFor(hidden, 'message')} not shown)` : '';
-  const by = merged.checkedBy.join(', ') || 'no server';
+  const ignoring = merged.ignoredBy.length ? `; ${merged.ignoredBy.join(', ')} ${merged.ignoredBy.length === 1 ? 'ignores' : 'ignore'} this file by the project's configuration` : '';
+  const by = `${merged.checkedBy.join(', ') || 'no server'}${ignoring}`;
   // A server that could not check the file comes first: without it the list is not the whole answer.
   const lead = merged.problems.length ? `INCOMPLETE: ${merged.problems.join('\n')}\n` : '';
   const problems = merged.problems.length ? { problems: merged.problems } : {};
@@ -39,6 +40,7 @@ export async function diagnostics(
       file,
       total: 0,
       ...problems,
+      ...(merged.ignoredBy.length ? { ignoredBy: merged.ignoredBy } : {}),
       diagnostics: [],
     });
   }
@@ -49,6 +51,7 @@ export async function diagnostics(
     file,
     total: relevant.length,
     ...problems,
+    ...(merged.ignoredBy.length ? { ignoredBy: merged.ignoredBy } : {}),
     ...pageData(rendered, undefined),
     diagnostics: rendered.data,
   });

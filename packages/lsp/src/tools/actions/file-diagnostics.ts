@@ -15,6 +15,8 @@ export interface MergedFindings {
   readonly checkedBy: readonly string[];
   /** `eslint: could not load eslint.config.js: …`: an additional server that did not check the file, and why. */
   readonly problems: readonly string[];
+  /** The names of the servers whose project configuration leaves the file out (ESLint's ignores). */
+  readonly ignoredBy: readonly string[];
 }
 
 /**
@@ -50,7 +52,8 @@ export async function mergedFindings(env: ToolEnv, path: string, signal: AbortSi
   return {
     diagnostics: answers.flatMap((a) => a.found?.diagnostics ?? []),
     servers: answers.flatMap((a) => (a.server ? [a.server] : [])),
-    checkedBy: answers.flatMap((a) => (a.server && !a.found?.problem ? [a.server.config.name] : [])),
+    checkedBy: answers.flatMap((a) => (a.server && !a.found?.problem && !a.found?.ignored ? [a.server.config.name] : [])),
     problems,
+    ignoredBy: answers.flatMap((a) => (a.server && a.found?.ignored ? [a.server.config.name] : [])),
   };
 }
