@@ -4,10 +4,12 @@
  */
 export { builtinServers } from './config/builtin-servers.js';
 export {
+  type BinaryRun,
   type BundledResolver,
   type DependentsFinder,
   type DiagnosticsPuller,
   defineServer,
+  type IgnoreCheck,
   type ServerConfig,
   type ServerContext,
 } from './config/server-config.js';

@@ -72,6 +72,25 @@ export interface ServerReport {
  */
 export type ProblemReader = (report: ServerReport) => string | undefined;
 
+/** What a server's output says when its own binary is run beside it (see {@link IgnoreCheck}). */
+export interface BinaryRun {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly code: number | null;
+}
+
+/**
+ * Whether the project's configuration of the server leaves a file out (Biome's `files.includes`), for a server that
+ * publishes nothing for such a file, so its diagnostics would be awaited until they time out. `run` runs the server's
+ * own binary with other arguments in the root (undefined when it could not run in time). Asked once per file while
+ * the root's marker files and the file are unchanged.
+ */
+export type IgnoreCheck = (request: {
+  readonly root: string;
+  readonly path: string;
+  readonly run: (args: readonly string[], timeoutMs: number) => Promise<BinaryRun | undefined>;
+}) => Promise<boolean>;
+
 /** One language server: what it handles, how to find it, how to start it. */
 export interface ServerConfig {
   /** A short stable id (`typescript`, `pyright`); a harness's configuration with a built-in id replaces it. */
@@ -112,6 +131,8 @@ export interface ServerConfig {
    * ignores the file instead of naming it among those that checked it.
    */
   readonly ignoredNotice?: (diagnostic: LspDiagnostic) => boolean;
+  /** For a server that says nothing of a file its configuration ignores: asks it (see {@link IgnoreCheck}). */
+  readonly ignores?: IgnoreCheck;
   /** Arguments after the binary (`['--stdio']`). */
   readonly args: readonly string[];
   /** Fallback when the binary is neither in the project nor on the search path. */

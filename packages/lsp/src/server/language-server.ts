@@ -21,10 +21,11 @@ import {
   type TextDocumentSyncOptions,
 } from 'vscode-languageserver-protocol';
 import { languageOf } from '../config/file-match.js';
-import type { ServerConfig, ServerContext } from '../config/server-config.js';
+import type { BinaryRun, ServerConfig, ServerContext } from '../config/server-config.js';
 import type { ResolvedCommand } from '../discovery/binary.js';
 import { isLspError, LspError } from '../errors.js';
 import { PositionMapper } from '../position/position-mapper.js';
+import { runChecker } from '../project-check/run-checker.js';
 import {
   type FramingLimits,
   type NotificationTypeLike,
@@ -317,6 +318,21 @@ export class LanguageServer {
   /** Runs a server command (`workspace/executeCommand`). */
   executeCommand(command: string, args: readonly unknown[], timeoutMs?: number, signal?: AbortSignal): Promise<unknown> {
     return this.request(ExecuteCommandRequest.type, { command, arguments: [...args] }, { ...(timeoutMs ? { timeoutMs } : {}), ...(signal ? { signal } : {}) });
+  }
+
+  /**
+   * Runs the server's own binary with other arguments in its root and environment (Biome's `lint <file>`, to learn
+   * whether its configuration ignores the file), under core's supervisor; undefined when it could not run in time.
+   */
+  async runBinary(args: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<BinaryRun | undefined> {
+    const env = { ...(this.#options.env ?? process.env), ...this.config.env };
+    const outcome = await runChecker({ command: this.binary, args, title: `${this.binary.display} ${args.join(' ')}` }, this.root, timeoutMs, env, signal);
+    return outcome.ok ? outcome.output : undefined;
+  }
+
+  /** Tells the harness of a bug met in this server's configuration's code (a hook that threw). */
+  reportBug(error: unknown): void {
+    this.#background.report(error);
   }
 
   /** Whether the server handles this file's extension. */

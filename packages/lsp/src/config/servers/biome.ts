@@ -1,5 +1,6 @@
 import { bundledNodeBin } from '../bundled.js';
 import { defineServer } from '../server-config.js';
+import { biomeIgnores } from './biome-ignores.js';
 import { biomeProblem } from './biome-problem.js';
 import { JS_EXTENSIONS, TS_EXTENSIONS } from './js-extensions.js';
 import { projectPackage } from './project-package.js';
@@ -27,6 +28,9 @@ export const biomeServer = defineServer({
   bundled: bundledNodeBin('@biomejs/biome', 'biome'),
   requires: ({ root, cwd }) => projectPackage('@biomejs/biome', root, cwd),
   problem: biomeProblem,
+  // Biome's server publishes nothing for a file its configuration ignores, so its diagnostics would be awaited until
+  // they time out on every call and write: its CLI says so (`biome lint` names the paths "provided but ignored").
+  ignores: biomeIgnores,
   // Nothing to check project-wide through it: its findings of every file come with the diagnostics of that file.
   projectWide: false,
 });
