@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startRun, text } from './helpers.js';
-import { BIOME_CONFIG, linkPackages } from './lint-project.js';
+import { BIOME_PROJECT, linkPackages } from './lint-project.js';
 
 // A file the project's Biome configuration leaves out (`files.includes`): Biome's server publishes nothing for it, so
 // its diagnostics were awaited until they timed out on every call ("INCOMPLETE: … did not report diagnostics in time")
@@ -8,10 +8,7 @@ import { BIOME_CONFIG, linkPackages } from './lint-project.js';
 // tsserver and the project's Biome (2.5.12, ultracite's preset).
 const loose = 'export function twice(n: number): number {\n  return n == 1 ? 2 : n * 2;\n}\n';
 const files = {
-  'package.json': '{"type":"module"}',
-  '.gitignore': 'node_modules\n',
-  'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true }, include: ['src'] }),
-  'ultracite-core.biome.jsonc': BIOME_CONFIG,
+  ...BIOME_PROJECT,
   'biome.jsonc': '{ "extends": ["./ultracite-core.biome.jsonc"], "files": { "includes": ["**", "!src/gen/**"] } }\n',
   'src/gen/loose.ts': loose,
   'src/loose.ts': loose,

@@ -1,19 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Run, startRun, text } from './helpers.js';
-import { BIOME_CONFIG, linkPackages } from './lint-project.js';
+import { BIOME_PROJECT, linkPackages } from './lint-project.js';
 
 // A TypeScript project that extends ultracite's real Biome preset (test/fixtures/lint), as ultracite tells its users
 // to, with the project's own @biomejs/biome (2.5.12, the version the preset was made for; the package installed beside
 // @agent-tools/lsp is 2.6.9): tsserver is the primary server, `biome lsp-proxy` an additional one.
-const files = {
-  'package.json': '{"type":"module"}',
-  '.gitignore': 'node_modules\n',
-  'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true }, include: ['src'] }),
-  'ultracite-core.biome.jsonc': BIOME_CONFIG,
-  'biome.jsonc': '{ "extends": ["./ultracite-core.biome.jsonc"] }\n',
-  'src/a.ts': 'export const twice = (n: number): number => n * 2;\n',
-};
+const files = { ...BIOME_PROJECT, 'src/a.ts': 'export const twice = (n: number): number => n * 2;\n' };
 
 describe('Biome beside tsserver (biome lsp-proxy, ultracite preset)', () => {
   let run: Run;

@@ -15,6 +15,14 @@ export const ESLINT_PROJECT = {
   'eslint.config.mjs': ESLINT_CONFIG,
 };
 export const BIOME_CONFIG = readFileSync(join(here, 'fixtures', 'lint', 'ultracite-core.biome.jsonc'), 'utf8');
+/** A TypeScript project (NodeNext, strict, `src/`) whose `biome.jsonc` extends {@link BIOME_CONFIG}, as ultracite's users do. */
+export const BIOME_PROJECT = {
+  'package.json': '{"type":"module"}',
+  '.gitignore': 'node_modules\n',
+  'tsconfig.json': ESLINT_PROJECT['tsconfig.json'],
+  'ultracite-core.biome.jsonc': BIOME_CONFIG,
+  'biome.jsonc': '{ "extends": ["./ultracite-core.biome.jsonc"] }\n',
+};
 
 /** The folder of a package installed beside @agent-tools/lsp (a devDependency). */
 export function packageDir(name: string): string {
