@@ -23,6 +23,9 @@ describe("a file the project's ESLint configuration ignores", () => {
     const linted = text(await run.lsp({ action: 'diagnostics', file: 'src/loose.ts' }));
     expect(linted).toContain('src/loose.ts: 0 errors, 1 warning (checked by typescript-language-server, eslint).');
     expect(linted).toContain("2:12 warning eqeqeq: Expected '===' and instead saw '=='. [eslint]");
+    // Nor is its notice a problem of the line for code actions.
+    const actions = text(await run.lsp({ action: 'code_actions', file: 'src/gen/loose.ts', line: 1, symbol: 'twice' }));
+    expect(actions).not.toContain('File ignored');
     const written = text(await run.call('write', { path: 'src/gen/more.ts', content: 'export const same = 1 == 1;\n' }));
     expect(written).toBe('Wrote src/gen/more.ts.\nNo new diagnostics in src/gen/more.ts.');
   });

@@ -52,7 +52,7 @@ const ignoreAnswers = new WeakMap<LanguageServer, Map<string, { readonly stamp: 
  * once per file while the file and the root's marker files (its configuration) and `.gitignore` are unchanged.
  * A check that fails or cannot run in time is no answer: the file's diagnostics are awaited as usual.
  */
-async function ignoredByConfiguration(server: LanguageServer, path: string, signal?: AbortSignal): Promise<boolean> {
+export async function ignoredByConfiguration(server: LanguageServer, path: string, signal?: AbortSignal): Promise<boolean> {
   const check = server.config.ignores;
   if (!check) return false;
   const stamp = [path, ...server.config.rootMarkers.map((m) => join(server.root, m)), join(server.root, '.gitignore')]

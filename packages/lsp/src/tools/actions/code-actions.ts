@@ -9,6 +9,7 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import { fromLspDiagnostic } from '../../diagnostics/convert.js';
+import { ignoredByConfiguration } from '../../diagnostics/findings.js';
 import { editedPaths, textEdits } from '../../edits/edit-files.js';
 import { LineReader } from '../../format/line-reader.js';
 import type { OpenDocument } from '../../server/documents.js';
@@ -116,11 +117,15 @@ async function additionalServers(env: ToolEnv, path: string, signal: AbortSignal
 
 /** What one server offers at a position, given its own diagnostics on that line (servers compute quick fixes from them). */
 async function offered(server: LanguageServer, doc: OpenDocument | undefined, position: { line: number; character: number; length: number }, signal: AbortSignal) {
-  if (!doc) return { server, items: [] as Array<Command | CodeAction>, lineDiagnostics: [] as LspDiagnostic[] };
+  const none = { server, items: [] as Array<Command | CodeAction>, lineDiagnostics: [] as LspDiagnostic[] };
+  // A file the server's configuration ignores gets nothing from it (Biome's diagnostics would be awaited in vain).
+  if (!doc || (await ignoredByConfiguration(server, doc.path, signal))) return none;
   const path = doc.path;
   let lineDiagnostics: LspDiagnostic[] = [];
   try {
     const all = await server.diagnostics.of(doc, Date.now() + 10_000, signal);
+    const notice = server.config.ignoredNotice;
+    if (notice && all.some((d) => notice(d))) return none;
     lineDiagnostics = all.filter((d) => d.range.start.line <= position.line && d.range.end.line >= position.line);
   } catch (error) {
     // A server that could not give them (an LspError) still offers refactorings without them; a bug propagates.
