@@ -1,6 +1,7 @@
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { startRun, text } from './helpers.js';
-import { BIOME_PROJECT, linkPackages } from './lint-project.js';
+import { BIOME_PROJECT, linkPackages, packageDir } from './lint-project.js';
 
 // A file the project's Biome configuration leaves out (`files.includes`): Biome's server publishes nothing for it, so
 // its diagnostics were awaited until they timed out on every call ("INCOMPLETE: … did not report diagnostics in time")
@@ -27,5 +28,24 @@ describe("a file the project's Biome configuration ignores", () => {
     expect(linted).toContain('2:12 error lint/suspicious/noDoubleEquals: Using == may be unsafe if you are relying on type coercion. [biome]');
     const written = text(await run.call('write', { path: 'src/gen/more.ts', content: 'export const same = (n: number): boolean => n == 1;\n' }));
     expect(written).toBe('Wrote src/gen/more.ts.\nNo new diagnostics in src/gen/more.ts.');
+  }, 50_000);
+
+  it('a write of several files asks Biome once for all of them, and once only while nothing changed', async () => {
+    await using run = startRun(files, { requestTimeoutMs: 60_000 }, 20_000);
+    linkPackages(run.dir.path, { '@biomejs/biome': 'ultracite-biome' });
+    // The project's biome: Biome itself behind a script that logs each run's arguments.
+    const log = run.dir.join('biome-runs.log');
+    const bin = run.dir.join('node_modules', '.bin', 'biome');
+    mkdirSync(run.dir.join('node_modules', '.bin'), { recursive: true });
+    writeFileSync(bin, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${process.execPath}' '${packageDir('ultracite-biome')}/bin/biome' "$@"\n`);
+    chmodSync(bin, 0o755);
+    const many = { 'src/gen/a.ts': 'export const a = 1;\n', 'src/gen/b.ts': 'export const b = 2;\n', 'src/gen/c.ts': 'export const c = 3;\n' };
+    expect(text(await run.call('write_many', { files: many }))).not.toContain('pending');
+    const lints = () => readFileSync(log, 'utf8').split('\n').filter((line) => line.startsWith('lint '));
+    expect(lints()).toHaveLength(1);
+    expect(lints()[0]).toContain('src/gen/a.ts src/gen/b.ts src/gen/c.ts');
+    // Asked again without a change: the answer is known.
+    expect(text(await run.lsp({ action: 'diagnostics', file: 'src/gen/b.ts' }))).toContain('biome ignores this file');
+    expect(lints()).toHaveLength(1);
   }, 50_000);
 });

@@ -80,16 +80,17 @@ export interface BinaryRun {
 }
 
 /**
- * Whether the project's configuration of the server leaves a file out (Biome's `files.includes`), for a server that
- * publishes nothing for such a file, so its diagnostics would be awaited until they time out. `run` runs the server's
- * own binary with other arguments in the root (undefined when it could not run in time). Asked once per file while
- * the root's marker files and the file are unchanged.
+ * Which of some files the project's configuration of the server leaves out (Biome's `files.includes`), for a server
+ * that publishes nothing for such a file, so its diagnostics would be awaited until they time out: the ignored ones,
+ * as given. `run` runs the server's own binary with other arguments in the root (undefined when it could not run in
+ * time). Files asked for at once (a write of many) come in one call; each file is asked once while it and the root's
+ * marker files are unchanged.
  */
 export type IgnoreCheck = (request: {
   readonly root: string;
-  readonly path: string;
+  readonly paths: readonly string[];
   readonly run: (args: readonly string[], timeoutMs: number) => Promise<BinaryRun | undefined>;
-}) => Promise<boolean>;
+}) => Promise<ReadonlySet<string>>;
 
 /** One language server: what it handles, how to find it, how to start it. */
 export interface ServerConfig {

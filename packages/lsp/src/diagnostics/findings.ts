@@ -1,11 +1,10 @@
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Diagnostic } from '@agent-tools/core';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
 import { rootLabel } from '../format/root-label.js';
 import type { OpenDocument } from '../server/documents.js';
 import type { LanguageServer } from '../server/language-server.js';
 import { fromLspDiagnostic } from './convert.js';
+import { ignoredByConfiguration } from './ignored-files.js';
 
 /** One server's findings on a document: its diagnostics, and why it did not diagnose it when it could not. */
 export interface Findings {
@@ -31,7 +30,7 @@ export async function findingsOf(server: LanguageServer, doc: OpenDocument, dead
     read?.({ root: server.root, path: doc.path, log: server.log, events: server.events.all, phase, binary: server.binary.display, rootLabel: rootLabel(server.root, server.cwd) });
   const known = report('before');
   if (known) return { diagnostics: [], problem: known };
-  if (await ignoredByConfiguration(server, doc.path, signal)) return { diagnostics: [], ignored: true };
+  if (await ignoredByConfiguration(server, doc.path)) return { diagnostics: [], ignored: true };
   const list = read ? await diagnosticsOrProblem(server, doc, deadline, () => report('before'), signal) : await server.diagnostics.of(doc, deadline, signal);
   if (typeof list === 'string') return { diagnostics: [], problem: list };
   const ignored = server.config.ignoredNotice;
@@ -39,49 +38,6 @@ export async function findingsOf(server: LanguageServer, doc: OpenDocument, dead
   const diagnostics = list.map((d) => fromLspDiagnostic(doc.path, d.source ? d : { ...d, source: server.config.id }));
   const problem = report('after');
   return { diagnostics, ...(problem ? { problem } : {}) };
-}
-
-/** How long asking a server's binary whether its configuration ignores a file may take. */
-const IGNORE_CHECK_MS = 10_000;
-
-/** Each server's answers to "does your configuration ignore this file", by path, with what they depend on. */
-const ignoreAnswers = new WeakMap<LanguageServer, Map<string, { readonly stamp: string; readonly ignored: Promise<boolean> }>>();
-
-/**
- * Whether the server's configuration leaves the file out, for a server that can tell (`ServerConfig.ignores`); asked
- * once per file while the file and the root's marker files (its configuration) and `.gitignore` are unchanged.
- * A check that fails or cannot run in time is no answer: the file's diagnostics are awaited as usual.
- */
-export async function ignoredByConfiguration(server: LanguageServer, path: string, signal?: AbortSignal): Promise<boolean> {
-  const check = server.config.ignores;
-  if (!check) return false;
-  const stamp = [path, ...server.config.rootMarkers.map((m) => join(server.root, m)), join(server.root, '.gitignore')]
-    .map((file) => {
-      try {
-        return String(statSync(file).mtimeMs);
-      } catch {
-        // A file that is not there (a marker the root does not use) is part of the stamp as missing.
-        return '-';
-      }
-    })
-    .join(':');
-  const answers = ignoreAnswers.get(server) ?? new Map<string, { readonly stamp: string; readonly ignored: Promise<boolean> }>();
-  ignoreAnswers.set(server, answers);
-  const cached = answers.get(path);
-  if (cached?.stamp === stamp) return cached.ignored;
-  const ignored = check({ root: server.root, path, run: (args, timeoutMs) => server.runBinary(args, Math.min(timeoutMs, IGNORE_CHECK_MS), signal) }).catch(
-    (error: unknown) => {
-      // The configuration's hook is code of its own: a throw is no answer, and a bug the harness hears of.
-      server.reportBug(error);
-      return false;
-    },
-  );
-  answers.set(path, { stamp, ignored });
-  // A check stopped by the end of the call is no answer for the next one.
-  void ignored.then(() => {
-    if (signal?.aborted && answers.get(path)?.ignored === ignored) answers.delete(path);
-  });
-  return ignored;
 }
 
 /** The document's diagnostics, or the problem the server reports first while they are awaited. */

@@ -112,6 +112,8 @@ export class LanguageServer {
   #endReason: string | undefined;
   #lastMalformed: string | undefined;
   #ended = false;
+  /** Aborted when the server ends: what runs on its behalf (see {@link runBinary}) ends with it. */
+  readonly #life = new AbortController();
   readonly #inner: InnerProcessWatch | undefined;
   readonly #background: BackgroundErrors;
 
@@ -326,7 +328,9 @@ export class LanguageServer {
    */
   async runBinary(args: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<BinaryRun | undefined> {
     const env = { ...(this.#options.env ?? process.env), ...this.config.env };
-    const outcome = await runChecker({ command: this.binary, args, title: `${this.binary.display} ${args.join(' ')}` }, this.root, timeoutMs, env, signal);
+    // It ends with the server (its stop, its crash) at the latest.
+    const stop = signal ? AbortSignal.any([signal, this.#life.signal]) : this.#life.signal;
+    const outcome = await runChecker({ command: this.binary, args, title: `${this.binary.display} ${args.join(' ')}` }, this.root, timeoutMs, env, stop);
     return outcome.ok ? outcome.output : undefined;
   }
 
@@ -534,6 +538,7 @@ export class LanguageServer {
   #end(state: 'stopped' | 'crashed', reason: string, message: string, crash: boolean): void {
     if (this.#ended) return;
     this.#ended = true;
+    this.#life.abort();
     this.#state = state;
     this.#endReason ??= reason;
     this.#connection.close(new LspError('server_exited', message));

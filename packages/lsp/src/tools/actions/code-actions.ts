@@ -9,7 +9,7 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import { fromLspDiagnostic } from '../../diagnostics/convert.js';
-import { ignoredByConfiguration } from '../../diagnostics/findings.js';
+import { ignoredByConfiguration } from '../../diagnostics/ignored-files.js';
 import { editedPaths, textEdits } from '../../edits/edit-files.js';
 import { LineReader } from '../../format/line-reader.js';
 import type { OpenDocument } from '../../server/documents.js';
@@ -119,7 +119,7 @@ async function additionalServers(env: ToolEnv, path: string, signal: AbortSignal
 async function offered(server: LanguageServer, doc: OpenDocument | undefined, position: { line: number; character: number; length: number }, signal: AbortSignal) {
   const none = { server, items: [] as Array<Command | CodeAction>, lineDiagnostics: [] as LspDiagnostic[] };
   // A file the server's configuration ignores gets nothing from it (Biome's diagnostics would be awaited in vain).
-  if (!doc || (await ignoredByConfiguration(server, doc.path, signal))) return none;
+  if (!doc || (await ignoredByConfiguration(server, doc.path))) return none;
   const path = doc.path;
   let lineDiagnostics: LspDiagnostic[] = [];
   try {
