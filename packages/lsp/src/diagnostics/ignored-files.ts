@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LanguageServer } from '../server/language-server.js';
 
@@ -8,7 +8,7 @@ const IGNORE_CHECK_MS = 10_000;
 const MAX_BATCH = 200;
 
 interface Answer {
-  /** What the answer depends on: the file's and the root's marker files' modification times. */
+  /** What the answer depends on (see {@link stampOf}). */
   readonly stamp: string;
   readonly ignored: Promise<boolean>;
 }
@@ -23,7 +23,7 @@ const batches = new WeakMap<LanguageServer, Batch>();
 
 /**
  * Whether the server's configuration leaves the file out, for a server that can tell (`ServerConfig.ignores`); each
- * file is asked once while it, the root's marker files (the configuration) and `.gitignore` are unchanged. The files
+ * file is asked once while the root's marker files (the configuration) and `.gitignore` are unchanged. The files
  * asked about in the same turn of the event loop (a write of many files) share one run of the server's binary. A check
  * that fails or cannot run in time ignores nothing: the file's diagnostics are awaited as usual.
  */
@@ -64,8 +64,14 @@ async function runBatch(server: LanguageServer, batch: Batch): Promise<void> {
   for (const [path, resolve] of batch.paths) resolve(ignored.has(path));
 }
 
+/**
+ * What an answer depends on: the root's marker files (the configuration) and `.gitignore`, by modification time, and
+ * whether the file exists. Not the file's own time: a write changes it, and whether a path is ignored does not
+ * depend on what the file holds (a `files.maxSize` crossed by a write is the exception, not asked again).
+ */
 function stampOf(server: LanguageServer, path: string): string {
-  return [path, ...server.config.rootMarkers.map((m) => join(server.root, m)), join(server.root, '.gitignore')]
+  const exists = existsSync(path) ? 'file' : 'none';
+  return [...server.config.rootMarkers.map((m) => join(server.root, m)), join(server.root, '.gitignore')]
     .map((file) => {
       try {
         return String(statSync(file).mtimeMs);
@@ -74,5 +80,6 @@ function stampOf(server: LanguageServer, path: string): string {
         return '-';
       }
     })
+    .concat(exists)
     .join(':');
 }

@@ -29,7 +29,7 @@ export async function diagnostics(
   const relevant = list.filter((d) => SHOWN.has(d.severity));
   const hidden = list.length - relevant.length;
   const tail = hidden > 0 ? `\n(${plural(hidden, 'hint')} and information ${nounFor(hidden, 'message')} not shown)` : '';
-  const ignoring = merged.ignoredBy.length ? `; ${merged.ignoredBy.join(', ')} ${merged.ignoredBy.length === 1 ? 'ignores' : 'ignore'} this file by the project's configuration` : '';
+  const ignoring = merged.ignoredBy.length ? `; not by ${merged.ignoredBy.join(' or ')}: ${merged.ignoredBy.length === 1 ? 'its configuration ignores' : 'their configurations ignore'} this file` : '';
   const by = `${merged.checkedBy.join(', ') || 'no server'}${ignoring}`;
   // A server that could not check the file comes first: without it the list is not the whole answer.
   const lead = merged.problems.length ? `INCOMPLETE: ${merged.problems.join('\n')}\n` : '';
