@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '@agent-tools/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +31,7 @@ process.stdin.on('data', (chunk) => {
     if (m.method === 'exit') process.exit(0);
     if (m.method === 'gopls/diagnoseFiles') {
       if (mode === 'crash') process.exit(7);
+      if (mode === 'garbage') { process.stdout.write('Content-Length: 5\\r\\n\\r\\n{bad}'); continue; }
       if (mode === 'error') { send({ id: m.id, error: { code: -32603, message: 'no views' } }); continue; }
       const [uri] = m.params.files;
       send({ method: 'textDocument/publishDiagnostics', params: { uri, version: 1, diagnostics: [typeError, vet] } });
@@ -45,8 +46,9 @@ process.stdin.on('data', (chunk) => {
 });
 `;
 
-function check(mode: string) {
-  using dir = tempDir({ 'gopls': FAKE_GOPLS, 'a.go': 'package a\n\nvar ü int = "é"\nfunc F() {}\n' });
+function check(mode: string, source: string | Buffer = 'package a\n\nvar ü int = "é"\nfunc F() {}\n') {
+  using dir = tempDir({ 'gopls': FAKE_GOPLS });
+  writeFileSync(dir.join('a.go'), source);
   chmodSync(dir.join('gopls'), 0o755);
   const run = spawnSync(process.execPath, [SCRIPT, dir.join('gopls')], { cwd: dir.path, input: `${dir.join('a.go')}\0`, encoding: 'utf8', timeout: 30_000, env: { ...process.env, FAKE_MODE: mode } });
   return { ...run, file: dir.join('a.go') };
@@ -64,12 +66,21 @@ describe('gopls-diagnose: gopls check that keeps every answer', () => {
     ]);
   });
 
-  it('fails the way gopls check does when gopls refuses the request or dies', () => {
+  it("reports a file that is not UTF-8 as gopls check does (JSON would carry gopls a U+FFFD, never the compiler's error)", () => {
+    const { stdout, status, file } = check('normal', Buffer.from('package a\n\nvar s = "caf\xe9"\n', 'latin1'));
+    expect(status).toBe(0);
+    expect(JSON.parse(stdout.split('\n')[0] as string)).toEqual({ file, line: 3, column: 13, endLine: 3, endColumn: 13, severity: 1, source: 'syntax', message: 'illegal UTF-8 encoding' });
+  });
+
+  it('fails the way gopls check does when gopls refuses the request, dies, or sends what is not JSON', () => {
     const refused = check('error');
     expect(refused.status).toBe(1);
     expect(refused.stderr).toBe('gopls: no views\n');
     const crashed = check('crash');
     expect(crashed.status).toBe(1);
     expect(crashed.stderr).toBe('gopls: gopls exited before the check ended (code 7)\n');
+    const garbled = check('garbage');
+    expect(garbled.status).toBe(1);
+    expect(garbled.stderr).toBe('gopls: gopls sent a message that is not JSON: {bad}\n');
   });
 });

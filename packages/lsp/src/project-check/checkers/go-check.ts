@@ -94,6 +94,12 @@ export function parseGoCheck(output: CheckerOutput, root: string): ReturnType<Pr
     byPosition.set(`${diagnostic.file}:${diagnostic.line}:${diagnostic.column}`, diagnostic);
     diagnostics.push(diagnostic);
   }
+  // gopls-diagnose exits 0 whenever it printed its findings: anything else (a crash, a kill, a missing script) printed
+  // none, and vet alone would read as a complete check with its one type error as a warning.
+  if (output.code !== 0) {
+    const tail = `${output.stderr}\n${output.stdout}`.trim().slice(-400);
+    return { failed: `gopls check exited with ${output.code === null ? 'a signal' : `code ${output.code}`}${tail ? `: ${tail}` : ''}` };
+  }
   const vet = output.more?.[0];
   if (!vet) return { failed: 'go vet did not run' };
   for (const line of `${vet.stderr}\n${vet.stdout}`.split(/\r?\n/)) {

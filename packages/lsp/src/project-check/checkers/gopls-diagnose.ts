@@ -60,6 +60,25 @@ function byteColumn(lines: readonly string[], position: Position): number {
   return Buffer.byteLength(line.slice(0, position.character), 'utf8') + 1;
 }
 
+/** The 1-based line and byte column of the first byte that is not valid UTF-8, or undefined for valid UTF-8. */
+function firstInvalidUtf8(bytes: Buffer): { line: number; column: number } | undefined {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i] as number;
+    if (b === 0x0a) {
+      line++;
+      start = ++i;
+      continue;
+    }
+    const size = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    const slice = bytes.subarray(i, i + size);
+    if (size === 0 || slice.length < size || !Buffer.from(slice.toString('utf8'), 'utf8').equals(slice)) return { line, column: i - start + 1 };
+    i += size;
+  }
+  return undefined;
+}
+
 async function main(): Promise<void> {
   const gopls = process.argv[2];
   if (!gopls) fail('usage: gopls-diagnose <gopls> < NUL-separated files');
@@ -128,7 +147,13 @@ async function main(): Promise<void> {
       if (buffer.length < end + 4 + length) return;
       const body = buffer.subarray(end + 4, end + 4 + length).toString('utf8');
       buffer = buffer.subarray(end + 4 + length);
-      handle(JSON.parse(body) as Message);
+      let message: Message;
+      try {
+        message = JSON.parse(body) as Message;
+      } catch {
+        fail(`gopls sent a message that is not JSON: ${body.slice(0, 200)}`);
+      }
+      handle(message);
     }
   });
 
@@ -141,29 +166,39 @@ async function main(): Promise<void> {
   });
   if (init.error) fail(init.error.message);
   send({ method: 'initialized', params: {} });
+  // By path, not by URI: gopls spells a URI its own way (`(`, `)`, `'`, `!`, `*` percent-encoded, which Node leaves
+  // as they are), and a finding whose file text is not found would get column 1.
   const texts = new Map<string, string>();
+  const uris: string[] = [];
+  const invalid: GoplsFinding[] = [];
   for (const file of files) {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(file, 'utf8');
+      bytes = readFileSync(file);
     } catch (error) {
       fail(`cannot read ${file}: ${(error as Error).message}`);
     }
+    const text = bytes.toString('utf8');
+    // JSON carries no invalid UTF-8: gopls gets U+FFFD instead and never sees the compiler's syntax error, so it is
+    // reported here, where `gopls check` and go build report it (the first one of the file).
+    const bad = firstInvalidUtf8(bytes);
+    if (bad) invalid.push({ file, ...bad, endLine: bad.line, endColumn: bad.column, severity: 1, source: 'syntax', message: 'illegal UTF-8 encoding' });
     const uri = pathToFileURL(file).href;
-    texts.set(uri, text);
+    texts.set(fileURLToPath(uri), text);
+    uris.push(uri);
     send({ method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'go', version: 1, text } } });
   }
   collecting = true;
-  const answer = request('gopls/diagnoseFiles', { files: [...texts.keys()] });
+  const answer = request('gopls/diagnoseFiles', { files: uris });
   const failed = await Promise.race([answer.then((m) => m.error), ended.then(() => undefined)]);
   if (failed) fail(failed.message);
   await ended;
   finished = true;
 
-  const out: string[] = [];
+  const out: string[] = invalid.map((finding) => JSON.stringify(finding));
   for (const [uri, diagnostics] of found) {
     const file = fileURLToPath(uri);
-    const lines = (texts.get(uri) ?? '').split('\n');
+    const lines = (texts.get(file) ?? '').split('\n');
     for (const d of diagnostics.values()) {
       const { start, end } = d.range;
       const finding: GoplsFinding = {
