@@ -120,7 +120,8 @@ export async function checkFiles(
         const reason = errorDetail(error);
         // An additional server that fails leaves the primary server's answer standing, and says why it is missing.
         if (!target.additional) return { ok: false, reason };
-        const failed = isLspError(error, 'timeout', 'cancelled') ? ({ failed: true } as const) : {};
+        // In a baseline any failure (a crash, a failed request, not only a timeout) leaves what it had before unknown.
+        const failed = mode === 'baseline' || isLspError(error, 'timeout', 'cancelled') ? ({ failed: true } as const) : {};
         return { ok: true, diagnostics: [], problem: { server: target.config.name, text: reason }, ...failed };
       });
       const awaited: Awaited = { target, part };
