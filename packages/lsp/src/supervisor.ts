@@ -4,6 +4,7 @@ import { builtinServers } from './config/builtin-servers.js';
 import { handlesFile } from './config/file-match.js';
 import type { ServerConfig } from './config/server-config.js';
 import { type CheckHost, checkFiles } from './diagnostics/check-files.js';
+import { applyConfigurationChanges } from './diagnostics/configuration-changes.js';
 import { findDependents } from './diagnostics/dependents.js';
 import { type AdditionalResolution, resolveAdditional } from './discovery/additional.js';
 import { findBinary, type ResolvedCommand } from './discovery/binary.js';
@@ -398,7 +399,8 @@ export class LspSupervisor implements DiagnosticsSource, AsyncDisposable {
   }
 
   /** {@link DiagnosticsSource.check}: sync written files to their servers and wait for their diagnostics. */
-  check(files: readonly string[], options: CheckOptions): Promise<readonly FileCheck[]> {
+  async check(files: readonly string[], options: CheckOptions): Promise<readonly FileCheck[]> {
+    await applyConfigurationChanges(this.running(), files);
     return checkFiles(this.#checkHost, files, options, 'check');
   }
 

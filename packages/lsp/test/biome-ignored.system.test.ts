@@ -56,4 +56,14 @@ describe("a file the project's Biome configuration ignores", () => {
     expect(text(await run.lsp({ action: 'diagnostics', file: 'src/gen/b.ts' }))).toContain('not by biome: its configuration ignores this file');
     expect(lints()).toHaveLength(1);
   }, 50_000);
+
+  it('a write of the configuration that stops ignoring a folder: Biome lints its files from then on, nothing waits', async () => {
+    await using run = startRun(files, { requestTimeoutMs: 60_000 }, 20_000);
+    linkPackages(run.dir.path, { '@biomejs/biome': 'ultracite-biome' }, { biome: '@biomejs/biome/bin/biome' });
+    expect(text(await run.lsp({ action: 'diagnostics', file: 'src/gen/loose.ts' }))).toContain('not by biome: its configuration ignores this file');
+    await run.call('write', { path: 'biome.jsonc', content: '{ "extends": ["./ultracite-core.biome.jsonc"] }\n' });
+    const now = text(await run.lsp({ action: 'diagnostics', file: 'src/gen/loose.ts' }));
+    expect(now).toContain('(checked by typescript-language-server, biome).');
+    expect(now).toContain('lint/suspicious/noDoubleEquals');
+  }, 50_000);
 });

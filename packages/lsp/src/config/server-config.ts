@@ -134,6 +134,12 @@ export interface ServerConfig {
   readonly ignoredNotice?: (diagnostic: LspDiagnostic) => boolean;
   /** For a server that says nothing of a file its configuration ignores: asks it (see {@link IgnoreCheck}). */
   readonly ignores?: IgnoreCheck;
+  /**
+   * What a write of one of its root markers in its root (its configuration) does to a running server: `watch` (the
+   * default) tells it as a file watcher would (`workspace/didChangeWatchedFiles`); `restart` stops it, and the next call
+   * starts it with the new configuration, for a server that reads it only when it starts (Biome).
+   */
+  readonly configurationChange?: 'watch' | 'restart';
   /** Arguments after the binary (`['--stdio']`). */
   readonly args: readonly string[];
   /** Fallback when the binary is neither in the project nor on the search path. */

@@ -31,6 +31,9 @@ export const biomeServer = defineServer({
   // Biome's server publishes nothing for a file its configuration ignores, so its diagnostics would be awaited until
   // they time out on every call and write: its CLI says so (`biome lint` names the paths "provided but ignored").
   ignores: biomeIgnores,
+  // Its server goes on with the configuration it started with when biome.json(c) is written (as a document or a
+  // watched file): a written configuration restarts it.
+  configurationChange: 'restart',
   // Nothing to check project-wide through it: its findings of every file come with the diagnostics of that file.
   projectWide: false,
 });
