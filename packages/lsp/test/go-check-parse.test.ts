@@ -21,4 +21,11 @@ describe('parseGoCheck', () => {
       diagnostics: [{ file: '/p/a.go', line: 3, column: 13, severity: 'error', message: typeError.message, source: 'compiler' }],
     });
   });
+
+  it('a module without a package yet (a go.mod alone) is checked, with nothing found; another vet failure is not', () => {
+    const none = { stdout: '', stderr: 'go: warning: "./..." matched no packages\nno packages to vet\n', code: 1 };
+    expect(parseGoCheck({ stdout: '', stderr: '', code: 0, more: [none] }, '/p')).toEqual([]);
+    const broken = { stdout: '', stderr: 'go: errors parsing go.mod:\ngo.mod:5: syntax error\n', code: 1 };
+    expect(parseGoCheck({ stdout: '', stderr: '', code: 0, more: [broken] }, '/p')).toEqual({ failed: 'go vet exited with code 1: go: errors parsing go.mod:\ngo.mod:5: syntax error' });
+  });
 });

@@ -111,6 +111,8 @@ export function parseGoCheck(output: CheckerOutput, root: string): ReturnType<Pr
     if (known) continue; // A type error gopls reported, or a vet finding gopls reported too.
     diagnostics.push({ file: path, line: Number(row), ...(column ? { column: Number(column) } : {}), severity: 'warning', message: message as string, source: 'go vet' });
   }
+  // A module without a Go package yet (a go.mod alone): nothing to check is a complete check.
+  if (vet.code !== 0 && diagnostics.length === 0 && /^no packages to vet$/m.test(`${vet.stderr}\n${vet.stdout}`)) return [];
   if (vet.code !== 0 && diagnostics.length === 0) {
     const tail = `${vet.stderr}\n${vet.stdout}`.trim().slice(-800);
     return { failed: `go vet exited with code ${vet.code}${tail ? `: ${tail}` : ''}` };
