@@ -13,6 +13,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ContentLengthReader, encodeContentLength } from '@agent-tools/core/process';
 
 interface Position {
   readonly line: number;
@@ -93,11 +94,7 @@ async function main(): Promise<void> {
   });
   let nextId = 0;
   const waiting = new Map<number, (message: Message) => void>();
-  const send = (message: object) => {
-    const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', ...message }), 'utf8');
-    child.stdin.write(`Content-Length: ${body.length}\r\n\r\n`);
-    child.stdin.write(body);
-  };
+  const send = (message: object) => child.stdin.write(encodeContentLength({ jsonrpc: '2.0', ...message }));
   const request = (method: string, params: unknown) =>
     new Promise<Message>((resolve) => {
       const id = ++nextId;
@@ -136,26 +133,15 @@ async function main(): Promise<void> {
     for (const d of diagnostics) merged.set(JSON.stringify([d.range, d.severity, d.code, d.source, d.message]), d);
     found.set(uri, merged);
   };
-  let buffer = Buffer.alloc(0);
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffer = Buffer.concat([buffer, chunk]);
-    for (;;) {
-      const end = buffer.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const length = Number(/Content-Length: *(\d+)/i.exec(buffer.subarray(0, end).toString('ascii'))?.[1]);
-      if (!Number.isFinite(length)) fail('gopls sent a message without a Content-Length header');
-      if (buffer.length < end + 4 + length) return;
-      const body = buffer.subarray(end + 4, end + 4 + length).toString('utf8');
-      buffer = buffer.subarray(end + 4 + length);
-      let message: Message;
-      try {
-        message = JSON.parse(body) as Message;
-      } catch {
-        fail(`gopls sent a message that is not JSON: ${body.slice(0, 200)}`);
-      }
-      handle(message);
-    }
+  // LSP's framing as core reads it for every server; what is not a message (a log line on stdout) is skipped, a
+  // message that cannot be read ends the check.
+  const reader = new ContentLengthReader({
+    message: (message) => handle(message as Message),
+    malformed: (reason, kind) => {
+      if (kind !== 'stray-output') fail(`gopls sent what is not a message: ${reason}`);
+    },
   });
+  child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
 
   const rootUri = pathToFileURL(root).href;
   const init = await request('initialize', {
