@@ -41,20 +41,35 @@ describe('a bug while a started kernel is brought up (injected with vi.spyOn: th
   });
 });
 
-/** An HTTP server that starts "kernels" (answers the REST call with a model) but has no kernel channels to connect to. */
-async function notJupyter(): Promise<{ server: Server; url: string }> {
+/**
+ * An HTTP server that starts "kernels" (answers the REST call with a model, after `delayMs`) but has no kernel channels
+ * to connect to; `deleted` records the kernels shut down on it. Disposing it closes it.
+ */
+async function notJupyter(options: { delayMs?: number; id?: string } = {}): Promise<{ server: Server; url: string; deleted: string[] } & AsyncDisposable> {
+  const deleted: string[] = [];
   const server = createServer((request, response) => {
     if (request.method === 'POST' && request.url?.startsWith('/api/kernels')) {
-      response.writeHead(201, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ id: 'k1', name: 'python3' }));
+      setTimeout(() => {
+        response.writeHead(201, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ id: options.id ?? 'k1', name: 'python3' }));
+      }, options.delayMs ?? 0);
       return;
     }
+    if (request.method === 'DELETE') deleted.push((request.url ?? '').split('?')[0] as string);
     response.writeHead(request.method === 'DELETE' ? 204 : 404);
     response.end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
-  return { server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/` };
+  return {
+    server,
+    url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`,
+    deleted,
+    async [Symbol.asyncDispose]() {
+      server.closeAllConnections();
+      if (server.listening) await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }
 
 describe('start failures that are not bugs (real network failures) are only answered', () => {
@@ -69,53 +84,28 @@ describe('start failures that are not bugs (real network failures) are only answ
   });
 
   it('an environment whose server starts a kernel it has no channels for (the first answer times out)', { timeout: 60_000 }, async () => {
-    const { server, url } = await notJupyter();
-    try {
-      const r = rig({ environment: () => ({ baseUrl: url, token: 'x', kernelNames: { python: 'python3' } }), requestTimeoutMs: 2000, startTimeoutMs: 3000 });
-      await using _ = r.registry;
-      const failed = await r.cell('1');
-      expect(resultText(failed)).toBe(
-        'The python kernel could not be started, so nothing was run: Could not start the python kernel "python3": the python kernel did not answer within 3 s',
-      );
-      expect(r.seen).toEqual([]);
-    } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
+    await using jupyter = await notJupyter();
+    const r = rig({ environment: () => ({ baseUrl: jupyter.url, token: 'x', kernelNames: { python: 'python3' } }), requestTimeoutMs: 2000, startTimeoutMs: 3000 });
+    await using _ = r.registry;
+    const failed = await r.cell('1');
+    expect(resultText(failed)).toBe(
+      'The python kernel could not be started, so nothing was run: Could not start the python kernel "python3": the python kernel did not answer within 3 s',
+    );
+    expect(r.seen).toEqual([]);
   });
 });
 
 describe('a kernel the server starts after the start was given up (a scripted HTTP server stands in for a slow Jupyter)', () => {
   it('is shut down on the server when it comes, not left running there', { timeout: 60_000 }, async () => {
-    const deleted: string[] = [];
-    const server = createServer((request, response) => {
-      if (request.method === 'POST' && request.url?.startsWith('/api/kernels')) {
-        // Answers after eval stopped waiting (startTimeoutMs below).
-        setTimeout(() => {
-          response.writeHead(201, { 'content-type': 'application/json' });
-          response.end(JSON.stringify({ id: 'late1', name: 'python3' }));
-        }, 1500);
-        return;
-      }
-      if (request.method === 'DELETE') deleted.push((request.url ?? '').split('?')[0] as string);
-      response.writeHead(request.method === 'DELETE' ? 204 : 404);
-      response.end();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
-    try {
-      const r = rig({ environment: () => ({ baseUrl: url, token: 'x', kernelNames: { python: 'python3' } }), requestTimeoutMs: 10_000, startTimeoutMs: 300 });
-      await using _ = r.registry;
-      const failed = await r.cell('1');
-      expect(resultText(failed)).toBe(
-        'The python kernel could not be started, so nothing was run: Could not start the python kernel "python3": the Jupyter server did not start the python3 kernel within 300 ms',
-      );
-      expect(deleted).toEqual([]);
-      await vi.waitFor(() => expect(deleted).toEqual(['/api/kernels/late1']), { timeout: 10_000, interval: 100 });
-    } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
+    // Answers after eval stopped waiting (startTimeoutMs below).
+    await using jupyter = await notJupyter({ delayMs: 1500, id: 'late1' });
+    const r = rig({ environment: () => ({ baseUrl: jupyter.url, token: 'x', kernelNames: { python: 'python3' } }), requestTimeoutMs: 10_000, startTimeoutMs: 300 });
+    await using _ = r.registry;
+    const failed = await r.cell('1');
+    expect(resultText(failed)).toBe(
+      'The python kernel could not be started, so nothing was run: Could not start the python kernel "python3": the Jupyter server did not start the python3 kernel within 300 ms',
+    );
+    expect(jupyter.deleted).toEqual([]);
+    await vi.waitFor(() => expect(jupyter.deleted).toEqual(['/api/kernels/late1']), { timeout: 10_000, interval: 100 });
   });
 });
